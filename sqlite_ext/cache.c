@@ -1,0 +1,155 @@
+/*
+** cache.c: per-connection profile cache with threaded prefetch (see cache.h).
+*/
+#include "cache.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+/* Profiles kept at most; the least recently used beyond this are dropped. */
+#define XP_CACHE_MAX 256
+
+typedef struct entry {
+  xp_profile *prof;
+  uint64_t last_use;
+} entry;
+
+struct xp_cache {
+  entry v[XP_CACHE_MAX];
+  int n;
+  uint64_t clock;
+  int threads;
+  int64_t opens, hits;
+  int refs;
+};
+
+xp_cache *xp_cache_new(void) {
+  xp_cache *c = sqlite3_malloc(sizeof(*c));
+  if (c) {
+    memset(c, 0, sizeof(*c));
+    c->threads = 2;
+    c->refs = 1;
+  }
+  return c;
+}
+
+void xp_cache_retain(xp_cache *c) { c->refs++; }
+
+void xp_cache_release(xp_cache *c) {
+  if (!c || --c->refs > 0) return;
+  for (int i = 0; i < c->n; i++) xp_profile_release(c->v[i].prof);
+  sqlite3_free(c);
+}
+
+void xp_cache_set_threads(xp_cache *c, int threads) {
+  c->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
+}
+
+int xp_cache_threads(const xp_cache *c) { return c->threads; }
+
+void xp_cache_counters(const xp_cache *c, int64_t *entries, int64_t *opens, int64_t *hits) {
+  *entries = c->n;
+  *opens = c->opens;
+  *hits = c->hits;
+}
+
+static int find(const xp_cache *c, const char *path) {
+  for (int i = 0; i < c->n; i++)
+    if (strcmp(c->v[i].prof->path, path) == 0) return i;
+  return -1;
+}
+
+static int fresh(const xp_profile *p, const xp_file *f) {
+  return p->size == f->size && p->mtime_ns == f->mtime_ns;
+}
+
+/* Put p in the cache (it takes the caller's reference), replacing a stale
+** entry for the same path or the least recently used one. */
+static void insert(xp_cache *c, xp_profile *p) {
+  int i = find(c, p->path);
+  if (i < 0 && c->n < XP_CACHE_MAX) i = c->n++;
+  else if (i < 0) {
+    i = 0;
+    for (int k = 1; k < c->n; k++)
+      if (c->v[k].last_use < c->v[i].last_use) i = k;
+  }
+  if (i < c->n && c->v[i].prof) xp_profile_release(c->v[i].prof);
+  c->v[i].prof = p;
+  c->v[i].last_use = ++c->clock;
+}
+
+xp_profile *xp_cache_get(xp_cache *c, const xp_file *f, char **errmsg) {
+  *errmsg = NULL;
+  int i = find(c, f->path);
+  if (i >= 0 && fresh(c->v[i].prof, f)) {
+    c->hits++;
+    c->v[i].last_use = ++c->clock;
+    xp_profile_retain(c->v[i].prof);
+    return c->v[i].prof;
+  }
+  xp_profile *p = xp_profile_open(f->path, errmsg);
+  if (!p) return NULL;
+  c->opens++;
+  /* The file may have changed between discovery and open: key by what was read. */
+  insert(c, p);
+  xp_profile_retain(p);
+  return p;
+}
+
+typedef struct job {
+  const xp_file **todo;
+  xp_profile **done;
+  int n;
+  int next;
+  pthread_mutex_t mu;
+} job;
+
+static void *worker(void *arg) {
+  job *j = arg;
+  for (;;) {
+    pthread_mutex_lock(&j->mu);
+    int k = j->next++;
+    pthread_mutex_unlock(&j->mu);
+    if (k >= j->n) return NULL;
+    char *err = NULL;
+    j->done[k] = xp_profile_open(j->todo[k]->path, &err);
+    sqlite3_free(err);
+  }
+}
+
+void xp_cache_prefetch(xp_cache *c, const xp_filelist *files) {
+  job j;
+  memset(&j, 0, sizeof(j));
+  if (c->threads < 2 || files->n < 2) return;
+  j.todo = sqlite3_malloc64(sizeof(*j.todo) * (sqlite3_uint64)files->n);
+  j.done = sqlite3_malloc64(sizeof(*j.done) * (sqlite3_uint64)files->n);
+  if (!j.todo || !j.done) goto out;
+  for (int i = 0; i < files->n && j.n < XP_CACHE_MAX; i++) {
+    int k = find(c, files->v[i].path);
+    if (k >= 0 && fresh(c->v[k].prof, &files->v[i])) continue;
+    j.todo[j.n] = &files->v[i];
+    j.done[j.n] = NULL;
+    j.n++;
+  }
+  if (j.n < 2) goto out;
+  pthread_mutex_init(&j.mu, NULL);
+  int nt = c->threads < j.n ? c->threads : j.n;
+  pthread_t tid[64];
+  int started = 0;
+  for (int t = 1; t < nt; t++)
+    if (pthread_create(&tid[started], NULL, worker, &j) == 0) started++;
+  worker(&j);
+  for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+  pthread_mutex_destroy(&j.mu);
+  for (int k = 0; k < j.n; k++) {
+    if (!j.done[k]) continue;
+    c->opens++;
+    insert(c, j.done[k]);
+  }
+out:
+  sqlite3_free(j.todo);
+  sqlite3_free(j.done);
+}

@@ -1,0 +1,39 @@
+/*
+** cache.h: the per-connection cache of open profiles.
+**
+** Every table of a connection shares one cache (the modules' client data).
+** A profile is opened and indexed once and reused by later queries while its
+** file keeps the same size and mtime; a changed file is opened anew (cursors
+** still holding the old one keep it alive through its reference count).
+** Opening several missing profiles of a logdir is spread over threads.
+*/
+#ifndef XPLANE_CACHE_H
+#define XPLANE_CACHE_H
+
+#include "discover.h"
+#include "profile.h"
+
+typedef struct xp_cache xp_cache;
+
+/* A new cache holding one reference; each module registered on it takes
+** another, and the last release frees it (at connection close). */
+xp_cache *xp_cache_new(void);
+void xp_cache_retain(xp_cache *c);
+void xp_cache_release(xp_cache *c);
+
+/* The profile of file f, opened if absent or stale; the caller owns one
+** reference (xp_profile_release). NULL with *errmsg on failure. */
+xp_profile *xp_cache_get(xp_cache *c, const xp_file *f, char **errmsg);
+
+/* Open the missing or stale profiles of `files` ahead of use, with up to
+** `threads` threads; errors are left for xp_cache_get to report in order. */
+void xp_cache_prefetch(xp_cache *c, const xp_filelist *files);
+
+/* Decode threads used by prefetch (1 = serial); default 2. */
+void xp_cache_set_threads(xp_cache *c, int threads);
+int xp_cache_threads(const xp_cache *c);
+
+/* For tests and diagnostics: entries held, opens done, hits served. */
+void xp_cache_counters(const xp_cache *c, int64_t *entries, int64_t *opens, int64_t *hits);
+
+#endif

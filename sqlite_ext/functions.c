@@ -1,0 +1,78 @@
+/*
+** functions.c: scalar SQL functions of the extension.
+**
+**   xplane_version()          -- the extension's version, e.g. '0.1.0'
+**   xplane_threads([n])       -- decode threads for multi-file paths (get/set)
+**   xplane_cache_stats()      -- JSON {"entries","opens","hits"} of this connection's cache
+**
+** Pure functions are SQLITE_DETERMINISTIC|SQLITE_INNOCUOUS; the ones that
+** touch connection state are SQLITE_DIRECTONLY.
+*/
+#include "functions.h"
+
+SQLITE_EXTENSION_INIT3
+
+#define XP_VERSION "0.1.0"
+
+static void fn_version(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  (void)argv;
+  sqlite3_result_text(ctx, XP_VERSION, -1, SQLITE_STATIC);
+}
+
+static void fn_threads(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  xp_cache *c = sqlite3_user_data(ctx);
+  if (argc == 1) {
+    if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER || sqlite3_value_int64(argv[0]) < 1 ||
+        sqlite3_value_int64(argv[0]) > 64) {
+      sqlite3_result_error(ctx, "xplane_threads: expected an integer from 1 to 64", -1);
+      return;
+    }
+    xp_cache_set_threads(c, (int)sqlite3_value_int64(argv[0]));
+  }
+  sqlite3_result_int(ctx, xp_cache_threads(c));
+}
+
+static void fn_cache_stats(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  (void)argv;
+  int64_t entries, opens, hits;
+  xp_cache_counters(sqlite3_user_data(ctx), &entries, &opens, &hits);
+  char *z = sqlite3_mprintf("{\"entries\":%lld,\"opens\":%lld,\"hits\":%lld}", (long long)entries,
+                            (long long)opens, (long long)hits);
+  if (!z) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, z, -1, sqlite3_free);
+}
+
+#define XP_PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
+#define XP_STATEFUL (SQLITE_UTF8 | SQLITE_DIRECTONLY)
+
+static const struct {
+  const char *name;
+  int n_arg;
+  int flags;
+  int uses_cache;
+  void (*fn)(sqlite3_context *, int, sqlite3_value **);
+} xp_functions[] = {
+    {"xplane_version", 0, XP_PURE, 0, fn_version},
+    {"xplane_threads", 0, XP_STATEFUL, 1, fn_threads},
+    {"xplane_threads", 1, XP_STATEFUL, 1, fn_threads},
+    {"xplane_cache_stats", 0, XP_STATEFUL, 1, fn_cache_stats},
+};
+
+static void release_cache(void *c) { xp_cache_release(c); }
+
+int xp_register_functions(sqlite3 *db, xp_cache *cache) {
+  int rc = SQLITE_OK;
+  for (size_t i = 0; rc == SQLITE_OK && i < sizeof(xp_functions) / sizeof(xp_functions[0]); i++) {
+    void *data = xp_functions[i].uses_cache ? cache : NULL;
+    if (data) xp_cache_retain(cache);
+    rc = sqlite3_create_function_v2(db, xp_functions[i].name, xp_functions[i].n_arg,
+                                    xp_functions[i].flags, data, xp_functions[i].fn, NULL, NULL,
+                                    data ? release_cache : NULL);
+  }
+  return rc;
+}

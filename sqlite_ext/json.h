@@ -1,0 +1,24 @@
+/*
+** json.h: the JSON text the tables return (stats objects, string arrays).
+**
+** Values keep their meaning: integers as integers (uint64 beyond int64 as its
+** exact decimal), doubles with 17 significant digits (NaN and infinities as
+** null), strings and resolved ref values as strings, bytes as lower-case hex.
+*/
+#ifndef XPLANE_JSON_H
+#define XPLANE_JSON_H
+
+#include "sqlite3ext.h"
+
+#include "profile.h"
+
+void xp_json_string(sqlite3_str *s, const char *p, size_t n);
+void xp_json_stat_value(sqlite3_str *s, const xp_stat *st);
+/* {"name": value, ...}; a stat whose id names nothing is keyed "#<id>". */
+void xp_json_stats(sqlite3_str *s, const xp_statvec *sv);
+void xp_json_str_array(sqlite3_str *s, const xp_str *v, int n);
+void xp_json_i64_array(sqlite3_str *s, const int64_t *v, int n);
+/* Finish s and make it the result of ctx (NOMEM on failure). */
+void xp_result_json(sqlite3_context *ctx, sqlite3_str *s);
+
+#endif

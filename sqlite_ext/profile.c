@@ -1,0 +1,674 @@
+/*
+** profile.c: map, validate and index one XSpace file (see profile.h).
+**
+** The one walk in xp_profile_open() is the validator: it visits every field
+** of every message the schema defines (planes, lines, events, stats, both
+** metadata maps), checks wire types and bounds, and records the index. After
+** it succeeds the scanning functions below cannot fail on this mapping.
+*/
+#include "profile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+/* Field numbers of schema/xplane.proto. */
+enum { SPACE_PLANES = 1, SPACE_ERRORS = 2, SPACE_WARNINGS = 3, SPACE_HOSTNAMES = 4 };
+enum { PLANE_ID = 1, PLANE_NAME = 2, PLANE_LINES = 3, PLANE_EMETA = 4, PLANE_SMETA = 5, PLANE_STATS = 6 };
+enum { LINE_ID = 1, LINE_NAME = 2, LINE_TIMESTAMP_NS = 3, LINE_EVENTS = 4, LINE_DURATION_PS = 9,
+       LINE_DISPLAY_ID = 10, LINE_DISPLAY_NAME = 11 };
+enum { EVENT_METADATA_ID = 1, EVENT_OFFSET_PS = 2, EVENT_DURATION_PS = 3, EVENT_STATS = 4,
+       EVENT_NUM_OCCURRENCES = 5 };
+enum { STAT_METADATA_ID = 1, STAT_DOUBLE = 2, STAT_UINT64 = 3, STAT_INT64 = 4, STAT_STR = 5,
+       STAT_BYTES = 6, STAT_REF = 7 };
+enum { EMETA_ID = 1, EMETA_NAME = 2, EMETA_METADATA = 3, EMETA_DISPLAY_NAME = 4, EMETA_STATS = 5,
+       EMETA_CHILD_ID = 6 };
+enum { SMETA_ID = 1, SMETA_NAME = 2, SMETA_DESCRIPTION = 3 };
+enum { MAP_KEY = 1, MAP_VALUE = 2 };
+
+int xp_str_eq(xp_str s, const char *z) {
+  size_t n = strlen(z);
+  return s.n == n && memcmp(s.p, z, n) == 0;
+}
+
+static xp_str str_of(const xp_field *f) {
+  xp_str s = {(const char *)f->p, f->n};
+  return s;
+}
+
+/* Grow *arr (of elements of size sz) so that index n fits. */
+static int grow(void **arr, int32_t *cap, int32_t n, size_t sz) {
+  if (n < *cap) return 1;
+  int32_t nc = *cap ? *cap * 2 : 8;
+  while (nc <= n) nc *= 2;
+  void *p = sqlite3_realloc64(*arr, (sqlite3_uint64)nc * sz);
+  if (!p) return 0;
+  *arr = p;
+  *cap = nc;
+  return 1;
+}
+
+/* ---- id maps ---------------------------------------------------------- */
+
+static uint32_t hash64(int64_t k) {
+  uint64_t x = (uint64_t)k;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (uint32_t)x;
+}
+
+/* Build a map over n ids (read with get(i)); later duplicates win, as for a
+** protobuf map. */
+static int idmap_build(xp_idmap *m, int32_t n, const void *arr, size_t stride) {
+  uint32_t cap = 16;
+  while (cap < (uint32_t)n * 2u) cap *= 2;
+  m->keys = sqlite3_malloc64((sqlite3_uint64)cap * sizeof(int64_t));
+  m->vals = sqlite3_malloc64((sqlite3_uint64)cap * sizeof(int32_t));
+  if (!m->keys || !m->vals) return 0;
+  m->mask = cap - 1;
+  for (uint32_t i = 0; i < cap; i++) m->vals[i] = -1;
+  for (int32_t i = 0; i < n; i++) {
+    int64_t k = *(const int64_t *)((const char *)arr + (size_t)i * stride);
+    uint32_t h = hash64(k) & m->mask;
+    while (m->vals[h] >= 0 && m->keys[h] != k) h = (h + 1) & m->mask;
+    m->keys[h] = k;
+    m->vals[h] = i;
+  }
+  return 1;
+}
+
+static int32_t idmap_get(const xp_idmap *m, int64_t k) {
+  if (!m->vals) return -1;
+  uint32_t h = hash64(k) & m->mask;
+  while (m->vals[h] >= 0) {
+    if (m->keys[h] == k) return m->vals[h];
+    h = (h + 1) & m->mask;
+  }
+  return -1;
+}
+
+const xp_event_meta *xp_plane_event_meta(const xp_plane *pl, int64_t id) {
+  int32_t i = idmap_get(&pl->emeta_idx, id);
+  return i < 0 ? NULL : &pl->emeta[i];
+}
+
+const xp_stat_meta *xp_plane_stat_meta(const xp_plane *pl, int64_t id) {
+  int32_t i = idmap_get(&pl->smeta_idx, id);
+  return i < 0 ? NULL : &pl->smeta[i];
+}
+
+/* ---- the validating index walk --------------------------------------- */
+
+typedef struct walk {
+  xp_profile *prof;
+  int oom;
+  /* growable arrays of the plane being built */
+  int32_t cap_lines, cap_emeta, cap_smeta;
+  int32_t cap_planes, cap_errors, cap_warnings, cap_hostnames;
+} walk;
+
+/* Validate one XStat message; returns its metadata id through *mid. */
+static void walk_stat(xp_wire *parent, const xp_field *sf, int64_t *mid) {
+  xp_wire r;
+  xp_field f;
+  xp_wire_init(&r, parent->base, sf->p, sf->n);
+  *mid = 0;
+  while (xp_wire_next(&r, &f)) {
+    switch (f.num) {
+      case STAT_METADATA_ID:
+        if (xp_wire_expect(&r, &f, XP_WT_VARINT)) *mid = (int64_t)f.u;
+        break;
+      case STAT_DOUBLE: xp_wire_expect(&r, &f, XP_WT_I64); break;
+      case STAT_UINT64:
+      case STAT_INT64:
+      case STAT_REF: xp_wire_expect(&r, &f, XP_WT_VARINT); break;
+      case STAT_STR:
+      case STAT_BYTES: xp_wire_expect(&r, &f, XP_WT_LEN); break;
+      default: break;
+    }
+  }
+  if (r.err) *parent = r;
+}
+
+/* Stat ids seen while walking; marked used_as_name once the plane's stat
+** metadata map is built (the map may come after the events on the wire). */
+typedef struct idlist {
+  int64_t *v;
+  int32_t n, cap;
+} idlist;
+
+static int idlist_add(idlist *l, int64_t id) {
+  if (l->n && l->v[l->n - 1] == id) return 1;
+  if (!grow((void **)&l->v, &l->cap, l->n, sizeof(int64_t))) return 0;
+  l->v[l->n++] = id;
+  return 1;
+}
+
+/* Walk the XStat fields numbered `field` of a message. */
+static int32_t walk_stats_of(xp_wire *r, const xp_field *f, idlist *used, walk *w) {
+  int64_t mid;
+  if (!xp_wire_expect(r, f, XP_WT_LEN)) return 0;
+  walk_stat(r, f, &mid);
+  if (!idlist_add(used, mid)) w->oom = 1;
+  return 1;
+}
+
+static void walk_event(xp_wire *lr, const xp_field *ef, xp_line *ln, idlist *used, walk *w) {
+  xp_wire r;
+  xp_field f;
+  int has_off = 0;
+  int64_t off = 0, dur = 0;
+  xp_wire_init(&r, lr->base, ef->p, ef->n);
+  while (xp_wire_next(&r, &f)) {
+    switch (f.num) {
+      case EVENT_METADATA_ID: xp_wire_expect(&r, &f, XP_WT_VARINT); break;
+      case EVENT_OFFSET_PS:
+        if (xp_wire_expect(&r, &f, XP_WT_VARINT)) { has_off = 1; off = (int64_t)f.u; }
+        break;
+      case EVENT_NUM_OCCURRENCES:
+        if (xp_wire_expect(&r, &f, XP_WT_VARINT)) has_off = 0;
+        break;
+      case EVENT_DURATION_PS:
+        if (xp_wire_expect(&r, &f, XP_WT_VARINT)) dur = (int64_t)f.u;
+        break;
+      case EVENT_STATS: walk_stats_of(&r, &f, used, w); break;
+      default: break;
+    }
+  }
+  if (r.err) { *lr = r; return; }
+  ln->n_events++;
+  if (has_off) {
+    /* Line-relative times; the line's timestamp is added once the whole line
+    ** is read (its field may come after the events). Wrapping arithmetic is
+    ** defined on uint64 and mirrors what xp_events_next() reports. */
+    int64_t end = (int64_t)((uint64_t)off + (uint64_t)dur);
+    ln->n_timed++;
+    if (off < ln->min_start_ps) ln->min_start_ps = off;
+    if (off > ln->max_start_ps) ln->max_start_ps = off;
+    if (end > ln->max_end_ps) ln->max_end_ps = end;
+  }
+}
+
+static void walk_line(xp_wire *pr, const xp_field *lf, xp_line *ln, idlist *used, walk *w) {
+  xp_wire r;
+  xp_field f;
+  memset(ln, 0, sizeof(*ln));
+  ln->msg = lf->p;
+  ln->msg_n = lf->n;
+  ln->min_start_ps = INT64_MAX;
+  ln->max_start_ps = INT64_MIN;
+  ln->max_end_ps = INT64_MIN;
+  xp_wire_init(&r, pr->base, lf->p, lf->n);
+  while (xp_wire_next(&r, &f)) {
+    switch (f.num) {
+      case LINE_ID: if (xp_wire_expect(&r, &f, XP_WT_VARINT)) ln->id = (int64_t)f.u; break;
+      case LINE_DISPLAY_ID: if (xp_wire_expect(&r, &f, XP_WT_VARINT)) ln->display_id = (int64_t)f.u; break;
+      case LINE_NAME: if (xp_wire_expect(&r, &f, XP_WT_LEN)) ln->name = str_of(&f); break;
+      case LINE_DISPLAY_NAME: if (xp_wire_expect(&r, &f, XP_WT_LEN)) ln->display_name = str_of(&f); break;
+      case LINE_TIMESTAMP_NS: if (xp_wire_expect(&r, &f, XP_WT_VARINT)) ln->timestamp_ns = (int64_t)f.u; break;
+      case LINE_DURATION_PS: if (xp_wire_expect(&r, &f, XP_WT_VARINT)) ln->duration_ps = (int64_t)f.u; break;
+      case LINE_EVENTS: if (xp_wire_expect(&r, &f, XP_WT_LEN)) walk_event(&r, &f, ln, used, w); break;
+      default: break;
+    }
+  }
+  if (r.err) { *pr = r; return; }
+  if (ln->n_timed) {
+    int64_t base = (int64_t)((uint64_t)ln->timestamp_ns * 1000u);
+    ln->min_start_ps = (int64_t)((uint64_t)ln->min_start_ps + (uint64_t)base);
+    ln->max_start_ps = (int64_t)((uint64_t)ln->max_start_ps + (uint64_t)base);
+    ln->max_end_ps = (int64_t)((uint64_t)ln->max_end_ps + (uint64_t)base);
+  }
+}
+
+static void walk_emeta(xp_wire *pr, const xp_field *vf, xp_event_meta *em, idlist *used, walk *w) {
+  xp_wire r;
+  xp_field f;
+  xp_wire_init(&r, pr->base, vf->p, vf->n);
+  em->msg = vf->p;
+  em->msg_n = vf->n;
+  while (xp_wire_next(&r, &f)) {
+    switch (f.num) {
+      case EMETA_ID: xp_wire_expect(&r, &f, XP_WT_VARINT); break; /* the map key rules */
+      case EMETA_NAME: if (xp_wire_expect(&r, &f, XP_WT_LEN)) em->name = str_of(&f); break;
+      case EMETA_DISPLAY_NAME: if (xp_wire_expect(&r, &f, XP_WT_LEN)) em->display_name = str_of(&f); break;
+      case EMETA_METADATA: if (xp_wire_expect(&r, &f, XP_WT_LEN)) em->metadata = str_of(&f); break;
+      case EMETA_STATS: if (walk_stats_of(&r, &f, used, w)) em->n_stats++; break;
+      case EMETA_CHILD_ID:
+        if (f.wt == XP_WT_LEN || f.wt == XP_WT_VARINT) {
+          xp_packed pk;
+          int64_t v;
+          xp_packed_init(&pk, &r, &f);
+          while (xp_packed_next(&pk, &v, &r)) em->n_children++;
+        } else {
+          xp_wire_mismatch(&r, &f);
+        }
+        break;
+      default: break;
+    }
+  }
+  if (r.err) *pr = r;
+}
+
+/* One map entry (key = field 1, value message = field 2). */
+static int walk_map_entry(xp_wire *pr, const xp_field *mf, int64_t *key, xp_field *value) {
+  xp_wire r;
+  xp_field f;
+  int has_value = 0;
+  *key = 0;
+  xp_wire_init(&r, pr->base, mf->p, mf->n);
+  while (xp_wire_next(&r, &f)) {
+    if (f.num == MAP_KEY) {
+      if (xp_wire_expect(&r, &f, XP_WT_VARINT)) *key = (int64_t)f.u;
+    } else if (f.num == MAP_VALUE) {
+      if (xp_wire_expect(&r, &f, XP_WT_LEN)) { *value = f; has_value = 1; }
+    }
+  }
+  if (r.err) { *pr = r; return 0; }
+  if (!has_value) { value->p = mf->p; value->n = 0; value->at = mf->at; }
+  return 1;
+}
+
+static void walk_smeta(xp_wire *pr, const xp_field *vf, xp_stat_meta *sm) {
+  xp_wire r;
+  xp_field f;
+  xp_wire_init(&r, pr->base, vf->p, vf->n);
+  while (xp_wire_next(&r, &f)) {
+    switch (f.num) {
+      case SMETA_ID: xp_wire_expect(&r, &f, XP_WT_VARINT); break;
+      case SMETA_NAME: if (xp_wire_expect(&r, &f, XP_WT_LEN)) sm->name = str_of(&f); break;
+      case SMETA_DESCRIPTION: if (xp_wire_expect(&r, &f, XP_WT_LEN)) sm->description = str_of(&f); break;
+      default: break;
+    }
+  }
+  if (r.err) *pr = r;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
+  xp_wire r;
+  xp_field f;
+  idlist used = {0};
+  memset(pl, 0, sizeof(*pl));
+  pl->msg = pf->p;
+  pl->msg_n = pf->n;
+  w->cap_lines = w->cap_emeta = w->cap_smeta = 0;
+  xp_wire_init(&r, sr->base, pf->p, pf->n);
+  while (!w->oom && xp_wire_next(&r, &f)) {
+    switch (f.num) {
+      case PLANE_ID: if (xp_wire_expect(&r, &f, XP_WT_VARINT)) pl->id = (int64_t)f.u; break;
+      case PLANE_NAME: if (xp_wire_expect(&r, &f, XP_WT_LEN)) pl->name = str_of(&f); break;
+      case PLANE_LINES:
+        if (!xp_wire_expect(&r, &f, XP_WT_LEN)) break;
+        if (!grow((void **)&pl->lines, &w->cap_lines, pl->n_lines, sizeof(xp_line))) { w->oom = 1; break; }
+        walk_line(&r, &f, &pl->lines[pl->n_lines], &used, w);
+        if (!r.err) pl->n_events += pl->lines[pl->n_lines++].n_events;
+        break;
+      case PLANE_EMETA: {
+        int64_t key;
+        xp_field vf;
+        if (!xp_wire_expect(&r, &f, XP_WT_LEN) || !walk_map_entry(&r, &f, &key, &vf)) break;
+        if (!grow((void **)&pl->emeta, &w->cap_emeta, pl->n_emeta, sizeof(xp_event_meta))) { w->oom = 1; break; }
+        xp_event_meta *em = &pl->emeta[pl->n_emeta];
+        memset(em, 0, sizeof(*em));
+        em->id = key;
+        walk_emeta(&r, &vf, em, &used, w);
+        pl->n_emeta++;
+        break;
+      }
+      case PLANE_SMETA: {
+        int64_t key;
+        xp_field vf;
+        if (!xp_wire_expect(&r, &f, XP_WT_LEN) || !walk_map_entry(&r, &f, &key, &vf)) break;
+        if (!grow((void **)&pl->smeta, &w->cap_smeta, pl->n_smeta, sizeof(xp_stat_meta))) { w->oom = 1; break; }
+        xp_stat_meta *sm = &pl->smeta[pl->n_smeta];
+        memset(sm, 0, sizeof(*sm));
+        sm->id = key;
+        walk_smeta(&r, &vf, sm);
+        pl->n_smeta++;
+        break;
+      }
+      case PLANE_STATS: if (walk_stats_of(&r, &f, &used, w)) pl->n_stats++; break;
+      default: break;
+    }
+  }
+  if (r.err) *sr = r;
+  if (!r.err && !w->oom) {
+    if (!idmap_build(&pl->emeta_idx, pl->n_emeta, pl->emeta ? &pl->emeta->id : NULL, sizeof(xp_event_meta)) ||
+        !idmap_build(&pl->smeta_idx, pl->n_smeta, pl->smeta ? &pl->smeta->id : NULL, sizeof(xp_stat_meta))) {
+      w->oom = 1;
+    } else {
+      qsort(used.v, (size_t)used.n, sizeof(int64_t), cmp_i64);
+      for (int32_t i = 0; i < used.n; i++) {
+        if (i && used.v[i] == used.v[i - 1]) continue;
+        int32_t k = idmap_get(&pl->smeta_idx, used.v[i]);
+        if (k >= 0) pl->smeta[k].used_as_name = 1;
+      }
+    }
+  }
+  sqlite3_free(used.v);
+}
+
+static int add_str(xp_str **arr, int32_t *n, int32_t *cap, const xp_field *f) {
+  if (!grow((void **)arr, cap, *n, sizeof(xp_str))) return 0;
+  (*arr)[(*n)++] = str_of(f);
+  return 1;
+}
+
+/* `Task Environment` plane: profile_start_time / profile_stop_time (ns). */
+static void read_task_environment(xp_profile *p) {
+  xp_statvec sv = {0};
+  for (int32_t i = 0; i < p->n_planes; i++) {
+    xp_plane *pl = &p->planes[i];
+    if (!xp_str_eq(pl->name, "Task Environment")) continue;
+    xp_plane_stats(p, pl, &sv);
+    for (int k = 0; k < sv.n; k++) {
+      const xp_stat *s = &sv.v[k];
+      int is_start = xp_str_eq(s->name, "profile_start_time");
+      int is_stop = xp_str_eq(s->name, "profile_stop_time");
+      if ((!is_start && !is_stop) || (s->type != XP_V_INT64 && s->type != XP_V_UINT64)) continue;
+      if (is_start) { p->has_start_time = 1; p->profile_start_time_ns = s->num.i; }
+      else { p->has_stop_time = 1; p->profile_stop_time_ns = s->num.i; }
+    }
+  }
+  xp_statvec_free(&sv);
+}
+
+static void free_planes(xp_profile *p) {
+  for (int32_t i = 0; i < p->n_planes; i++) {
+    xp_plane *pl = &p->planes[i];
+    sqlite3_free(pl->lines);
+    sqlite3_free(pl->emeta);
+    sqlite3_free(pl->smeta);
+    sqlite3_free(pl->emeta_idx.keys);
+    sqlite3_free(pl->emeta_idx.vals);
+    sqlite3_free(pl->smeta_idx.keys);
+    sqlite3_free(pl->smeta_idx.vals);
+  }
+  sqlite3_free(p->planes);
+  p->planes = NULL;
+  p->n_planes = 0;
+}
+
+/* Describe a wire error in words a user can act on. */
+static char *wire_error_text(const xp_profile *p, const xp_wire *r) {
+  if (r->err == XP_WIRE_TRUNCATED) {
+    if (r->err_need > (uint64_t)p->size)
+      return sqlite3_mprintf("truncated at byte %lld: the field at byte %llu needs %llu bytes "
+                             "but the file has %lld (an incomplete or cut-off write?)",
+                             (long long)p->size, (unsigned long long)r->err_at,
+                             (unsigned long long)r->err_need, (long long)p->size);
+    return sqlite3_mprintf("corrupt: the length of the field at byte %llu points past the end "
+                           "of its enclosing message (not an XSpace, or damaged)",
+                           (unsigned long long)r->err_at);
+  }
+  return sqlite3_mprintf("not an XSpace: %s at byte %llu", xp_wire_errstr(r->err),
+                         (unsigned long long)r->err_at);
+}
+
+/* Friendlier words for formats people hand us by mistake. */
+static const char *sniff_foreign(const uint8_t *b, int64_t n) {
+  if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b) return "is gzip-compressed, not an XSpace (decompress it, or give the .xplane.pb)";
+  int64_t i = 0;
+  while (i < n && i < 64 && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) i++;
+  if (i < n && (b[i] == '{' || b[i] == '[')) return "looks like JSON, not an XSpace (a Chrome/Perfetto JSON trace?)";
+  return NULL;
+}
+
+/* Run the validating walk over the mapping; returns an error text or NULL. */
+static char *index_space(xp_profile *p) {
+  walk w;
+  xp_wire r;
+  xp_field f;
+  int known = 0;
+  memset(&w, 0, sizeof(w));
+  w.prof = p;
+  xp_wire_init(&r, p->base, p->base, (size_t)p->size);
+  while (!w.oom && xp_wire_next(&r, &f)) {
+    switch (f.num) {
+      case SPACE_PLANES:
+        if (!xp_wire_expect(&r, &f, XP_WT_LEN)) break;
+        if (!grow((void **)&p->planes, &w.cap_planes, p->n_planes, sizeof(xp_plane))) { w.oom = 1; break; }
+        walk_plane(&r, &f, &p->planes[p->n_planes], &w);
+        p->n_planes++;
+        known++;
+        break;
+      case SPACE_ERRORS:
+        if (xp_wire_expect(&r, &f, XP_WT_LEN) && !add_str(&p->errors, &p->n_errors, &w.cap_errors, &f)) w.oom = 1;
+        known++;
+        break;
+      case SPACE_WARNINGS:
+        if (xp_wire_expect(&r, &f, XP_WT_LEN) && !add_str(&p->warnings, &p->n_warnings, &w.cap_warnings, &f)) w.oom = 1;
+        known++;
+        break;
+      case SPACE_HOSTNAMES:
+        if (xp_wire_expect(&r, &f, XP_WT_LEN) && !add_str(&p->hostnames, &p->n_hostnames, &w.cap_hostnames, &f)) w.oom = 1;
+        known++;
+        break;
+      default: break;
+    }
+  }
+  if (w.oom) return sqlite3_mprintf("out of memory while indexing");
+  if (r.err) {
+    const char *foreign = sniff_foreign(p->base, p->size);
+    return foreign ? sqlite3_mprintf("%s", foreign) : wire_error_text(p, &r);
+  }
+  if (!known) return sqlite3_mprintf("not an XSpace: no planes, errors, warnings or hostnames in %lld bytes", (long long)p->size);
+  for (int32_t i = 0; i < p->n_planes; i++) {
+    p->n_lines += p->planes[i].n_lines;
+    p->n_events += p->planes[i].n_events;
+  }
+  read_task_environment(p);
+  return NULL;
+}
+
+static void profile_free(xp_profile *p) {
+  if (!p) return;
+  if (p->analysis && p->analysis_free) p->analysis_free(p->analysis);
+  free_planes(p);
+  sqlite3_free(p->errors);
+  sqlite3_free(p->warnings);
+  sqlite3_free(p->hostnames);
+  if (p->base && p->size > 0) munmap((void *)p->base, (size_t)p->size);
+  sqlite3_free(p->path);
+  sqlite3_free(p);
+}
+
+xp_profile *xp_profile_open(const char *path, char **errmsg) {
+  char *why = NULL;
+  struct stat st;
+  xp_profile *p = sqlite3_malloc(sizeof(*p));
+  *errmsg = NULL;
+  if (!p) { *errmsg = sqlite3_mprintf("%s: out of memory", path); return NULL; }
+  memset(p, 0, sizeof(*p));
+  p->refcount = 1;
+  p->path = sqlite3_mprintf("%s", path);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    why = sqlite3_mprintf("cannot open: %s", strerror(errno));
+  } else if (fstat(fd, &st) != 0) {
+    why = sqlite3_mprintf("cannot stat: %s", strerror(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    why = sqlite3_mprintf("not a regular file");
+  } else if (st.st_size == 0) {
+    why = sqlite3_mprintf("empty file (0 bytes): not an XSpace");
+  } else if ((int64_t)st.st_size > XP_MAX_FILE_BYTES) {
+    why = sqlite3_mprintf("too large: %lld bytes, over the 2 GiB limit of a protobuf message",
+                          (long long)st.st_size);
+  } else {
+    p->size = (int64_t)st.st_size;
+    p->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    void *m = mmap(NULL, (size_t)p->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) {
+      why = sqlite3_mprintf("cannot map: %s", strerror(errno));
+    } else {
+      p->base = m;
+      why = index_space(p);
+    }
+  }
+  if (fd >= 0) close(fd);
+  if (why || !p->path) {
+    *errmsg = sqlite3_mprintf("%s: %s", path, why ? why : "out of memory");
+    sqlite3_free(why);
+    profile_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+void xp_profile_retain(xp_profile *p) { p->refcount++; }
+
+void xp_profile_release(xp_profile *p) {
+  if (p && --p->refcount == 0) profile_free(p);
+}
+
+/* ---- scanning (after validation: cannot fail) ----------------------- */
+
+void xp_events_begin(const xp_profile *p, const xp_line *ln, xp_event_iter *it) {
+  xp_wire_init(&it->r, p->base, ln->msg, ln->msg_n);
+}
+
+int xp_events_next(xp_event_iter *it, xp_event *ev) {
+  xp_field f;
+  while (xp_wire_next(&it->r, &f)) {
+    if (f.num != LINE_EVENTS) continue;
+    xp_wire r;
+    xp_field g;
+    memset(ev, 0, sizeof(*ev));
+    ev->msg = f.p;
+    ev->msg_n = f.n;
+    xp_wire_init(&r, it->r.base, f.p, f.n);
+    while (xp_wire_next(&r, &g)) {
+      switch (g.num) {
+        case EVENT_METADATA_ID: ev->metadata_id = (int64_t)g.u; break;
+        case EVENT_OFFSET_PS: ev->offset_ps = (int64_t)g.u; ev->has_offset = 1; ev->has_occurrences = 0; break;
+        case EVENT_NUM_OCCURRENCES: ev->num_occurrences = (int64_t)g.u; ev->has_occurrences = 1; ev->has_offset = 0; break;
+        case EVENT_DURATION_PS: ev->duration_ps = (int64_t)g.u; break;
+        default: break;
+      }
+    }
+    return 1;
+  }
+  return 0;
+}
+
+void xp_statvec_free(xp_statvec *sv) {
+  sqlite3_free(sv->v);
+  sv->v = NULL;
+  sv->n = sv->cap = 0;
+}
+
+static void parse_stat(const xp_profile *p, const xp_plane *pl, const uint8_t *msg, size_t n, xp_stat *s) {
+  xp_wire r;
+  xp_field f;
+  memset(s, 0, sizeof(*s));
+  xp_wire_init(&r, p->base, msg, n);
+  while (xp_wire_next(&r, &f)) {
+    switch (f.num) {
+      case STAT_METADATA_ID: s->metadata_id = (int64_t)f.u; break;
+      case STAT_DOUBLE: s->type = XP_V_DOUBLE; s->num.d = xp_u64_as_double(f.u); break;
+      case STAT_UINT64: s->type = XP_V_UINT64; s->num.u = f.u; break;
+      case STAT_INT64: s->type = XP_V_INT64; s->num.i = (int64_t)f.u; break;
+      case STAT_STR: s->type = XP_V_STR; s->s = str_of(&f); break;
+      case STAT_BYTES: s->type = XP_V_BYTES; s->s = str_of(&f); break;
+      case STAT_REF: s->type = XP_V_REF; s->ref = f.u; break;
+      default: break;
+    }
+  }
+  const xp_stat_meta *sm = xp_plane_stat_meta(pl, s->metadata_id);
+  if (sm) s->name = sm->name;
+  if (s->type == XP_V_REF) {
+    const xp_stat_meta *rm = xp_plane_stat_meta(pl, (int64_t)s->ref);
+    xp_str empty = {"", 0};
+    s->s = rm ? rm->name : empty;
+  }
+}
+
+int xp_stats_append(const xp_profile *p, const xp_plane *pl, const uint8_t *msg, size_t n,
+                    uint32_t field, xp_origin origin, xp_statvec *sv) {
+  xp_wire r;
+  xp_field f;
+  xp_wire_init(&r, p->base, msg, n);
+  while (xp_wire_next(&r, &f)) {
+    if (f.num != field || f.wt != XP_WT_LEN) continue;
+    if (sv->n == sv->cap) {
+      int nc = sv->cap ? sv->cap * 2 : 16;
+      xp_stat *v = sqlite3_realloc64(sv->v, (sqlite3_uint64)nc * sizeof(xp_stat));
+      if (!v) return 0;
+      sv->v = v;
+      sv->cap = nc;
+    }
+    xp_stat *s = &sv->v[sv->n++];
+    parse_stat(p, pl, f.p, f.n, s);
+    s->origin = origin;
+  }
+  return 1;
+}
+
+int xp_plane_stats(const xp_profile *p, const xp_plane *pl, xp_statvec *sv) {
+  sv->n = 0;
+  return xp_stats_append(p, pl, pl->msg, pl->msg_n, PLANE_STATS, XP_ORIGIN_PLANE, sv);
+}
+
+int xp_meta_stats(const xp_profile *p, const xp_plane *pl, const xp_event_meta *em, xp_statvec *sv) {
+  sv->n = 0;
+  return xp_stats_append(p, pl, em->msg, em->msg_n, EMETA_STATS, XP_ORIGIN_METADATA, sv);
+}
+
+static int same_name(const xp_stat *a, const xp_stat *b) {
+  if (a->metadata_id == b->metadata_id) return 1;
+  return a->name.n == b->name.n && a->name.n > 0 && memcmp(a->name.p, b->name.p, a->name.n) == 0;
+}
+
+int xp_event_stats(const xp_profile *p, const xp_plane *pl, const xp_event *ev, xp_statvec *sv) {
+  sv->n = 0;
+  const xp_event_meta *em = xp_plane_event_meta(pl, ev->metadata_id);
+  if (em && em->n_stats &&
+      !xp_stats_append(p, pl, em->msg, em->msg_n, EMETA_STATS, XP_ORIGIN_METADATA, sv))
+    return 0;
+  int n_meta = sv->n;
+  if (!xp_stats_append(p, pl, ev->msg, ev->msg_n, EVENT_STATS, XP_ORIGIN_EVENT, sv)) return 0;
+  if (n_meta == 0) return 1;
+  /* Drop metadata stats that an event stat overrides (keep the order). */
+  int out = 0;
+  for (int i = 0; i < n_meta; i++) {
+    int clash = 0;
+    for (int k = n_meta; k < sv->n && !clash; k++) clash = same_name(&sv->v[i], &sv->v[k]);
+    if (!clash) sv->v[out++] = sv->v[i];
+  }
+  for (int k = n_meta; k < sv->n; k++) sv->v[out++] = sv->v[k];
+  sv->n = out;
+  return 1;
+}
+
+const xp_stat *xp_statvec_find(const xp_statvec *sv, const char *name) {
+  for (int i = sv->n - 1; i >= 0; i--)
+    if (xp_str_eq(sv->v[i].name, name)) return &sv->v[i];
+  return NULL;
+}
+
+void xp_meta_children(const xp_profile *p, const xp_event_meta *em, int64_t *out) {
+  xp_wire r;
+  xp_field f;
+  int32_t k = 0;
+  xp_wire_init(&r, p->base, em->msg, em->msg_n);
+  while (xp_wire_next(&r, &f) && k < em->n_children) {
+    if (f.num != EMETA_CHILD_ID) continue;
+    xp_packed pk;
+    int64_t v;
+    xp_packed_init(&pk, &r, &f);
+    while (k < em->n_children && xp_packed_next(&pk, &v, NULL)) out[k++] = v;
+  }
+}

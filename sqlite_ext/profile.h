@@ -1,0 +1,198 @@
+/*
+** profile.h: one XSpace file, mapped and indexed.
+**
+** xp_profile_open() maps a `.xplane.pb` file read-only and walks it once with
+** the wire reader (wire.h). That walk validates every byte of the message tree
+** (so a later scan can trust it) and builds a small index: the planes, their
+** lines (with event counts and time bounds), and the two metadata dictionaries
+** of each plane as hash maps. Events and stats are NOT materialized: names and
+** strings are pointers into the mapping, and event scans re-walk each line's
+** bytes (xp_events_next), which is what keeps memory flat on 2 GB files.
+**
+** A profile is immutable once open and reference-counted, so the per-connection
+** cache (cache.h) can hand it to many cursors and drop it when the file changes.
+*/
+#ifndef XPLANE_PROFILE_H
+#define XPLANE_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "wire.h"
+
+/* Profiles larger than this are refused: a protobuf message cannot exceed
+** 2 GiB, so no producer writes a larger XSpace. */
+#define XP_MAX_FILE_BYTES ((int64_t)0x7fffffff)
+
+/* A string inside the mapping (not NUL-terminated). */
+typedef struct xp_str {
+  const char *p;
+  size_t n;
+} xp_str;
+
+/* XStat value cases, in field-number order (XP_V_NONE: no value set). */
+typedef enum {
+  XP_V_NONE = 0,
+  XP_V_DOUBLE,
+  XP_V_UINT64,
+  XP_V_INT64,
+  XP_V_STR,
+  XP_V_BYTES,
+  XP_V_REF
+} xp_vtype;
+
+/* Where an effective stat of an event came from. */
+typedef enum { XP_ORIGIN_PLANE = 0, XP_ORIGIN_METADATA, XP_ORIGIN_EVENT } xp_origin;
+
+/* One decoded XStat. For XP_V_REF, `ref` is the raw id and `s` the resolved
+** string (empty when the id is unknown). */
+typedef struct xp_stat {
+  int64_t metadata_id;
+  xp_vtype type;
+  xp_origin origin;
+  union {
+    double d;
+    uint64_t u;
+    int64_t i;
+  } num;
+  uint64_t ref;
+  xp_str s;
+  xp_str name; /* the stat's name: stat_metadata[metadata_id].name */
+} xp_stat;
+
+typedef struct xp_stat_meta {
+  int64_t id;
+  xp_str name;
+  xp_str description;
+  int used_as_name; /* some XStat.metadata_id points here */
+} xp_stat_meta;
+
+typedef struct xp_event_meta {
+  int64_t id;
+  xp_str name;
+  xp_str display_name;
+  xp_str metadata;           /* serialized extra data (bytes) */
+  const uint8_t *msg;        /* the XEventMetadata message: stats, child ids */
+  size_t msg_n;
+  int32_t n_stats;
+  int32_t n_children;
+} xp_event_meta;
+
+/* Open-addressing map from an int64 id to an array index. */
+typedef struct xp_idmap {
+  int64_t *keys;
+  int32_t *vals; /* -1 = empty slot */
+  uint32_t mask;
+} xp_idmap;
+
+typedef struct xp_line {
+  int64_t id;
+  int64_t display_id;
+  xp_str name;
+  xp_str display_name;
+  int64_t timestamp_ns;
+  int64_t duration_ps;
+  const uint8_t *msg; /* the XLine message */
+  size_t msg_n;
+  int64_t n_events;
+  int64_t n_timed;       /* events with an offset (a start time) */
+  int64_t min_start_ps;  /* over timed events; INT64_MAX when none */
+  int64_t max_start_ps;  /* INT64_MIN when none */
+  int64_t max_end_ps;    /* INT64_MIN when none */
+} xp_line;
+
+typedef struct xp_plane {
+  int64_t id;
+  xp_str name;
+  const uint8_t *msg; /* the XPlane message (plane stats are walked from it) */
+  size_t msg_n;
+  xp_line *lines;
+  int32_t n_lines;
+  int32_t n_stats;
+  int64_t n_events;
+  xp_event_meta *emeta;
+  int32_t n_emeta;
+  xp_idmap emeta_idx;
+  xp_stat_meta *smeta;
+  int32_t n_smeta;
+  xp_idmap smeta_idx;
+} xp_plane;
+
+typedef struct xp_profile {
+  char *path;           /* as resolved by discovery */
+  int64_t size;
+  int64_t mtime_ns;
+  const uint8_t *base;  /* the mapping */
+  xp_plane *planes;
+  int32_t n_planes;
+  int64_t n_lines;
+  int64_t n_events;
+  xp_str *errors, *warnings, *hostnames;
+  int32_t n_errors, n_warnings, n_hostnames;
+  int has_start_time, has_stop_time;
+  int64_t profile_start_time_ns; /* from the `Task Environment` plane */
+  int64_t profile_stop_time_ns;
+  int refcount;
+  /* Lazily built derived data (analysis.h), owned by the profile. */
+  void *analysis;
+  void (*analysis_free)(void *);
+} xp_profile;
+
+/* Open, map, validate and index `path`. On failure returns NULL and sets
+** *errmsg (sqlite3_malloc'd) to "<path>: <problem>". */
+xp_profile *xp_profile_open(const char *path, char **errmsg);
+void xp_profile_retain(xp_profile *p);
+void xp_profile_release(xp_profile *p);
+
+/* Lookups: NULL when the id is unknown. */
+const xp_event_meta *xp_plane_event_meta(const xp_plane *pl, int64_t id);
+const xp_stat_meta *xp_plane_stat_meta(const xp_plane *pl, int64_t id);
+
+/* One XEvent, read in place. */
+typedef struct xp_event {
+  int64_t metadata_id;
+  int has_offset;          /* oneof data: offset_ps set */
+  int has_occurrences;     /* oneof data: num_occurrences set */
+  int64_t offset_ps;
+  int64_t num_occurrences;
+  int64_t duration_ps;
+  const uint8_t *msg;      /* the XEvent message (stats are walked from it) */
+  size_t msg_n;
+} xp_event;
+
+typedef struct xp_event_iter {
+  xp_wire r;
+} xp_event_iter;
+
+void xp_events_begin(const xp_profile *p, const xp_line *ln, xp_event_iter *it);
+int xp_events_next(xp_event_iter *it, xp_event *ev);
+
+/* Growable list of stats, reused across rows by a cursor. */
+typedef struct xp_statvec {
+  xp_stat *v;
+  int n, cap;
+} xp_statvec;
+void xp_statvec_free(xp_statvec *sv);
+
+/* Append the stats of one message (field `field` repeated XStat) to sv,
+** resolving names and ref values against plane pl. */
+int xp_stats_append(const xp_profile *p, const xp_plane *pl, const uint8_t *msg,
+                    size_t n, uint32_t field, xp_origin origin, xp_statvec *sv);
+
+/* The stats of a plane, an event metadata, an event (effective: metadata stats
+** overlaid by event stats, the event winning on a name clash). Reset sv first. */
+int xp_plane_stats(const xp_profile *p, const xp_plane *pl, xp_statvec *sv);
+int xp_meta_stats(const xp_profile *p, const xp_plane *pl, const xp_event_meta *em, xp_statvec *sv);
+int xp_event_stats(const xp_profile *p, const xp_plane *pl, const xp_event *ev, xp_statvec *sv);
+
+/* Find a stat by name in sv; NULL if absent. */
+const xp_stat *xp_statvec_find(const xp_statvec *sv, const char *name);
+
+/* The child_id values of an event metadata, packed or not, into out (which
+** holds em->n_children values). */
+void xp_meta_children(const xp_profile *p, const xp_event_meta *em, int64_t *out);
+
+int xp_str_eq(xp_str s, const char *z);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+** tables.h: the table descriptors the entry point registers (one per
+** xplane_* table-valued function; each defined in a tables_*.c file).
+*/
+#ifndef XPLANE_TABLES_H
+#define XPLANE_TABLES_H
+
+#include "vtab.h"
+
+extern const xp_table xp_table_files;          /* tables_files.c */
+extern const xp_table xp_table_space;
+extern const xp_table xp_table_planes;         /* tables_model.c */
+extern const xp_table xp_table_lines;
+extern const xp_table xp_table_event_metadata;
+extern const xp_table xp_table_stat_metadata;
+extern const xp_table xp_table_events;         /* tables_events.c */
+extern const xp_table xp_table_stats;
+
+#endif

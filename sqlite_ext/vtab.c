@@ -1,0 +1,476 @@
+/*
+** vtab.c: the shared table-valued-function machinery (see vtab.h).
+*/
+#include "vtab.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+SQLITE_EXTENSION_INIT3
+
+typedef struct xp_vtab {
+  sqlite3_vtab base;
+  const xp_table *t;
+  xp_cache *cache;
+} xp_vtab;
+
+/* Module client data: the table and the connection's shared cache. */
+typedef struct xp_module_aux {
+  const xp_table *t;
+  xp_cache *cache;
+} xp_module_aux;
+
+static int path_col(const xp_table *t) { return t->n_columns - 1; }
+
+static int xp_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                      sqlite3_vtab **out, char **err) {
+  const xp_module_aux *a = aux;
+  (void)argc;
+  (void)argv;
+  sqlite3_str *s = sqlite3_str_new(db);
+  sqlite3_str_appendall(s, "CREATE TABLE x(file TEXT, run TEXT, host TEXT");
+  for (int i = 0; i < a->t->n_columns - 4; i++) sqlite3_str_appendf(s, ", %s", a->t->columns[i]);
+  sqlite3_str_appendall(s, ", path HIDDEN)");
+  char *sql = sqlite3_str_finish(s);
+  if (!sql) return SQLITE_NOMEM;
+  int rc = sqlite3_declare_vtab(db, sql);
+  sqlite3_free(sql);
+  if (rc != SQLITE_OK) {
+    *err = sqlite3_mprintf("%s: %s", a->t->name, sqlite3_errmsg(db));
+    return rc;
+  }
+  /* These tables read files: a database schema must not reach them. */
+  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  xp_vtab *v = sqlite3_malloc(sizeof(*v));
+  if (!v) return SQLITE_NOMEM;
+  memset(v, 0, sizeof(*v));
+  v->t = a->t;
+  v->cache = a->cache;
+  *out = &v->base;
+  return SQLITE_OK;
+}
+
+static int xp_disconnect(sqlite3_vtab *vt) {
+  sqlite3_free(vt);
+  return SQLITE_OK;
+}
+
+/*
+** The query plan, chosen by xp_best_index and decoded by xp_filter_rows.
+**
+**   idxNum bit   constraint                      argv[] value, in bit order
+**   XP_P_PATH    path = ?   (the first argument)  the path to read
+**   XP_P_FILE    file = ?                         a file path
+**   XP_P_HOST    host = ?                         a host name
+**   XP_P_PLANE_I plane_index = ?                  integer
+**   XP_P_PLANE_N plane_name = ?                   text (BINARY collation only)
+**   XP_P_LINE_I  line_index = ?                   integer
+**   XP_P_LINE_N  line_name = ?                    text (BINARY collation only)
+**   XP_P_LO      start_ps >= ? or > ?             lower bound
+**   XP_P_HI      start_ps <= ? or < ?             upper bound
+**   XP_P_LO_GT   (flag) the lower bound is strict
+**   XP_P_HI_LT   (flag) the upper bound is strict
+**
+** Only path is consumed (omit); every other filter narrows the scan while
+** decoding and SQLite still checks it, so a value of an unexpected type
+** merely disables that filter. A path constraint that is present but not
+** usable gives SQLITE_CONSTRAINT (the planner must try another join order);
+** no path at all is allowed here and reported by xFilter with a clear message.
+**
+** idxStr carries the query's colUsed mask in hex, so that xFilter knows which
+** columns are read and the tables skip building the others (the stats JSON,
+** names) on the hot path.
+*/
+enum {
+  XP_P_PATH = 0x001,
+  XP_P_FILE = 0x002,
+  XP_P_HOST = 0x004,
+  XP_P_PLANE_I = 0x008,
+  XP_P_PLANE_N = 0x010,
+  XP_P_LINE_I = 0x020,
+  XP_P_LINE_N = 0x040,
+  XP_P_LO = 0x080,
+  XP_P_HI = 0x100,
+  XP_P_LO_GT = 0x200,
+  XP_P_HI_LT = 0x400,
+  XP_P_N_ARGS = 9 /* bits that carry a value */
+};
+
+/* The bit a usable constraint on column `col` with operator `op` earns. */
+static int plan_bit(const xp_table *t, int col, int op, int *flag) {
+  const xp_pushdown_cols *p = &t->push;
+  *flag = 0;
+  if (col == path_col(t)) return op == SQLITE_INDEX_CONSTRAINT_EQ ? XP_P_PATH : 0;
+  if (op == SQLITE_INDEX_CONSTRAINT_EQ) {
+    if (col == XP_COL_FILE) return XP_P_FILE;
+    if (col == XP_COL_HOST) return XP_P_HOST;
+    if (col == p->plane_index) return XP_P_PLANE_I;
+    if (col == p->plane_name) return XP_P_PLANE_N;
+    if (col == p->line_index) return XP_P_LINE_I;
+    if (col == p->line_name) return XP_P_LINE_N;
+    return 0;
+  }
+  if (col != p->start_ps) return 0;
+  switch (op) {
+    case SQLITE_INDEX_CONSTRAINT_GT: *flag = XP_P_LO_GT; return XP_P_LO;
+    case SQLITE_INDEX_CONSTRAINT_GE: return XP_P_LO;
+    case SQLITE_INDEX_CONSTRAINT_LT: *flag = XP_P_HI_LT; return XP_P_HI;
+    case SQLITE_INDEX_CONSTRAINT_LE: return XP_P_HI;
+    default: return 0;
+  }
+}
+
+static int is_text_filter(int bit) {
+  return bit == XP_P_FILE || bit == XP_P_HOST || bit == XP_P_PLANE_N || bit == XP_P_LINE_N;
+}
+
+static int xp_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
+  const xp_table *t = ((xp_vtab *)vt)->t;
+  int which[XP_P_N_ARGS];
+  int plan = 0, path_unusable = 0;
+  for (int k = 0; k < XP_P_N_ARGS; k++) which[k] = -1;
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    int flag;
+    int bit = plan_bit(t, c->iColumn, c->op, &flag);
+    if (!bit) continue;
+    if (!c->usable) {
+      if (bit == XP_P_PATH) path_unusable = 1;
+      continue;
+    }
+    if (plan & bit) continue;
+    if (is_text_filter(bit)) {
+      const char *coll = sqlite3_vtab_collation(info, i);
+      if (coll && sqlite3_stricmp(coll, "BINARY") != 0) continue;
+    }
+    plan |= bit | flag;
+    for (int k = 0; k < XP_P_N_ARGS; k++)
+      if (bit == (1 << k)) which[k] = i;
+  }
+  if (!(plan & XP_P_PATH) && path_unusable) return SQLITE_CONSTRAINT;
+  int argv_i = 0;
+  double cost = 1e6;
+  for (int k = 0; k < XP_P_N_ARGS; k++) {
+    if (which[k] < 0) continue;
+    info->aConstraintUsage[which[k]].argvIndex = ++argv_i;
+    info->aConstraintUsage[which[k]].omit = (k == 0);
+    cost /= (k == 0) ? 1 : 4;
+  }
+  if (!(plan & XP_P_PATH)) cost = 1e12; /* runs only to report the missing path */
+  info->idxNum = plan;
+  info->estimatedCost = cost;
+  info->estimatedRows = (sqlite3_int64)cost;
+  info->idxStr = sqlite3_mprintf("%llx", (unsigned long long)info->colUsed);
+  if (!info->idxStr) return SQLITE_NOMEM;
+  info->needToFreeIdxStr = 1;
+  return SQLITE_OK;
+}
+
+static int xp_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out) {
+  xp_vtab *v = (xp_vtab *)vt;
+  xp_cursor *cur = sqlite3_malloc(sizeof(*cur));
+  if (!cur) return SQLITE_NOMEM;
+  memset(cur, 0, sizeof(*cur));
+  cur->t = v->t;
+  cur->cache = v->cache;
+  if (v->t->state_size) {
+    cur->state = sqlite3_malloc64(v->t->state_size);
+    if (!cur->state) {
+      sqlite3_free(cur);
+      return SQLITE_NOMEM;
+    }
+    memset(cur->state, 0, v->t->state_size);
+  }
+  cur->eof = 1;
+  *out = &cur->base;
+  return SQLITE_OK;
+}
+
+/* Forget the previous scan (files, profile, filter arguments). */
+static void cursor_reset(xp_cursor *cur) {
+  xp_profile_release(cur->prof);
+  cur->prof = NULL;
+  xp_filelist_free(&cur->files);
+  for (int i = 0; i < cur->n_args; i++) sqlite3_value_free(cur->args[i]);
+  cur->n_args = 0;
+  sqlite3_free(cur->root);
+  cur->root = NULL;
+  memset(&cur->f, 0, sizeof(cur->f));
+  cur->file = NULL;
+  cur->eof = 1;
+}
+
+static int xp_close(sqlite3_vtab_cursor *c) {
+  xp_cursor *cur = (xp_cursor *)c;
+  cursor_reset(cur);
+  if (cur->t->state_free) cur->t->state_free(cur);
+  sqlite3_free(cur->state);
+  sqlite3_free(cur);
+  return SQLITE_OK;
+}
+
+int xp_cursor_error(xp_cursor *cur, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  sqlite3_free(cur->base.pVtab->zErrMsg);
+  cur->base.pVtab->zErrMsg = sqlite3_mprintf("%s: %s", cur->t->name, msg ? msg : "out of memory");
+  sqlite3_free(msg);
+  return SQLITE_ERROR;
+}
+
+int xp_col_used(const xp_cursor *cur, int col) {
+  return col >= 63 || (cur->col_used >> col) & 1;
+}
+
+static int text_match(const char *want, const char *have, size_t n) {
+  return !want || (strlen(want) == n && memcmp(want, have, n) == 0);
+}
+
+int xp_filter_plane(const xp_cursor *cur, int32_t plane_index, const xp_plane *pl) {
+  if (cur->f.has_plane_index && cur->f.plane_index != plane_index) return 0;
+  return text_match(cur->f.plane_name, pl->name.p, pl->name.n);
+}
+
+int xp_filter_line(const xp_cursor *cur, int32_t line_index, const xp_line *ln) {
+  if (cur->f.has_line_index && cur->f.line_index != line_index) return 0;
+  return text_match(cur->f.line_name, ln->name.p, ln->name.n);
+}
+
+int xp_filter_line_range(const xp_cursor *cur, const xp_line *ln) {
+  if (cur->f.start_lo == INT64_MIN && cur->f.start_hi == INT64_MAX) return 1;
+  /* Untimed events have no start and never match a start_ps range. */
+  return ln->n_timed > 0 && ln->max_start_ps >= cur->f.start_lo && ln->min_start_ps <= cur->f.start_hi;
+}
+
+int xp_filter_start(const xp_cursor *cur, int64_t start_ps) {
+  return start_ps >= cur->f.start_lo && start_ps <= cur->f.start_hi;
+}
+
+int xp_seek_plane(const xp_cursor *cur, xp_pos *pos) {
+  for (; pos->plane < cur->prof->n_planes; pos->plane++)
+    if (xp_filter_plane(cur, pos->plane, &cur->prof->planes[pos->plane])) return 1;
+  return 0;
+}
+
+int xp_seek_line(const xp_cursor *cur, xp_pos *pos, int timed) {
+  while (xp_seek_plane(cur, pos)) {
+    const xp_plane *pl = &cur->prof->planes[pos->plane];
+    for (; pos->line < pl->n_lines; pos->line++) {
+      const xp_line *ln = &pl->lines[pos->line];
+      if (xp_filter_line(cur, pos->line, ln) && (!timed || xp_filter_line_range(cur, ln))) return 1;
+    }
+    pos->plane++;
+    pos->line = 0;
+  }
+  return 0;
+}
+
+/* An integer bound from an SQL value; 0 if the value is not numeric. */
+static int bound_value(sqlite3_value *v, int lower, int strict, int64_t *out) {
+  int type = sqlite3_value_numeric_type(v);
+  if (type == SQLITE_INTEGER) {
+    int64_t x = sqlite3_value_int64(v);
+    if (strict && lower) { if (x == INT64_MAX) return 0; x++; }
+    if (strict && !lower) { if (x == INT64_MIN) return 0; x--; }
+    *out = x;
+    return 1;
+  }
+  if (type != SQLITE_FLOAT) return 0;
+  double d = sqlite3_value_double(v);
+  if (d != d || d > 9.2e18 || d < -9.2e18) return 0;
+  double r = lower ? ceil(d) : floor(d);
+  if (strict && r == d) r += lower ? 1 : -1;
+  *out = (int64_t)r;
+  return 1;
+}
+
+static const char *text_arg(sqlite3_value *v) {
+  return sqlite3_value_type(v) == SQLITE_TEXT ? (const char *)sqlite3_value_text(v) : NULL;
+}
+
+/* Advance to the first row at or after file cur->file_i. */
+static int seek_file(xp_cursor *cur) {
+  for (; cur->file_i < cur->files.n; cur->file_i++) {
+    const xp_file *f = &cur->files.v[cur->file_i];
+    if (cur->f.file && strcmp(cur->f.file, f->path) != 0) continue;
+    if (cur->f.host && strcmp(cur->f.host, f->host) != 0) continue;
+    cur->file = f;
+    xp_profile_release(cur->prof);
+    cur->prof = NULL;
+    if (cur->t->needs_profile) {
+      char *err = NULL;
+      cur->prof = xp_cache_get(cur->cache, f, &err);
+      if (!cur->prof) {
+        int rc = xp_cursor_error(cur, "%s", err ? err : "out of memory");
+        sqlite3_free(err);
+        return rc;
+      }
+    }
+    cur->file_eof = 0;
+    int rc = cur->t->first(cur);
+    if (rc != SQLITE_OK) return rc;
+    if (!cur->file_eof) return SQLITE_OK;
+  }
+  cur->eof = 1;
+  return SQLITE_OK;
+}
+
+static int xp_filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str, int argc,
+                          sqlite3_value **argv) {
+  xp_cursor *cur = (xp_cursor *)c;
+  cursor_reset(cur);
+  cur->col_used = idx_str ? (sqlite3_uint64)strtoull(idx_str, NULL, 16) : ~(sqlite3_uint64)0;
+  cur->f.start_lo = INT64_MIN;
+  cur->f.start_hi = INT64_MAX;
+  cur->rowid = 0;
+  int a = 0;
+  for (int k = 0; k < XP_P_N_ARGS && a < argc; k++) {
+    int bit = 1 << k;
+    if (!(plan & bit)) continue;
+    sqlite3_value *v = sqlite3_value_dup(argv[a++]);
+    if (!v) return SQLITE_NOMEM;
+    cur->args[cur->n_args++] = v;
+    switch (bit) {
+      case XP_P_PATH:
+        if (sqlite3_value_type(v) == SQLITE_NULL)
+          return xp_cursor_error(cur, "the path argument is NULL");
+        cur->root = sqlite3_mprintf("%s", sqlite3_value_text(v));
+        if (!cur->root) return SQLITE_NOMEM;
+        break;
+      case XP_P_FILE: cur->f.file = text_arg(v); break;
+      case XP_P_HOST: cur->f.host = text_arg(v); break;
+      case XP_P_PLANE_N: cur->f.plane_name = text_arg(v); break;
+      case XP_P_LINE_N: cur->f.line_name = text_arg(v); break;
+      case XP_P_PLANE_I:
+        cur->f.has_plane_index = sqlite3_value_numeric_type(v) == SQLITE_INTEGER;
+        cur->f.plane_index = sqlite3_value_int64(v);
+        break;
+      case XP_P_LINE_I:
+        cur->f.has_line_index = sqlite3_value_numeric_type(v) == SQLITE_INTEGER;
+        cur->f.line_index = sqlite3_value_int64(v);
+        break;
+      case XP_P_LO:
+        if (!bound_value(v, 1, plan & XP_P_LO_GT, &cur->f.start_lo)) cur->f.start_lo = INT64_MIN;
+        break;
+      case XP_P_HI:
+        if (!bound_value(v, 0, plan & XP_P_HI_LT, &cur->f.start_hi)) cur->f.start_hi = INT64_MAX;
+        break;
+    }
+  }
+  if (!cur->root)
+    return xp_cursor_error(cur, "a path is required: SELECT ... FROM %s('<file, run dir or logdir>')",
+                           cur->t->name);
+  char *err = NULL;
+  if (!xp_discover(cur->root, &cur->files, &err)) {
+    int rc = xp_cursor_error(cur, "%s", err ? err : "out of memory");
+    sqlite3_free(err);
+    return rc;
+  }
+  if (cur->t->needs_profile && !cur->f.file && !cur->f.host) xp_cache_prefetch(cur->cache, &cur->files);
+  cur->eof = 0;
+  cur->file_i = 0;
+  return seek_file(cur);
+}
+
+static int xp_next(sqlite3_vtab_cursor *c) {
+  xp_cursor *cur = (xp_cursor *)c;
+  cur->rowid++;
+  int rc = cur->t->next(cur);
+  if (rc != SQLITE_OK || !cur->file_eof) return rc;
+  cur->file_i++;
+  return seek_file(cur);
+}
+
+static int xp_eof(sqlite3_vtab_cursor *c) { return ((xp_cursor *)c)->eof; }
+
+static int xp_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int col) {
+  xp_cursor *cur = (xp_cursor *)c;
+  switch (col) {
+    case XP_COL_FILE: sqlite3_result_text(ctx, cur->file->path, -1, SQLITE_TRANSIENT); return SQLITE_OK;
+    case XP_COL_RUN: sqlite3_result_text(ctx, cur->file->run, -1, SQLITE_TRANSIENT); return SQLITE_OK;
+    case XP_COL_HOST: sqlite3_result_text(ctx, cur->file->host, -1, SQLITE_TRANSIENT); return SQLITE_OK;
+    default: break;
+  }
+  if (col == path_col(cur->t)) {
+    sqlite3_result_text(ctx, cur->root, -1, SQLITE_TRANSIENT);
+    return SQLITE_OK;
+  }
+  return cur->t->column(cur, ctx, col);
+}
+
+static int xp_rowid(sqlite3_vtab_cursor *c, sqlite3_int64 *rowid) {
+  *rowid = ((xp_cursor *)c)->rowid;
+  return SQLITE_OK;
+}
+
+static const sqlite3_module xp_module = {
+    .iVersion = 0,
+    .xCreate = NULL, /* eponymous-only: used as a table-valued function */
+    .xConnect = xp_connect,
+    .xBestIndex = xp_best_index,
+    .xDisconnect = xp_disconnect,
+    .xDestroy = xp_disconnect,
+    .xOpen = xp_open,
+    .xClose = xp_close,
+    .xFilter = xp_filter_rows,
+    .xNext = xp_next,
+    .xEof = xp_eof,
+    .xColumn = xp_column,
+    .xRowid = xp_rowid,
+};
+
+void xp_result_str(sqlite3_context *ctx, xp_str s) {
+  sqlite3_result_text64(ctx, s.p ? s.p : "", s.n, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+const char *xp_vtype_name(xp_vtype t) {
+  switch (t) {
+    case XP_V_DOUBLE: return "double";
+    case XP_V_UINT64: return "uint64";
+    case XP_V_INT64: return "int64";
+    case XP_V_STR: return "str";
+    case XP_V_BYTES: return "bytes";
+    case XP_V_REF: return "ref";
+    default: return "none";
+  }
+}
+
+void xp_result_stat_value(sqlite3_context *ctx, const xp_stat *s) {
+  switch (s->type) {
+    case XP_V_DOUBLE: sqlite3_result_double(ctx, s->num.d); break;
+    case XP_V_INT64: sqlite3_result_int64(ctx, s->num.i); break;
+    case XP_V_UINT64:
+      if (s->num.u <= (uint64_t)INT64_MAX) {
+        sqlite3_result_int64(ctx, (sqlite3_int64)s->num.u);
+      } else {
+        /* Beyond int64: the exact decimal, as text. */
+        char buf[24];
+        sqlite3_snprintf(sizeof(buf), buf, "%llu", (unsigned long long)s->num.u);
+        sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+      }
+      break;
+    case XP_V_STR:
+    case XP_V_REF: xp_result_str(ctx, s->s); break;
+    case XP_V_BYTES: sqlite3_result_blob64(ctx, s->s.p ? s->s.p : "", s->s.n, SQLITE_TRANSIENT); break;
+    default: sqlite3_result_null(ctx); break;
+  }
+}
+
+static void aux_free(void *p) {
+  xp_module_aux *a = p;
+  xp_cache_release(a->cache);
+  sqlite3_free(a);
+}
+
+int xp_register_table(sqlite3 *db, const xp_table *t, xp_cache *cache) {
+  xp_module_aux *a = sqlite3_malloc(sizeof(*a));
+  if (!a) return SQLITE_NOMEM;
+  a->t = t;
+  a->cache = cache;
+  xp_cache_retain(cache);
+  return sqlite3_create_module_v2(db, t->name, &xp_module, a, aux_free);
+}

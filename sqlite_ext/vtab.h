@@ -1,0 +1,107 @@
+/*
+** vtab.h: the machinery every xplane_* table-valued function shares.
+**
+** Each table is described by an xp_table (its columns and three row
+** callbacks); vtab.c turns the descriptor into an eponymous-only,
+** SQLITE_VTAB_DIRECTONLY virtual table whose first argument is the path. The
+** shared cursor walks the profiles the path names (discover.h), takes each
+** from the connection's cache (cache.h), and asks the table for that file's
+** rows. Every table starts with the columns `file, run, host` and ends with the
+** hidden `path`; filters on file, host, plane, line and start_ps are pushed
+** down (see xp_best_index in vtab.c) and exposed to the row callbacks through
+** the xp_filter helpers, so tables skip what cannot match while decoding.
+*/
+#ifndef XPLANE_VTAB_H
+#define XPLANE_VTAB_H
+
+#include "sqlite3ext.h"
+
+#include "cache.h"
+#include "discover.h"
+#include "profile.h"
+
+/* Columns every table begins with. */
+enum { XP_COL_FILE = 0, XP_COL_RUN = 1, XP_COL_HOST = 2, XP_COL_FIRST_OWN = 3 };
+
+typedef struct xp_cursor xp_cursor;
+
+/* Which row-level columns a table has, for pushdown; -1 where absent. */
+typedef struct xp_pushdown_cols {
+  int plane_index, plane_name, line_index, line_name, start_ps;
+} xp_pushdown_cols;
+
+typedef struct xp_table {
+  const char *name;
+  /* Column declarations after file/run/host; the hidden path is appended. */
+  const char *const *columns;
+  int n_columns;              /* including file, run, host and path */
+  int needs_profile;          /* 0: rows come from the file list alone */
+  xp_pushdown_cols push;
+  size_t state_size;          /* per-cursor state (zeroed) for the callbacks */
+  /* Position on the first row of cur->prof (or cur->file); return SQLITE_OK
+  ** and set cur->file_eof when the file has no matching row. */
+  int (*first)(xp_cursor *cur);
+  int (*next)(xp_cursor *cur);
+  int (*column)(xp_cursor *cur, sqlite3_context *ctx, int col);
+  void (*state_free)(xp_cursor *cur); /* may be NULL */
+} xp_table;
+
+/* The pushed-down filters of one scan (decoded from the xBestIndex plan). */
+typedef struct xp_filter {
+  const char *file, *host, *plane_name, *line_name; /* NULL = any */
+  int has_plane_index, has_line_index;
+  int64_t plane_index, line_index;
+  int64_t start_lo, start_hi;                       /* inclusive bounds */
+} xp_filter;
+
+struct xp_cursor {
+  sqlite3_vtab_cursor base;
+  const xp_table *t;
+  xp_cache *cache;
+  xp_filter f;
+  sqlite3_value *args[9];    /* kept so filter strings outlive xFilter */
+  int n_args;
+  sqlite3_uint64 col_used;   /* which columns the query reads (xBestIndex) */
+  char *root;
+  xp_filelist files;
+  int file_i;
+  const xp_file *file;
+  xp_profile *prof;
+  int file_eof;
+  int eof;
+  sqlite3_int64 rowid;
+  void *state;
+};
+
+/* Does the query read column `col` of this cursor's table? */
+int xp_col_used(const xp_cursor *cur, int col);
+
+/* Filter helpers for the row callbacks: does this plane / line / start pass? */
+int xp_filter_plane(const xp_cursor *cur, int32_t plane_index, const xp_plane *pl);
+int xp_filter_line(const xp_cursor *cur, int32_t line_index, const xp_line *ln);
+/* Could a line with these start bounds hold a row in the start_ps range? */
+int xp_filter_line_range(const xp_cursor *cur, const xp_line *ln);
+int xp_filter_start(const xp_cursor *cur, int64_t start_ps);
+
+/* A (plane, line) position in cur->prof. xp_seek_plane / xp_seek_line move
+** it forward, from where it stands (inclusive), to the next plane or line
+** that passes the filters (for lines, `timed` also asks for the start_ps
+** range); they return 0 once the profile is exhausted. */
+typedef struct xp_pos {
+  int32_t plane, line;
+} xp_pos;
+int xp_seek_plane(const xp_cursor *cur, xp_pos *pos);
+int xp_seek_line(const xp_cursor *cur, xp_pos *pos, int timed);
+
+/* Record an error on the cursor's table (the SQL error the user sees). */
+int xp_cursor_error(xp_cursor *cur, const char *fmt, ...);
+
+/* Result helpers. */
+void xp_result_str(sqlite3_context *ctx, xp_str s);
+void xp_result_stat_value(sqlite3_context *ctx, const xp_stat *s);
+const char *xp_vtype_name(xp_vtype t);
+
+/* Register one table as a module; client data is the connection's cache. */
+int xp_register_table(sqlite3 *db, const xp_table *t, xp_cache *cache);
+
+#endif
