@@ -481,7 +481,7 @@ static void profile_free(xp_profile *p) {
   sqlite3_free(p->errors);
   sqlite3_free(p->warnings);
   sqlite3_free(p->hostnames);
-  if (p->base && p->size > 0) munmap((void *)p->base, (size_t)p->size);
+  if (p->base && p->size > 0 && p->mapped) munmap((void *)p->base, (size_t)p->size);
   sqlite3_free(p->path);
   sqlite3_free(p);
 }
@@ -515,12 +515,35 @@ xp_profile *xp_profile_open(const char *path, char **errmsg) {
       why = sqlite3_mprintf("cannot map: %s", strerror(errno));
     } else {
       p->base = m;
+      p->mapped = 1;
       why = index_space(p);
     }
   }
   if (fd >= 0) close(fd);
   if (why || !p->path) {
     *errmsg = sqlite3_mprintf("%s: %s", path, why ? why : "out of memory");
+    sqlite3_free(why);
+    profile_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+xp_profile *xp_profile_from_memory(const char *name, const uint8_t *buf, size_t n, char **errmsg) {
+  xp_profile *p = sqlite3_malloc(sizeof(*p));
+  char *why = NULL;
+  *errmsg = NULL;
+  if (!p) { *errmsg = sqlite3_mprintf("%s: out of memory", name); return NULL; }
+  memset(p, 0, sizeof(*p));
+  p->refcount = 1;
+  p->path = sqlite3_mprintf("%s", name);
+  p->base = buf;
+  p->size = (int64_t)n;
+  if (n == 0) why = sqlite3_mprintf("empty file (0 bytes): not an XSpace");
+  else if ((int64_t)n > XP_MAX_FILE_BYTES) why = sqlite3_mprintf("too large: %lld bytes", (long long)n);
+  else why = index_space(p);
+  if (why || !p->path) {
+    *errmsg = sqlite3_mprintf("%s: %s", name, why ? why : "out of memory");
     sqlite3_free(why);
     profile_free(p);
     return NULL;

@@ -123,7 +123,8 @@ typedef struct xp_profile {
   char *path;           /* as resolved by discovery */
   int64_t size;
   int64_t mtime_ns;
-  const uint8_t *base;  /* the mapping */
+  const uint8_t *base;  /* the mapping (or the caller's buffer) */
+  int mapped;           /* base is our mmap, unmapped on free */
   xp_plane *planes;
   int32_t n_planes;
   int64_t n_lines;
@@ -142,6 +143,9 @@ typedef struct xp_profile {
 /* Open, map, validate and index `path`. On failure returns NULL and sets
 ** *errmsg (sqlite3_malloc'd) to "<path>: <problem>". */
 xp_profile *xp_profile_open(const char *path, char **errmsg);
+/* The same over a caller-owned buffer that must outlive the profile (the
+** fuzzer and unit tests use it). */
+xp_profile *xp_profile_from_memory(const char *name, const uint8_t *buf, size_t n, char **errmsg);
 void xp_profile_retain(xp_profile *p);
 void xp_profile_release(xp_profile *p);
 
