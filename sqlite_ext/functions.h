@@ -1,6 +1,6 @@
 /*
-** functions.h: the extension's SQL functions (registered from a static table
-** in functions.c).
+** functions.h: the extension's SQL functions, one registration entry per
+** file (each registers from a static table of its own).
 */
 #ifndef XPLANE_FUNCTIONS_H
 #define XPLANE_FUNCTIONS_H
@@ -9,6 +9,11 @@
 
 #include "cache.h"
 
+/* functions.c: version, threads, cache statistics. */
 int xp_register_functions(sqlite3 *db, xp_cache *cache);
+/* functions_semantics.c: the naming and classification rules. */
+int xp_register_semantic_functions(sqlite3 *db);
+/* functions_timeline.c: exclusive time and pre-op gap window functions. */
+int xp_register_timeline_functions(sqlite3 *db);
 
 #endif

@@ -350,7 +350,7 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
         !idmap_build(&pl->smeta_idx, pl->n_smeta, pl->smeta ? &pl->smeta->id : NULL, sizeof(xp_stat_meta))) {
       w->oom = 1;
     } else {
-      qsort(used.v, (size_t)used.n, sizeof(int64_t), cmp_i64);
+      if (used.n) qsort(used.v, (size_t)used.n, sizeof(int64_t), cmp_i64); /* v is NULL when n is 0 */
       for (int32_t i = 0; i < used.n; i++) {
         if (i && used.v[i] == used.v[i - 1]) continue;
         int32_t k = idmap_get(&pl->smeta_idx, used.v[i]);
@@ -495,7 +495,8 @@ xp_profile *xp_profile_open(const char *path, char **errmsg) {
   memset(p, 0, sizeof(*p));
   p->refcount = 1;
   p->path = sqlite3_mprintf("%s", path);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused below). */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     why = sqlite3_mprintf("cannot open: %s", strerror(errno));
   } else if (fstat(fd, &st) != 0) {

@@ -15,5 +15,7 @@ extern const xp_table xp_table_event_metadata;
 extern const xp_table xp_table_stat_metadata;
 extern const xp_table xp_table_events;         /* tables_events.c */
 extern const xp_table xp_table_stats;
+extern const xp_table xp_table_ops;            /* tables_ops.c */
+extern const xp_table xp_table_steps;
 
 #endif

@@ -226,8 +226,9 @@ int xp_col_used(const xp_cursor *cur, int col) {
   return col >= 63 || (cur->col_used >> col) & 1;
 }
 
+/* `have` is NULL for an absent name (n == 0): memcmp must not see it. */
 static int text_match(const char *want, const char *have, size_t n) {
-  return !want || (strlen(want) == n && memcmp(want, have, n) == 0);
+  return !want || (strlen(want) == n && (n == 0 || memcmp(want, have, n) == 0));
 }
 
 int xp_filter_plane(const xp_cursor *cur, int32_t plane_index, const xp_plane *pl) {

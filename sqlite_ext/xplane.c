@@ -28,6 +28,7 @@ SQLITE_EXTENSION_INIT1
 static const xp_table *const xp_tables[] = {
     &xp_table_files,  &xp_table_space,          &xp_table_planes,         &xp_table_lines,
     &xp_table_events, &xp_table_stats,          &xp_table_event_metadata, &xp_table_stat_metadata,
+    &xp_table_ops,    &xp_table_steps,
 };
 
 #ifdef _WIN32
@@ -45,6 +46,8 @@ __attribute__((visibility("default"))) int sqlite3_xplane_init(sqlite3 *db, char
   for (size_t i = 0; rc == SQLITE_OK && i < sizeof(xp_tables) / sizeof(xp_tables[0]); i++)
     rc = xp_register_table(db, xp_tables[i], cache);
   if (rc == SQLITE_OK) rc = xp_register_functions(db, cache);
+  if (rc == SQLITE_OK) rc = xp_register_semantic_functions(db);
+  if (rc == SQLITE_OK) rc = xp_register_timeline_functions(db);
   xp_cache_release(cache); /* the modules and functions hold their own references */
   if (rc != SQLITE_OK) *err = sqlite3_mprintf("xplane: registration failed: %s", sqlite3_errstr(rc));
   return rc;

@@ -1,0 +1,550 @@
+/*
+** analysis.c: per-profile derived data: self times, device ops, steps
+** (see analysis.h). Everything is built on first use and cached on the
+** profile, so a query over xplane_ops costs one pass after the first.
+*/
+#include "analysis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "semantics.h"
+#include "timeline.h"
+
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+typedef struct analysis {
+  int32_t *line_base;   /* per plane: global index of its first line */
+  int64_t **line_self;  /* per global line: self times by event index, or NULL */
+  xp_op *ops;
+  int64_t n_ops;        /* -1 until built */
+  xp_step *steps;
+  int64_t n_steps;      /* -1 until built */
+  int64_t n_lines;
+} analysis;
+
+static void analysis_free(void *a_) {
+  analysis *a = a_;
+  for (int64_t i = 0; i < a->n_lines; i++) sqlite3_free(a->line_self[i]);
+  sqlite3_free(a->line_self);
+  sqlite3_free(a->line_base);
+  sqlite3_free(a->ops);
+  sqlite3_free(a->steps);
+  sqlite3_free(a);
+}
+
+static analysis *get(xp_profile *p) {
+  if (p->analysis) return p->analysis;
+  analysis *a = sqlite3_malloc(sizeof(*a));
+  if (!a) return NULL;
+  memset(a, 0, sizeof(*a));
+  a->n_ops = a->n_steps = -1;
+  a->n_lines = p->n_lines;
+  a->line_base = sqlite3_malloc64(sizeof(int32_t) * (sqlite3_uint64)(p->n_planes + 1));
+  a->line_self = sqlite3_malloc64(sizeof(int64_t *) * (sqlite3_uint64)(p->n_lines + 1));
+  if (!a->line_base || !a->line_self) {
+    analysis_free(a);
+    return NULL;
+  }
+  memset(a->line_self, 0, sizeof(int64_t *) * (size_t)(p->n_lines + 1));
+  int32_t base = 0;
+  for (int32_t i = 0; i < p->n_planes; i++) {
+    a->line_base[i] = base;
+    base += p->planes[i].n_lines;
+  }
+  p->analysis = a;
+  p->analysis_free = analysis_free;
+  return a;
+}
+
+int xp_analysis_event(const xp_plane *pl, const xp_event *ev, const xp_event_meta **em_out, xp_str *name) {
+  if (!ev->has_offset || ev->duration_ps <= 0) return 0;
+  const xp_event_meta *em = xp_plane_event_meta(pl, ev->metadata_id);
+  if (!em) return 0;
+  *name = em->display_name.n ? em->display_name : em->name;
+  *em_out = em;
+  return name->n > 0;
+}
+
+static int starts_with(xp_str s, const char *prefix) {
+  size_t n = strlen(prefix);
+  return s.n >= n && memcmp(s.p, prefix, n) == 0;
+}
+
+int xp_device_op_line(const xp_plane *pl, const xp_line *ln) {
+  if (!starts_with(pl->name, "/device:")) return 0;
+  return xp_str_eq(ln->name, "XLA Ops") || xp_str_eq(ln->name, "Async XLA Ops") ||
+         starts_with(ln->name, "Stream #");
+}
+
+/* The track key of a line: its id, or index + 1 for id 0. */
+static int64_t track_key(const xp_line *ln, int32_t index) { return ln->id ? ln->id : (int64_t)index + 1; }
+
+static int64_t event_start(const xp_line *ln, const xp_event *ev) {
+  return (int64_t)((uint64_t)ln->timestamp_ns * 1000u + (uint64_t)ev->offset_ps);
+}
+
+/* Events of one track gathered for the interval algorithms. */
+typedef struct gathered {
+  int64_t n, cap;
+  int64_t *start, *dur;
+  int32_t *line, *event_index;
+  int32_t *emeta;
+  const uint8_t **msg;
+  uint32_t *msg_n;
+} gathered;
+
+static void gathered_free(gathered *g) {
+  sqlite3_free(g->start);
+  sqlite3_free(g->dur);
+  sqlite3_free(g->line);
+  sqlite3_free(g->event_index);
+  sqlite3_free(g->emeta);
+  sqlite3_free(g->msg);
+  sqlite3_free(g->msg_n);
+  memset(g, 0, sizeof(*g));
+}
+
+static int gathered_push(gathered *g) {
+  if (g->n < g->cap) return 1;
+  int64_t nc = g->cap ? g->cap * 2 : 256;
+#define GROW(f)                                                                     \
+  do {                                                                              \
+    void *q = sqlite3_realloc64(g->f, sizeof(*g->f) * (sqlite3_uint64)nc);          \
+    if (!q) return 0;                                                               \
+    g->f = q;                                                                       \
+  } while (0)
+  GROW(start);
+  GROW(dur);
+  GROW(line);
+  GROW(event_index);
+  GROW(emeta);
+  GROW(msg);
+  GROW(msg_n);
+#undef GROW
+  g->cap = nc;
+  return 1;
+}
+
+/* Gather the analysis events of the track of line `first` (all lines of the
+** plane with its key); only_ops keeps device-op lines only. */
+static int gather_track(const xp_profile *p, int32_t plane, int32_t first, int only_ops, gathered *g) {
+  const xp_plane *pl = &p->planes[plane];
+  int64_t key = track_key(&pl->lines[first], first);
+  for (int32_t li = first; li < pl->n_lines; li++) {
+    const xp_line *ln = &pl->lines[li];
+    if (track_key(ln, li) != key) continue;
+    if (only_ops && !xp_device_op_line(pl, ln)) continue;
+    xp_event_iter it;
+    xp_event ev;
+    int32_t idx = -1;
+    xp_events_begin(p, ln, &it);
+    while (xp_events_next(&it, &ev)) {
+      const xp_event_meta *em;
+      xp_str name;
+      idx++;
+      if (!xp_analysis_event(pl, &ev, &em, &name)) continue;
+      if (!gathered_push(g)) return 0;
+      g->start[g->n] = event_start(ln, &ev);
+      g->dur[g->n] = ev.duration_ps;
+      g->line[g->n] = li;
+      g->event_index[g->n] = idx;
+      g->emeta[g->n] = (int32_t)(em - pl->emeta);
+      g->msg[g->n] = ev.msg;
+      g->msg_n[g->n] = (uint32_t)ev.msg_n;
+      g->n++;
+    }
+  }
+  return 1;
+}
+
+/* The first line of the plane in the track of line li. */
+static int32_t track_first(const xp_plane *pl, int32_t li) {
+  int64_t key = track_key(&pl->lines[li], li);
+  for (int32_t k = 0; k < li; k++)
+    if (track_key(&pl->lines[k], k) == key) return k;
+  return li;
+}
+
+/* Compute and store the self times of every line of the track of `line`. */
+static int compute_track_self(xp_profile *p, analysis *a, int32_t plane, int32_t line) {
+  const xp_plane *pl = &p->planes[plane];
+  int32_t first = track_first(pl, line);
+  int64_t key = track_key(&pl->lines[first], first);
+  gathered g;
+  memset(&g, 0, sizeof(g));
+  int ok = gather_track(p, plane, first, 0, &g);
+  int64_t *self = ok ? sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(g.n + 1)) : NULL;
+  ok = self && xp_exclusive_times(g.n, g.start, g.dur, self);
+  for (int32_t li = first; ok && li < pl->n_lines; li++) {
+    const xp_line *ln = &pl->lines[li];
+    if (track_key(ln, li) != key) continue;
+    int64_t *arr = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(ln->n_events + 1));
+    if (!arr) { ok = 0; break; }
+    for (int64_t k = 0; k < ln->n_events; k++) arr[k] = XP_NO_VALUE;
+    sqlite3_free(a->line_self[a->line_base[plane] + li]);
+    a->line_self[a->line_base[plane] + li] = arr;
+  }
+  for (int64_t k = 0; ok && k < g.n; k++) a->line_self[a->line_base[plane] + g.line[k]][g.event_index[k]] = self[k];
+  sqlite3_free(self);
+  gathered_free(&g);
+  return ok;
+}
+
+const int64_t *xp_line_self_times(xp_profile *p, int32_t plane, int32_t line) {
+  analysis *a = get(p);
+  if (!a) return NULL;
+  int64_t gi = a->line_base[plane] + line;
+  if (!a->line_self[gi] && !compute_track_self(p, a, plane, line)) return NULL;
+  return a->line_self[gi];
+}
+
+/* Append the ops of one device-op track, with self times and gaps. */
+static int add_track_ops(xp_profile *p, analysis *a, int32_t plane, int32_t first, int64_t *cap) {
+  const xp_plane *pl = &p->planes[plane];
+  gathered g;
+  memset(&g, 0, sizeof(g));
+  int ok = gather_track(p, plane, first, 1, &g);
+  uint8_t *marker = ok ? sqlite3_malloc64((sqlite3_uint64)g.n + 1) : NULL;
+  int64_t *gap = ok ? sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(g.n + 1)) : NULL;
+  int64_t *payload = ok ? sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(g.n + 1)) : NULL;
+  ok = marker && gap && payload;
+  for (int64_t k = 0; ok && k < g.n; k++) {
+    const xp_event_meta *em = &pl->emeta[g.emeta[k]];
+    xp_str name = em->display_name.n ? em->display_name : em->name;
+    marker[k] = (uint8_t)xp_marker_like_n(name.p, name.n);
+  }
+  ok = ok && xp_pre_op_gaps(g.n, g.start, g.dur, marker, gap, payload);
+  if (ok && a->n_ops + g.n > *cap) {
+    int64_t nc = *cap ? *cap : 1024;
+    while (nc < a->n_ops + g.n) nc *= 2;
+    xp_op *o = sqlite3_realloc64(a->ops, sizeof(xp_op) * (sqlite3_uint64)nc);
+    if (!o) ok = 0;
+    else { a->ops = o; *cap = nc; }
+  }
+  int64_t base = a->n_ops;
+  for (int64_t k = 0; ok && k < g.n; k++) {
+    const int64_t *self = xp_line_self_times(p, plane, g.line[k]);
+    if (!self) { ok = 0; break; }
+    xp_op *o = &a->ops[base + k];
+    o->start_ps = g.start[k];
+    o->dur_ps = g.dur[k];
+    o->self_ps = self[g.event_index[k]];
+    o->gap_ps = gap[k];
+    o->payload = payload[k] >= 0 ? base + payload[k] : -1;
+    o->step = -1;
+    o->msg = g.msg[k];
+    o->msg_n = g.msg_n[k];
+    o->plane = plane;
+    o->line = g.line[k];
+    o->event_index = g.event_index[k];
+    o->emeta = g.emeta[k];
+  }
+  if (ok) a->n_ops += g.n;
+  sqlite3_free(marker);
+  sqlite3_free(gap);
+  sqlite3_free(payload);
+  gathered_free(&g);
+  return ok;
+}
+
+int64_t xp_ops(xp_profile *p, const xp_op **ops) {
+  analysis *a = get(p);
+  if (!a) return -1;
+  if (a->n_ops < 0) {
+    int64_t cap = 0;
+    a->n_ops = 0;
+    for (int32_t pi = 0; pi < p->n_planes; pi++) {
+      const xp_plane *pl = &p->planes[pi];
+      for (int32_t li = 0; li < pl->n_lines; li++) {
+        if (track_first(pl, li) != li) continue; /* each track once, at its first line */
+        int has_ops = 0;
+        int64_t key = track_key(&pl->lines[li], li);
+        for (int32_t k = li; k < pl->n_lines && !has_ops; k++)
+          has_ops = track_key(&pl->lines[k], k) == key && xp_device_op_line(pl, &pl->lines[k]);
+        if (has_ops && !add_track_ops(p, a, pi, li, &cap)) {
+          sqlite3_free(a->ops);
+          a->ops = NULL;
+          a->n_ops = -1;
+          return -1;
+        }
+      }
+    }
+  }
+  *ops = a->ops;
+  return a->n_ops;
+}
+
+/* ---- steps ---------------------------------------------------------- */
+
+/* Python int() on text: white space around, an optional sign, digits with
+** single '_' between them. */
+static int parse_int(const char *p, size_t n, int64_t *out) {
+  size_t i = 0;
+  while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r')) i++;
+  while (n > i && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\n' || p[n - 1] == '\r')) n--;
+  int neg = 0;
+  if (i < n && (p[i] == '+' || p[i] == '-')) neg = p[i++] == '-';
+  if (i >= n || p[i] < '0' || p[i] > '9') return 0;
+  uint64_t v = 0;
+  for (; i < n; i++) {
+    if (p[i] == '_' && i + 1 < n && p[i + 1] >= '0' && p[i + 1] <= '9' && p[i - 1] != '_') continue;
+    if (p[i] < '0' || p[i] > '9') return 0;
+    if (v > (uint64_t)INT64_MAX / 10) return 0;
+    v = v * 10 + (uint64_t)(p[i] - '0');
+  }
+  if (v > (uint64_t)INT64_MAX) return 0;
+  *out = neg ? -(int64_t)v : (int64_t)v;
+  return 1;
+}
+
+/* The reference's int-like stat: integers as is, doubles truncated, text
+** parsed as by int(). */
+static int int_like(const xp_stat *s, int64_t *out) {
+  switch (s->type) {
+    case XP_V_INT64: *out = s->num.i; return 1;
+    case XP_V_UINT64: *out = (int64_t)s->num.u; return 1;
+    case XP_V_DOUBLE:
+      if (!(s->num.d > -9.2e18 && s->num.d < 9.2e18)) return 0;
+      *out = (int64_t)s->num.d;
+      return 1;
+    case XP_V_STR:
+    case XP_V_REF: return parse_int(s->s.p, s->s.n, out);
+    default: return 0;
+  }
+}
+
+typedef struct stepvec {
+  xp_step *v;
+  int64_t n, cap;
+} stepvec;
+
+static int step_push(stepvec *sv, const xp_step *s) {
+  if (sv->n == sv->cap) {
+    int64_t nc = sv->cap ? sv->cap * 2 : 64;
+    xp_step *v = sqlite3_realloc64(sv->v, sizeof(xp_step) * (sqlite3_uint64)nc);
+    if (!v) return 0;
+    sv->v = v;
+    sv->cap = nc;
+  }
+  sv->v[sv->n++] = *s;
+  return 1;
+}
+
+static xp_str line_label(const xp_line *ln) { return ln->display_name.n ? ln->display_name : ln->name; }
+
+/* Analysis events of the lines of plane pi accepted by `want`, as steps. */
+typedef int (*step_rule)(const xp_profile *p, const xp_plane *pl, const xp_line *ln, const xp_event *ev,
+                         xp_str name, xp_statvec *sv, int64_t *number);
+
+static int rule_steps_line(const xp_profile *p, const xp_plane *pl, const xp_line *ln, const xp_event *ev,
+                           xp_str name, xp_statvec *sv, int64_t *number) {
+  (void)p; (void)ev; (void)sv;
+  return starts_with(pl->name, "/device:") && xp_str_eq(line_label(ln), "Steps") &&
+         parse_int(name.p, name.n, number);
+}
+
+static int rule_host_train(const xp_profile *p, const xp_plane *pl, const xp_line *ln, const xp_event *ev,
+                           xp_str name, xp_statvec *sv, int64_t *number) {
+  (void)ln;
+  if (!starts_with(pl->name, "/host:") || !xp_str_eq(name, "train")) return 0;
+  if (!xp_event_stats(p, pl, ev, sv)) return 0;
+  static const char *const keys[] = {"step_num", "step"};
+  for (int k = 0; k < 2; k++) {
+    const xp_stat *s = xp_statvec_find(sv, keys[k]);
+    if (s && int_like(s, number)) return 1;
+  }
+  return 0;
+}
+
+static int rule_module(const xp_profile *p, const xp_plane *pl, const xp_line *ln, const xp_event *ev,
+                       xp_str name, xp_statvec *sv, int64_t *number) {
+  (void)p; (void)ev; (void)name; (void)sv;
+  *number = -1; /* numbered by position afterwards */
+  return starts_with(pl->name, "/device:") && xp_str_eq(line_label(ln), "XLA Modules");
+}
+
+static int collect_steps(const xp_profile *p, step_rule rule, int source, stepvec *out) {
+  xp_statvec sv = {0};
+  int ok = 1;
+  for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
+    const xp_plane *pl = &p->planes[pi];
+    for (int32_t li = 0; ok && li < pl->n_lines; li++) {
+      const xp_line *ln = &pl->lines[li];
+      xp_event_iter it;
+      xp_event ev;
+      xp_events_begin(p, ln, &it);
+      while (ok && xp_events_next(&it, &ev)) {
+        const xp_event_meta *em;
+        xp_str name;
+        int64_t number;
+        if (!xp_analysis_event(pl, &ev, &em, &name) || !rule(p, pl, ln, &ev, name, &sv, &number)) continue;
+        xp_step s;
+        memset(&s, 0, sizeof(s));
+        s.plane = pi;
+        s.number = number;
+        s.start_ps = event_start(ln, &ev);
+        s.dur_ps = ev.duration_ps;
+        s.source = source;
+        ok = step_push(out, &s);
+      }
+    }
+  }
+  xp_statvec_free(&sv);
+  return ok;
+}
+
+static int by_plane_start(const void *a, const void *b) {
+  const xp_step *x = a, *y = b;
+  if (x->plane != y->plane) return x->plane < y->plane ? -1 : 1;
+  if (x->start_ps != y->start_ps) return x->start_ps < y->start_ps ? -1 : 1;
+  return x->number < y->number ? -1 : x->number > y->number;
+}
+
+/* The step of [lo, hi) among steps sorted by start that contains t, or -1. */
+static int64_t containing(const xp_step *s, int64_t lo, int64_t hi, int64_t t) {
+  int64_t found = -1;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (s[mid].start_ps <= t) found = mid, lo = mid + 1;
+    else hi = mid;
+  }
+  return found >= 0 && t < s[found].start_ps + s[found].dur_ps ? found : -1;
+}
+
+/* Host launch times by correlation_id (sorted pairs for binary search). */
+typedef struct corr { int64_t id, t; } corr;
+
+static int by_corr(const void *a, const void *b) {
+  const corr *x = a, *y = b;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int host_launches(const xp_profile *p, corr **out, int64_t *n_out) {
+  xp_statvec sv = {0};
+  corr *v = NULL;
+  int64_t n = 0, cap = 0;
+  int ok = 1;
+  for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
+    const xp_plane *pl = &p->planes[pi];
+    if (!starts_with(pl->name, "/host:")) continue;
+    for (int32_t li = 0; ok && li < pl->n_lines; li++) {
+      xp_event_iter it;
+      xp_event ev;
+      xp_events_begin(p, &pl->lines[li], &it);
+      while (ok && xp_events_next(&it, &ev)) {
+        if (!ev.has_offset || !xp_event_stats(p, pl, &ev, &sv)) continue;
+        const xp_stat *s = xp_statvec_find(&sv, "correlation_id");
+        int64_t id;
+        if (!s || !int_like(s, &id)) continue;
+        if (n == cap) {
+          cap = cap ? cap * 2 : 1024;
+          corr *nv = sqlite3_realloc64(v, sizeof(corr) * (sqlite3_uint64)cap);
+          if (!nv) { ok = 0; break; }
+          v = nv;
+        }
+        v[n].id = id;
+        v[n].t = event_start(&pl->lines[li], &ev);
+        n++;
+      }
+    }
+  }
+  xp_statvec_free(&sv);
+  if (!ok) { sqlite3_free(v); return 0; }
+  if (n) qsort(v, (size_t)n, sizeof(corr), by_corr);
+  *out = v;
+  *n_out = n;
+  return 1;
+}
+
+static int64_t launch_time(const corr *v, int64_t n, int64_t id, int64_t fallback) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (v[mid].id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && v[lo].id == id ? v[lo].t : fallback;
+}
+
+/* Credit op o's self time to its step's breakdown. */
+static void credit(xp_step *s, const xp_profile *p, const xp_op *o) {
+  const xp_event_meta *em = &p->planes[o->plane].emeta[o->emeta];
+  xp_str name = em->display_name.n ? em->display_name : em->name;
+  const char *cat = xp_op_category(name.p, name.n);
+  int64_t self = o->self_ps > 0 ? o->self_ps : 0;
+  if (cat[0] == 's') s->stall_ps += self;
+  else if (cat[1] == 'o' && cat[2] == 'm' && cat[3] == 'm') s->communication_ps += self;
+  else s->compute_ps += self;
+  s->n_ops++;
+}
+
+static int assign_ops(xp_profile *p, analysis *a, stepvec *st, int source) {
+  corr *launch = NULL;
+  int64_t n_launch = 0;
+  xp_statvec sv = {0};
+  if (source == XP_STEP_HOST_ANNOTATION && !host_launches(p, &launch, &n_launch)) return 0;
+  int ok = 1;
+  for (int64_t i = 0; ok && i < a->n_ops; i++) {
+    xp_op *o = &a->ops[i];
+    int64_t lo = 0, hi = st->n, t = o->start_ps;
+    if (source == XP_STEP_HOST_ANNOTATION) {
+      const xp_plane *pl = &p->planes[o->plane];
+      xp_event ev;
+      memset(&ev, 0, sizeof(ev));
+      ev.msg = o->msg;
+      ev.msg_n = o->msg_n;
+      ev.metadata_id = pl->emeta[o->emeta].id;
+      if (!xp_event_stats(p, pl, &ev, &sv)) { ok = 0; break; }
+      const xp_stat *s = xp_statvec_find(&sv, "correlation_id");
+      int64_t id;
+      if (s && int_like(s, &id)) t = launch_time(launch, n_launch, id, t);
+    } else {
+      /* markers of the op's own device: the run of st sorted by plane */
+      while (lo < hi && st->v[lo].plane < o->plane) lo++;
+      hi = lo;
+      while (hi < st->n && st->v[hi].plane == o->plane) hi++;
+    }
+    o->step = containing(st->v, lo, hi, t);
+  }
+  xp_statvec_free(&sv);
+  sqlite3_free(launch);
+  return ok;
+}
+
+int64_t xp_steps(xp_profile *p, const xp_step **steps) {
+  const xp_op *ops;
+  analysis *a = get(p);
+  if (!a || xp_ops(p, &ops) < 0) return -1;
+  if (a->n_steps < 0) {
+    static const struct { step_rule rule; int source; } order[] = {
+        {rule_steps_line, XP_STEP_DEVICE_LINE},
+        {rule_host_train, XP_STEP_HOST_ANNOTATION},
+        {rule_module, XP_STEP_MODULE},
+    };
+    stepvec st = {0};
+    int source = -1, ok = 1;
+    for (size_t k = 0; ok && k < sizeof(order) / sizeof(order[0]) && st.n == 0; k++) {
+      ok = collect_steps(p, order[k].rule, order[k].source, &st);
+      source = order[k].source;
+    }
+    if (ok && st.n) {
+      qsort(st.v, (size_t)st.n, sizeof(xp_step), by_plane_start);
+      /* module runs are numbered in time order, per device */
+      for (int64_t i = 0; source == XP_STEP_MODULE && i < st.n; i++)
+        st.v[i].number = i && st.v[i - 1].plane == st.v[i].plane ? st.v[i - 1].number + 1 : 0;
+      ok = assign_ops(p, a, &st, source);
+    }
+    for (int64_t i = 0; ok && i < a->n_ops; i++)
+      if (a->ops[i].step >= 0) credit(&st.v[a->ops[i].step], p, &a->ops[i]);
+    if (!ok) {
+      sqlite3_free(st.v);
+      return -1;
+    }
+    a->steps = st.v;
+    a->n_steps = st.n;
+  }
+  *steps = a->steps;
+  return a->n_steps;
+}

@@ -1,0 +1,58 @@
+/*
+** analysis.h: what the semantic tables derive from a profile, computed once
+** per decode and kept on the profile (xp_profile.analysis) for every later
+** query of the connection.
+**
+** - Exclusive (self) time of every analysis event, per track (timeline.h),
+**   built lazily one track at a time (xp_line_self_times).
+** - The device ops (xp_ops) with their self time, pre-op gap and payload.
+** - The steps of every device (xp_steps).
+** Analysis events (shared/spec/analysis.md): a start, a duration > 0, a known
+** metadata id and a non-empty name (display_name, else name). A track is the
+** lines of one plane that share an id (id 0 counts as index + 1).
+*/
+#ifndef XPLANE_ANALYSIS_H
+#define XPLANE_ANALYSIS_H
+
+#include "profile.h"
+
+/* Value of xp_line_self_times for an event outside the analysis. */
+#define XP_NO_VALUE INT64_MIN
+
+typedef struct xp_op {
+  int64_t start_ps, dur_ps, self_ps, gap_ps;
+  int64_t payload;        /* for a gap marker: op index of its payload; else -1 */
+  int64_t step;           /* index into xp_steps, -1 = none */
+  const uint8_t *msg;     /* the XEvent message */
+  uint32_t msg_n;
+  int32_t plane, line, event_index;
+  int32_t emeta;          /* index into the plane's emeta */
+} xp_op;
+
+typedef struct xp_step {
+  int32_t plane;          /* the device plane */
+  int64_t number;         /* step number */
+  int64_t start_ps, dur_ps;
+  int source;             /* XP_STEP_SOURCE_* */
+  int64_t compute_ps, communication_ps, stall_ps, n_ops;
+} xp_step;
+
+enum { XP_STEP_DEVICE_LINE = 0, XP_STEP_HOST_ANNOTATION, XP_STEP_MODULE };
+
+/* Is this event part of the analysis? Fills *em and *name when so. */
+int xp_analysis_event(const xp_plane *pl, const xp_event *ev, const xp_event_meta **em, xp_str *name);
+
+/* Is this line a device-op line of its plane? */
+int xp_device_op_line(const xp_plane *pl, const xp_line *ln);
+
+/* Self times of a line's events by event index (XP_NO_VALUE outside the
+** analysis); computed with the rest of its track on first use. NULL on OOM. */
+const int64_t *xp_line_self_times(xp_profile *p, int32_t plane, int32_t line);
+
+/* The device ops, built on first use. Returns the count, -1 on OOM. */
+int64_t xp_ops(xp_profile *p, const xp_op **ops);
+
+/* The steps, built on first use (needs the ops). Returns the count, -1 on OOM. */
+int64_t xp_steps(xp_profile *p, const xp_step **steps);
+
+#endif

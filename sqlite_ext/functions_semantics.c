@@ -1,0 +1,150 @@
+/*
+** functions_semantics.c: the analysis rules as deterministic SQL functions,
+** usable on any text (ours, a filtered subset, another tool's slices).
+**
+**   xplane_canonical_name(name)            'fusion.12' -> 'fusion'
+**   xplane_op_category(name)               stall | communication | compute
+**   xplane_event_category(plane, name)     stall | host | communication | compute | other
+**   xplane_is_communication(name)          1 / 0
+**   xplane_is_stall(name)                  1 / 0
+**   xplane_collective_kind(name)           all-reduce | all-gather | ... | other-collective
+**   xplane_marker_like(name)               1 when a cheap setup op (iota, constant, copy-start...)
+**   xplane_scope_path(tf_op, name [, d])   'train_step=>layer_0=>attn' (first d parts)
+**   xplane_shape_signature(long_name)      'f32[8,128]|bf16[4]' -> '8,128|4', NULL if none
+**   xplane_flop_proxy(family, signature)   FLOP proxy per invocation, NULL if none
+**   xplane_semantic_family(text)           attention_flash | fusion | copy | ... | other
+**
+** NULL arguments are read as empty text. The rules are in semantics.c.
+*/
+#include <string.h>
+
+#include "functions.h"
+#include "semantics.h"
+
+SQLITE_EXTENSION_INIT3
+
+static const char *arg_text(sqlite3_value *v, size_t *n) {
+  const char *z = (const char *)sqlite3_value_text(v);
+  *n = z ? (size_t)sqlite3_value_bytes(v) : 0;
+  return z ? z : "";
+}
+
+static void result_str(sqlite3_context *ctx, sqlite3_str *s, int null_if_empty) {
+  int n = sqlite3_str_length(s);
+  char *z = sqlite3_str_finish(s);
+  if (n == 0) {
+    sqlite3_free(z);
+    if (null_if_empty) sqlite3_result_null(ctx);
+    else sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
+    return;
+  }
+  if (!z) sqlite3_result_error_nomem(ctx);
+  else sqlite3_result_text(ctx, z, n, sqlite3_free);
+}
+
+static void fn_canonical_name(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  size_t n;
+  const char *z = arg_text(argv[0], &n);
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  xp_canonical_name(s, z, n);
+  result_str(ctx, s, 0);
+}
+
+static void fn_op_category(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  size_t n;
+  const char *z = arg_text(argv[0], &n);
+  sqlite3_result_text(ctx, xp_op_category(z, n), -1, SQLITE_STATIC);
+}
+
+static void fn_event_category(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  size_t pn, n;
+  const char *plane = arg_text(argv[0], &pn);
+  const char *z = arg_text(argv[1], &n);
+  sqlite3_result_text(ctx, xp_event_category(plane, pn, z, n), -1, SQLITE_STATIC);
+}
+
+static void fn_is_communication(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  size_t n;
+  const char *z = arg_text(argv[0], &n);
+  sqlite3_result_int(ctx, xp_is_communication(z, n));
+}
+
+static void fn_is_stall(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  size_t n;
+  const char *z = arg_text(argv[0], &n);
+  sqlite3_result_int(ctx, xp_is_stall(z, n));
+}
+
+static void fn_collective_kind(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  size_t n;
+  const char *z = arg_text(argv[0], &n);
+  sqlite3_result_text(ctx, xp_collective_kind(z, n), -1, SQLITE_STATIC);
+}
+
+static void fn_marker_like(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  size_t n;
+  const char *z = arg_text(argv[0], &n);
+  sqlite3_result_int(ctx, xp_marker_like_n(z, n));
+}
+
+static void fn_scope_path(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  size_t tn, n;
+  const char *tf = arg_text(argv[0], &tn);
+  const char *z = arg_text(argv[1], &n);
+  int depth = argc > 2 ? sqlite3_value_int(argv[2]) : 0;
+  if (depth < 0) depth = 0;
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  xp_scope_path(s, tf, tn, z, n, depth);
+  result_str(ctx, s, 0);
+}
+
+static void fn_shape_signature(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  size_t n;
+  const char *z = arg_text(argv[0], &n);
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  xp_shape_signature(s, z, n);
+  result_str(ctx, s, 1);
+}
+
+static void fn_flop_proxy(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  size_t fn, n;
+  const char *family = arg_text(argv[0], &fn);
+  const char *sig = arg_text(argv[1], &n);
+  double v = xp_flop_proxy(family, sig, n);
+  if (v > 0) sqlite3_result_double(ctx, v);
+}
+
+static void fn_semantic_family(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  size_t n;
+  const char *z = arg_text(argv[0], &n);
+  sqlite3_result_text(ctx, xp_semantic_family(z, n), -1, SQLITE_STATIC);
+}
+
+#define XP_PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
+
+static const struct {
+  const char *name;
+  int n_arg;
+  void (*fn)(sqlite3_context *, int, sqlite3_value **);
+} xp_semantic_functions[] = {
+    {"xplane_canonical_name", 1, fn_canonical_name},
+    {"xplane_op_category", 1, fn_op_category},
+    {"xplane_event_category", 2, fn_event_category},
+    {"xplane_is_communication", 1, fn_is_communication},
+    {"xplane_is_stall", 1, fn_is_stall},
+    {"xplane_collective_kind", 1, fn_collective_kind},
+    {"xplane_marker_like", 1, fn_marker_like},
+    {"xplane_scope_path", 2, fn_scope_path},
+    {"xplane_scope_path", 3, fn_scope_path},
+    {"xplane_shape_signature", 1, fn_shape_signature},
+    {"xplane_flop_proxy", 2, fn_flop_proxy},
+    {"xplane_semantic_family", 1, fn_semantic_family},
+};
+
+int xp_register_semantic_functions(sqlite3 *db) {
+  int rc = SQLITE_OK;
+  for (size_t i = 0; rc == SQLITE_OK && i < sizeof(xp_semantic_functions) / sizeof(xp_semantic_functions[0]); i++)
+    rc = sqlite3_create_function(db, xp_semantic_functions[i].name, xp_semantic_functions[i].n_arg, XP_PURE,
+                                 NULL, xp_semantic_functions[i].fn, NULL, NULL);
+  return rc;
+}

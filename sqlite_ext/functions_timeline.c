@@ -1,0 +1,200 @@
+/*
+** functions_timeline.c: exclusive time and pre-op gap as SQL window functions
+** over ANY rows (ours, a filtered subset, or another tool's table).
+**
+**   SELECT name, dur,
+**          xplane_self_ps(ts, dur) OVER w AS self,
+**          xplane_gap_ps(ts, dur) OVER w AS gap,
+**          xplane_gap_payload(ts, dur, name) OVER w AS payload
+**     FROM my_slices
+**   WINDOW w AS (PARTITION BY track ORDER BY ts
+**                ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING);
+**
+** Contract: PARTITION BY the track (the events that nest or queue on one
+** timeline); the frame MUST be `ROWS BETWEEN CURRENT ROW AND UNBOUNDED
+** FOLLOWING`, which hands the function the whole partition before the first
+** row's value (any ORDER BY works: the function orders the rows itself by the
+** rules of timeline.h). Arguments are integers in one unit (ps, ns: any, the
+** result is in the same unit). A row with a NULL start or duration, or a
+** negative duration, takes no part and gets NULL. Results:
+**   xplane_self_ps      exclusive time (duration minus direct children)
+**   xplane_gap_ps       idle time before the row when it starts after every
+**                       earlier row of the track has ended (else 0)
+**   xplane_gap_payload  for a row with a gap (a marker), the name of the op
+**                       where work resumes (see xplane_canonical_name and the
+**                       marker-like list); NULL for other rows
+** Used without OVER, or with another frame, they raise an error.
+*/
+#include <string.h>
+
+#include "functions.h"
+#include "semantics.h"
+#include "timeline.h"
+
+SQLITE_EXTENSION_INIT3
+
+typedef enum { TL_SELF, TL_GAP, TL_PAYLOAD } tl_kind;
+
+typedef struct tl_state {
+  int64_t n, cap;
+  int64_t *start, *dur;   /* arrival order; dur < 0 marks a row taking no part */
+  char **name;            /* TL_PAYLOAD only */
+  int64_t *result;        /* by arrival: value, or payload index */
+  int computed;
+  int64_t removed;        /* xInverse calls = index of the current row */
+  int64_t valued;         /* 1 + the row of the last xValue; 0 before any */
+} tl_state;
+
+/* The zero-initialized state SQLite keeps per partition. */
+static tl_state *state_of(sqlite3_context *ctx, int create) {
+  return sqlite3_aggregate_context(ctx, create ? sizeof(tl_state) : 0);
+}
+
+static int grow(tl_state *st, int with_names) {
+  if (st->n < st->cap) return 1;
+  int64_t nc = st->cap ? st->cap * 2 : 64;
+  int64_t *s = sqlite3_realloc64(st->start, sizeof(int64_t) * (sqlite3_uint64)nc);
+  if (!s) return 0;
+  st->start = s;
+  int64_t *d = sqlite3_realloc64(st->dur, sizeof(int64_t) * (sqlite3_uint64)nc);
+  if (!d) return 0;
+  st->dur = d;
+  if (with_names) {
+    char **nm = sqlite3_realloc64(st->name, sizeof(char *) * (sqlite3_uint64)nc);
+    if (!nm) return 0;
+    st->name = nm;
+  }
+  st->cap = nc;
+  return 1;
+}
+
+static void tl_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  tl_kind kind = (tl_kind)(intptr_t)sqlite3_user_data(ctx);
+  tl_state *st = state_of(ctx, 1);
+  if (!st || !grow(st, kind == TL_PAYLOAD)) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  int ok = sqlite3_value_type(argv[0]) != SQLITE_NULL && sqlite3_value_type(argv[1]) != SQLITE_NULL;
+  st->start[st->n] = sqlite3_value_int64(argv[0]);
+  st->dur[st->n] = ok ? sqlite3_value_int64(argv[1]) : -1;
+  if (kind == TL_PAYLOAD) {
+    const unsigned char *z = argc > 2 ? sqlite3_value_text(argv[2]) : NULL;
+    st->name[st->n] = sqlite3_mprintf("%s", z ? (const char *)z : "");
+    if (!st->name[st->n]) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+  }
+  st->n++;
+  st->computed = 0;
+}
+
+static void tl_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  (void)argv;
+  tl_state *st = state_of(ctx, 1);
+  if (st) st->removed++;
+}
+
+/* Run the algorithm over the rows that take part; results by arrival index. */
+static int compute(tl_state *st, tl_kind kind) {
+  int64_t m = 0;
+  int64_t *idx = sqlite3_malloc64(sizeof(int64_t) * 4 * (sqlite3_uint64)(st->n + 1));
+  uint8_t *marker = kind == TL_SELF ? NULL : sqlite3_malloc64((sqlite3_uint64)st->n + 1);
+  sqlite3_free(st->result);
+  st->result = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(st->n + 1));
+  if (!idx || !st->result || (kind != TL_SELF && !marker)) {
+    sqlite3_free(idx);
+    sqlite3_free(marker);
+    return 0;
+  }
+  int64_t *s = idx + st->n + 1, *d = s + st->n + 1, *out = d + st->n + 1;
+  for (int64_t i = 0; i < st->n; i++) {
+    st->result[i] = INT64_MIN; /* NULL */
+    if (st->dur[i] < 0) continue;
+    idx[m] = i;
+    s[m] = st->start[i];
+    d[m] = st->dur[i];
+    if (marker) marker[m] = (uint8_t)xp_marker_like(st->name ? st->name[i] : "");
+    m++;
+  }
+  int ok;
+  if (kind == TL_SELF) {
+    ok = xp_exclusive_times(m, s, d, out);
+  } else {
+    int64_t *gap = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(m + 1));
+    ok = gap && xp_pre_op_gaps(m, s, d, marker, gap, out);
+    for (int64_t k = 0; ok && k < m; k++) {
+      if (kind == TL_GAP) out[k] = gap[k];
+      else out[k] = out[k] >= 0 ? idx[out[k]] : INT64_MIN;
+    }
+    sqlite3_free(gap);
+  }
+  for (int64_t k = 0; ok && k < m; k++) st->result[idx[k]] = out[k];
+  sqlite3_free(idx);
+  sqlite3_free(marker);
+  st->computed = ok;
+  return ok;
+}
+
+static const char *const tl_names[] = {"xplane_self_ps", "xplane_gap_ps", "xplane_gap_payload"};
+
+static void tl_value(sqlite3_context *ctx) {
+  tl_kind kind = (tl_kind)(intptr_t)sqlite3_user_data(ctx);
+  tl_state *st = state_of(ctx, 1);
+  if (!st) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  int64_t row = st->removed;
+  if (row + 1 == st->valued || row >= st->n) {
+    char *msg = sqlite3_mprintf("%s: the window frame must be ROWS BETWEEN CURRENT ROW AND "
+                                "UNBOUNDED FOLLOWING", tl_names[kind]);
+    sqlite3_result_error(ctx, msg ? msg : "window misuse", -1);
+    sqlite3_free(msg);
+    return;
+  }
+  st->valued = row + 1;
+  if (!st->computed && !compute(st, kind)) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  int64_t v = st->result[row];
+  if (v == INT64_MIN) return; /* NULL */
+  if (kind == TL_PAYLOAD) sqlite3_result_text(ctx, st->name[v], -1, SQLITE_TRANSIENT);
+  else sqlite3_result_int64(ctx, v);
+}
+
+static void tl_final(sqlite3_context *ctx) {
+  tl_kind kind = (tl_kind)(intptr_t)sqlite3_user_data(ctx);
+  tl_state *st = state_of(ctx, 0);
+  if (!st) return;
+  if (st->n && !st->valued) {
+    char *msg = sqlite3_mprintf("%s() is a window function: use it with OVER (PARTITION BY track "
+                                "ORDER BY start ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)",
+                                tl_names[kind]);
+    sqlite3_result_error(ctx, msg ? msg : "window function used as aggregate", -1);
+    sqlite3_free(msg);
+  }
+  if (st->name)
+    for (int64_t i = 0; i < st->n; i++) sqlite3_free(st->name[i]);
+  sqlite3_free(st->name);
+  sqlite3_free(st->start);
+  sqlite3_free(st->dur);
+  sqlite3_free(st->result);
+}
+
+int xp_register_timeline_functions(sqlite3 *db) {
+  static const struct {
+    tl_kind kind;
+    int n_arg;
+  } fns[] = {{TL_SELF, 2}, {TL_GAP, 2}, {TL_PAYLOAD, 3}};
+  int rc = SQLITE_OK;
+  for (size_t i = 0; rc == SQLITE_OK && i < sizeof(fns) / sizeof(fns[0]); i++)
+    rc = sqlite3_create_window_function(db, tl_names[fns[i].kind], fns[i].n_arg,
+                                        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                        (void *)(intptr_t)fns[i].kind, tl_step, tl_final, tl_value,
+                                        tl_inverse, NULL);
+  return rc;
+}

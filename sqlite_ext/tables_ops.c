@@ -1,0 +1,336 @@
+/*
+** tables_ops.c: the device ops of a profile, one row per op invocation.
+**
+**   SELECT name, count(*), sum(self_ps) / 1e6 AS self_us
+**     FROM xplane_ops('run/') GROUP BY name ORDER BY 3 DESC LIMIT 10;
+**
+** A device op is an analysis event on a device-op line (`XLA Ops`,
+** `Async XLA Ops`, `Stream #...` of a `/device:` plane; analysis.h). Rows come
+** from the per-profile cache of analysis.c: self time (exclusive, stack rule)
+** and the pre-op gap are computed once per decode, on the line clock. Columns
+** that need the op's stats (hlo_category, tf_op, flops, ...) read its effective
+** stats only when the query uses them.
+*/
+#include <string.h>
+
+#include "analysis.h"
+#include "json.h"
+#include "semantics.h"
+#include "tables.h"
+
+SQLITE_EXTENSION_INIT3
+
+enum {
+  O_PLANE_INDEX = XP_COL_FIRST_OWN, O_PLANE_NAME, O_LINE_INDEX, O_LINE_NAME, O_EVENT_INDEX, O_OP_ID,
+  O_NAME, O_CANONICAL_NAME, O_LONG_NAME, O_CATEGORY, O_COLLECTIVE_KIND, O_HLO_CATEGORY,
+  O_HLO_MODULE, O_PROGRAM_ID, O_TF_OP, O_SCOPE_PATH, O_SOURCE_FILE,
+  O_SHAPE_SIGNATURE, O_FLOPS, O_BYTES_ACCESSED, O_START_PS, O_DUR_PS, O_END_PS, O_SELF_PS,
+  O_GAP_BEFORE_PS, O_GAP_PAYLOAD_OP_ID, O_GAP_PAYLOAD_NAME, O_DEVICE_OFFSET_PS,
+  O_DEVICE_DURATION_PS, O_CORRELATION_ID, O_STEP, O_STATS, O_N
+};
+static const char *const ops_cols[] = {
+    "plane_index INTEGER", "plane_name TEXT", "line_index INTEGER", "line_name TEXT",
+    "event_index INTEGER", "op_id INTEGER", "name TEXT", "canonical_name TEXT", "long_name TEXT",
+    "category TEXT", "collective_kind TEXT", "hlo_category TEXT", "hlo_module TEXT",
+    "program_id INTEGER", "tf_op TEXT", "scope_path TEXT",
+    "source_file TEXT", "shape_signature TEXT", "flops", "bytes_accessed", "start_ps INTEGER",
+    "dur_ps INTEGER", "end_ps INTEGER", "self_ps INTEGER", "gap_before_ps INTEGER",
+    "gap_payload_op_id INTEGER", "gap_payload_name TEXT", "device_offset_ps INTEGER",
+    "device_duration_ps INTEGER", "correlation_id INTEGER", "step INTEGER", "stats TEXT"};
+
+typedef struct ops_state {
+  const xp_op *ops;
+  int64_t n, i;
+  xp_statvec sv;
+  int64_t sv_for;  /* op whose stats sv holds, -1 = none */
+} ops_state;
+
+static void ops_state_free(xp_cursor *cur) {
+  ops_state *st = cur->state;
+  xp_statvec_free(&st->sv);
+}
+
+static int op_passes(const xp_cursor *cur, const xp_op *o) {
+  const xp_plane *pl = &cur->prof->planes[o->plane];
+  return xp_filter_plane(cur, o->plane, pl) && xp_filter_line(cur, o->line, &pl->lines[o->line]) &&
+         xp_filter_start(cur, o->start_ps);
+}
+
+static void seek_op(xp_cursor *cur, ops_state *st) {
+  while (st->i < st->n && !op_passes(cur, &st->ops[st->i])) st->i++;
+  cur->file_eof = st->i >= st->n;
+}
+
+static int ops_first(xp_cursor *cur) {
+  ops_state *st = cur->state;
+  st->n = xp_ops(cur->prof, &st->ops);
+  if (st->n < 0) return SQLITE_NOMEM;
+  st->i = 0;
+  st->sv_for = -1;
+  seek_op(cur, st);
+  return SQLITE_OK;
+}
+
+static int ops_next(xp_cursor *cur) {
+  ops_state *st = cur->state;
+  st->i++;
+  seek_op(cur, st);
+  return SQLITE_OK;
+}
+
+static xp_str op_name(const xp_plane *pl, const xp_op *o) {
+  const xp_event_meta *em = &pl->emeta[o->emeta];
+  return em->display_name.n ? em->display_name : em->name;
+}
+
+/* The effective stats of op i (read once per row). */
+static const xp_statvec *op_stats(xp_cursor *cur, ops_state *st, int64_t i) {
+  if (st->sv_for == i) return &st->sv;
+  const xp_op *o = &st->ops[i];
+  xp_event ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.msg = o->msg;
+  ev.msg_n = o->msg_n;
+  ev.metadata_id = cur->prof->planes[o->plane].emeta[o->emeta].id;
+  if (!xp_event_stats(cur->prof, &cur->prof->planes[o->plane], &ev, &st->sv)) return NULL;
+  st->sv_for = i;
+  return &st->sv;
+}
+
+/* The first of the named stats whose value is non-empty text (str, ref or
+** bytes), as the reference's string stats are read. */
+static xp_str text_stat(const xp_statvec *sv, const char *const *names) {
+  xp_str none = {"", 0};
+  for (; *names; names++) {
+    const xp_stat *s = xp_statvec_find(sv, *names);
+    if (s && (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n) return s->s;
+  }
+  return none;
+}
+
+static const char *const tf_op_stats[] = {"tf_op", NULL};
+static const char *const name_stats[] = {"name", NULL};
+static const char *const source_stats[] = {"source", "source_file", "file_name", NULL};
+static const char *const long_name_stats[] = {"long_name", NULL};
+
+/* The op's name-scope text: tf_op, or the `name` stat where tf_op is XlaModule. */
+static xp_str op_tf_op(const xp_statvec *sv) {
+  xp_str tf = text_stat(sv, tf_op_stats), nm = text_stat(sv, name_stats);
+  xp_str out;
+  out.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &out.n);
+  return out;
+}
+
+/* long_name stat, else the metadata name where it differs from the op name. */
+static xp_str op_long_name(const xp_statvec *sv, const xp_event_meta *em, xp_str name) {
+  xp_str ln = text_stat(sv, long_name_stats);
+  if (ln.n) return ln;
+  if (em->name.n != name.n || memcmp(em->name.p, name.p, name.n) != 0) return em->name;
+  ln.p = NULL;
+  ln.n = 0;
+  return ln;
+}
+
+static void result_num_stat(sqlite3_context *ctx, const xp_stat *s) {
+  if (s && s->type != XP_V_STR && s->type != XP_V_BYTES && s->type != XP_V_REF) xp_result_stat_value(ctx, s);
+}
+
+static void result_text_or_null(sqlite3_context *ctx, xp_str s) {
+  if (s.p && s.n) xp_result_str(ctx, s);
+}
+
+/* Columns that read the op's effective stats. */
+static int needs_stats(int col) {
+  switch (col) {
+    case O_LONG_NAME: case O_HLO_CATEGORY: case O_HLO_MODULE: case O_PROGRAM_ID: case O_TF_OP:
+    case O_SCOPE_PATH: case O_SOURCE_FILE: case O_SHAPE_SIGNATURE: case O_FLOPS: case O_BYTES_ACCESSED:
+    case O_DEVICE_OFFSET_PS: case O_DEVICE_DURATION_PS: case O_CORRELATION_ID: case O_STATS:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  ops_state *st = cur->state;
+  const xp_op *o = &st->ops[st->i];
+  const xp_plane *pl = &cur->prof->planes[o->plane];
+  const xp_event_meta *em = &pl->emeta[o->emeta];
+  xp_str name = op_name(pl, o);
+  const xp_statvec *sv = NULL;
+  if (needs_stats(col) && !(sv = op_stats(cur, st, st->i))) return SQLITE_NOMEM;
+  sqlite3_str *s;
+  switch (col) {
+    case O_PLANE_INDEX: sqlite3_result_int64(ctx, o->plane); break;
+    case O_PLANE_NAME: xp_result_str(ctx, pl->name); break;
+    case O_LINE_INDEX: sqlite3_result_int64(ctx, o->line); break;
+    case O_LINE_NAME: xp_result_str(ctx, pl->lines[o->line].name); break;
+    case O_EVENT_INDEX: sqlite3_result_int64(ctx, o->event_index); break;
+    case O_OP_ID: sqlite3_result_int64(ctx, st->i); break;
+    case O_NAME: xp_result_str(ctx, name); break;
+    case O_CANONICAL_NAME:
+      s = sqlite3_str_new(NULL);
+      xp_canonical_name(s, name.p, name.n);
+      xp_result_json(ctx, s);
+      break;
+    case O_LONG_NAME: result_text_or_null(ctx, op_long_name(sv, em, name)); break;
+    case O_CATEGORY: sqlite3_result_text(ctx, xp_op_category(name.p, name.n), -1, SQLITE_STATIC); break;
+    case O_COLLECTIVE_KIND:
+      if (xp_is_communication(name.p, name.n))
+        sqlite3_result_text(ctx, xp_collective_kind(name.p, name.n), -1, SQLITE_STATIC);
+      break;
+    case O_HLO_CATEGORY: {
+      static const char *const k[] = {"hlo_category", NULL};
+      result_text_or_null(ctx, text_stat(sv, k));
+      break;
+    }
+    case O_HLO_MODULE: {
+      static const char *const k[] = {"hlo_module", NULL};
+      result_text_or_null(ctx, text_stat(sv, k));
+      break;
+    }
+    case O_PROGRAM_ID: result_num_stat(ctx, xp_statvec_find(sv, "program_id")); break;
+    case O_TF_OP: result_text_or_null(ctx, op_tf_op(sv)); break;
+    case O_SCOPE_PATH: {
+      xp_str tf = op_tf_op(sv);
+      s = sqlite3_str_new(NULL);
+      xp_scope_path(s, tf.p, tf.n, name.p, name.n, 0);
+      xp_result_json(ctx, s);
+      break;
+    }
+    case O_SOURCE_FILE: result_text_or_null(ctx, text_stat(sv, source_stats)); break;
+    case O_SHAPE_SIGNATURE: {
+      xp_str ln = op_long_name(sv, em, name);
+      s = sqlite3_str_new(NULL);
+      xp_shape_signature(s, ln.p, ln.n);
+      if (sqlite3_str_length(s)) xp_result_json(ctx, s);
+      else sqlite3_free(sqlite3_str_finish(s));
+      break;
+    }
+    case O_FLOPS: result_num_stat(ctx, xp_statvec_find(sv, "flops")); break;
+    case O_BYTES_ACCESSED: result_num_stat(ctx, xp_statvec_find(sv, "bytes_accessed")); break;
+    case O_START_PS: sqlite3_result_int64(ctx, o->start_ps); break;
+    case O_DUR_PS: sqlite3_result_int64(ctx, o->dur_ps); break;
+    case O_END_PS: sqlite3_result_int64(ctx, o->start_ps + o->dur_ps); break;
+    case O_SELF_PS: sqlite3_result_int64(ctx, o->self_ps); break;
+    case O_GAP_BEFORE_PS: sqlite3_result_int64(ctx, o->gap_ps); break;
+    case O_GAP_PAYLOAD_OP_ID: if (o->payload >= 0) sqlite3_result_int64(ctx, o->payload); break;
+    case O_GAP_PAYLOAD_NAME:
+      if (o->payload >= 0) xp_result_str(ctx, op_name(&cur->prof->planes[st->ops[o->payload].plane], &st->ops[o->payload]));
+      break;
+    case O_DEVICE_OFFSET_PS: result_num_stat(ctx, xp_statvec_find(sv, "device_offset_ps")); break;
+    case O_DEVICE_DURATION_PS: result_num_stat(ctx, xp_statvec_find(sv, "device_duration_ps")); break;
+    case O_CORRELATION_ID: result_num_stat(ctx, xp_statvec_find(sv, "correlation_id")); break;
+    case O_STEP: {
+      const xp_step *steps;
+      if (xp_steps(cur->prof, &steps) < 0) return SQLITE_NOMEM;
+      if (o->step >= 0) sqlite3_result_int64(ctx, steps[o->step].number);
+      break;
+    }
+    case O_STATS:
+      s = sqlite3_str_new(NULL);
+      xp_json_stats(s, sv);
+      xp_result_json(ctx, s);
+      break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_ops = {
+    .name = "xplane_ops",
+    .columns = ops_cols,
+    .n_columns = O_N + 1,
+    .needs_profile = 1,
+    .push = {O_PLANE_INDEX, O_PLANE_NAME, O_LINE_INDEX, O_LINE_NAME, O_START_PS},
+    .state_size = sizeof(ops_state),
+    .first = ops_first,
+    .next = ops_next,
+    .column = ops_column,
+    .state_free = ops_state_free,
+};
+
+/* ---- xplane_steps ----
+**
+**   SELECT step, dur_ps / 1e6 AS us FROM xplane_steps('run/') ORDER BY step;
+**
+** One row per step marker: a `Steps` line event of a device (source
+** 'steps_line', one row per device), else a host `train` annotation with a
+** step_num stat (source 'host_annotation', the row of the host plane; its
+** breakdown covers the device ops launched within it, matched by
+** correlation_id), else an `XLA Modules` run of a device (source 'module',
+** numbered in time order). The breakdown sums the self time of the device ops
+** assigned to the step by category; idle_ps is the rest of the step.
+*/
+
+enum {
+  ST_PLANE_INDEX = XP_COL_FIRST_OWN, ST_PLANE_NAME, ST_STEP, ST_SOURCE, ST_START_PS, ST_DUR_PS,
+  ST_END_PS, ST_N_OPS, ST_COMPUTE_PS, ST_COMMUNICATION_PS, ST_STALL_PS, ST_IDLE_PS, ST_N
+};
+static const char *const steps_cols[] = {
+    "plane_index INTEGER", "plane_name TEXT", "step INTEGER", "source TEXT", "start_ps INTEGER",
+    "dur_ps INTEGER", "end_ps INTEGER", "n_ops INTEGER", "compute_ps INTEGER",
+    "communication_ps INTEGER", "stall_ps INTEGER", "idle_ps INTEGER"};
+
+typedef struct steps_state {
+  const xp_step *steps;
+  int64_t n, i;
+} steps_state;
+
+static void seek_step(xp_cursor *cur, steps_state *st) {
+  while (st->i < st->n) {
+    const xp_step *s = &st->steps[st->i];
+    if (xp_filter_plane(cur, s->plane, &cur->prof->planes[s->plane]) && xp_filter_start(cur, s->start_ps)) break;
+    st->i++;
+  }
+  cur->file_eof = st->i >= st->n;
+}
+
+static int steps_first(xp_cursor *cur) {
+  steps_state *st = cur->state;
+  st->n = xp_steps(cur->prof, &st->steps);
+  if (st->n < 0) return SQLITE_NOMEM;
+  st->i = 0;
+  seek_step(cur, st);
+  return SQLITE_OK;
+}
+
+static int steps_next(xp_cursor *cur) {
+  steps_state *st = cur->state;
+  st->i++;
+  seek_step(cur, st);
+  return SQLITE_OK;
+}
+
+static int steps_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  static const char *const sources[] = {"steps_line", "host_annotation", "module"};
+  steps_state *st = cur->state;
+  const xp_step *s = &st->steps[st->i];
+  int64_t busy = s->compute_ps + s->communication_ps + s->stall_ps;
+  switch (col) {
+    case ST_PLANE_INDEX: sqlite3_result_int64(ctx, s->plane); break;
+    case ST_PLANE_NAME: xp_result_str(ctx, cur->prof->planes[s->plane].name); break;
+    case ST_STEP: sqlite3_result_int64(ctx, s->number); break;
+    case ST_SOURCE: sqlite3_result_text(ctx, sources[s->source], -1, SQLITE_STATIC); break;
+    case ST_START_PS: sqlite3_result_int64(ctx, s->start_ps); break;
+    case ST_DUR_PS: sqlite3_result_int64(ctx, s->dur_ps); break;
+    case ST_END_PS: sqlite3_result_int64(ctx, s->start_ps + s->dur_ps); break;
+    case ST_N_OPS: sqlite3_result_int64(ctx, s->n_ops); break;
+    case ST_COMPUTE_PS: sqlite3_result_int64(ctx, s->compute_ps); break;
+    case ST_COMMUNICATION_PS: sqlite3_result_int64(ctx, s->communication_ps); break;
+    case ST_STALL_PS: sqlite3_result_int64(ctx, s->stall_ps); break;
+    case ST_IDLE_PS: sqlite3_result_int64(ctx, s->dur_ps > busy ? s->dur_ps - busy : 0); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_steps = {
+    .name = "xplane_steps",
+    .columns = steps_cols,
+    .n_columns = ST_N + 1,
+    .needs_profile = 1,
+    .push = {ST_PLANE_INDEX, ST_PLANE_NAME, -1, -1, ST_START_PS},
+    .state_size = sizeof(steps_state),
+    .first = steps_first,
+    .next = steps_next,
+    .column = steps_column,
+};

@@ -1,0 +1,107 @@
+/*
+** timeline.c: exclusive time and pre-op gaps over one track (see timeline.h).
+*/
+#include "timeline.h"
+
+#include <stdlib.h>
+
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+
+/* qsort has no context argument: sort (key, index) records instead. */
+typedef struct rec {
+  int64_t start, end;
+  int64_t idx;
+} rec;
+
+static int by_start_end_desc(const void *a, const void *b) {
+  const rec *x = a, *y = b;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  if (x->end != y->end) return x->end > y->end ? -1 : 1;
+  return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int by_start_end_asc(const void *a, const void *b) {
+  const rec *x = a, *y = b;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  if (x->end != y->end) return x->end < y->end ? -1 : 1;
+  return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static rec *sorted_recs(int64_t n, const int64_t *start, const int64_t *dur,
+                        int (*cmp)(const void *, const void *)) {
+  rec *r = sqlite3_malloc64(sizeof(rec) * (sqlite3_uint64)(n ? n : 1));
+  if (!r) return NULL;
+  for (int64_t i = 0; i < n; i++) {
+    r[i].start = start[i];
+    r[i].end = (int64_t)((uint64_t)start[i] + (uint64_t)dur[i]);
+    r[i].idx = i;
+  }
+  qsort(r, (size_t)n, sizeof(rec), cmp);
+  return r;
+}
+
+int xp_exclusive_times(int64_t n, const int64_t *start, const int64_t *dur, int64_t *self_out) {
+  rec *r = sorted_recs(n, start, dur, by_start_end_desc);
+  /* stack of positions in r, and the children's summed duration of each */
+  int64_t *stack = sqlite3_malloc64(sizeof(int64_t) * 2 * (sqlite3_uint64)(n ? n : 1));
+  if (!r || !stack) {
+    sqlite3_free(r);
+    sqlite3_free(stack);
+    return 0;
+  }
+  int64_t *kids = stack + n;
+  int64_t top = 0;
+#define CLOSE()                                                           \
+  do {                                                                    \
+    const rec *c = &r[stack[top - 1]];                                    \
+    int64_t s = dur[c->idx] - kids[top - 1];                              \
+    self_out[c->idx] = s > 0 ? s : 0;                                     \
+    top--;                                                                \
+  } while (0)
+  for (int64_t i = 0; i < n; i++) {
+    while (top && r[stack[top - 1]].end <= r[i].start) CLOSE();
+    while (top && r[stack[top - 1]].end < r[i].end) CLOSE();
+    if (top) kids[top - 1] += dur[r[i].idx];
+    stack[top] = i;
+    kids[top] = 0;
+    top++;
+  }
+  while (top) CLOSE();
+#undef CLOSE
+  sqlite3_free(stack);
+  sqlite3_free(r);
+  return 1;
+}
+
+int xp_pre_op_gaps(int64_t n, const int64_t *start, const int64_t *dur, const uint8_t *marker_like,
+                   int64_t *gap_out, int64_t *payload_out) {
+  rec *r = sorted_recs(n, start, dur, by_start_end_asc);
+  if (!r) return 0;
+  int64_t max_end = 0;
+  for (int64_t k = 0; k < n; k++) {
+    int64_t i = r[k].idx;
+    gap_out[i] = 0;
+    payload_out[i] = -1;
+    if (k > 0 && r[k].start > max_end) {
+      gap_out[i] = r[k].start - max_end;
+      int64_t payload = i;
+      if (marker_like[i]) {
+        int64_t chain_end = r[k].end;
+        for (int64_t j = k + 1; j < n && j <= k + XP_PAYLOAD_LOOKAHEAD; j++) {
+          if (r[j].start > chain_end) break; /* a second idle period: never bridge it */
+          if (r[j].end > chain_end) chain_end = r[j].end;
+          if (!marker_like[r[j].idx]) {
+            payload = r[j].idx;
+            break;
+          }
+        }
+      }
+      payload_out[i] = payload;
+    }
+    if (k == 0 || r[k].end > max_end) max_end = r[k].end;
+  }
+  sqlite3_free(r);
+  return 1;
+}
