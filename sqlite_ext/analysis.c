@@ -21,6 +21,8 @@ typedef struct analysis {
   int64_t n_ops;        /* -1 until built */
   xp_step *steps;
   int64_t n_steps;      /* -1 until built */
+  xp_scope *scopes;
+  int64_t n_scopes;     /* -1 until built */
   int64_t n_lines;
 } analysis;
 
@@ -31,6 +33,8 @@ static void analysis_free(void *a_) {
   sqlite3_free(a->line_base);
   sqlite3_free(a->ops);
   sqlite3_free(a->steps);
+  for (int64_t i = 0; i < a->n_scopes; i++) sqlite3_free(a->scopes[i].path);
+  sqlite3_free(a->scopes);
   sqlite3_free(a);
 }
 
@@ -39,7 +43,7 @@ static analysis *get(xp_profile *p) {
   analysis *a = sqlite3_malloc(sizeof(*a));
   if (!a) return NULL;
   memset(a, 0, sizeof(*a));
-  a->n_ops = a->n_steps = -1;
+  a->n_ops = a->n_steps = a->n_scopes = -1;
   a->n_lines = p->n_lines;
   a->line_base = sqlite3_malloc64(sizeof(int32_t) * (sqlite3_uint64)(p->n_planes + 1));
   a->line_self = sqlite3_malloc64(sizeof(int64_t *) * (sqlite3_uint64)(p->n_lines + 1));
@@ -65,6 +69,39 @@ int xp_analysis_event(const xp_plane *pl, const xp_event *ev, const xp_event_met
   *name = em->display_name.n ? em->display_name : em->name;
   *em_out = em;
   return name->n > 0;
+}
+
+xp_str xp_op_name(const xp_profile *p, const xp_op *o) {
+  const xp_event_meta *em = &p->planes[o->plane].emeta[o->emeta];
+  return em->display_name.n ? em->display_name : em->name;
+}
+
+int xp_op_stats(const xp_profile *p, const xp_op *o, xp_statvec *sv) {
+  const xp_plane *pl = &p->planes[o->plane];
+  xp_event ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.msg = o->msg;
+  ev.msg_n = o->msg_n;
+  ev.metadata_id = pl->emeta[o->emeta].id;
+  return xp_event_stats(p, pl, &ev, sv);
+}
+
+xp_str xp_stat_text(const xp_statvec *sv, const char *const *names) {
+  xp_str none = {"", 0};
+  for (; *names; names++) {
+    const xp_stat *s = xp_statvec_find(sv, *names);
+    if (s && (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n) return s->s;
+  }
+  return none;
+}
+
+xp_str xp_op_tf_op(const xp_statvec *sv) {
+  static const char *const tf_op[] = {"tf_op", NULL};
+  static const char *const name[] = {"name", NULL};
+  xp_str tf = xp_stat_text(sv, tf_op), nm = xp_stat_text(sv, name);
+  xp_str out;
+  out.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &out.n);
+  return out;
 }
 
 static int starts_with(xp_str s, const char *prefix) {
@@ -470,8 +507,7 @@ static int64_t launch_time(const corr *v, int64_t n, int64_t id, int64_t fallbac
 
 /* Credit op o's self time to its step's breakdown. */
 static void credit(xp_step *s, const xp_profile *p, const xp_op *o) {
-  const xp_event_meta *em = &p->planes[o->plane].emeta[o->emeta];
-  xp_str name = em->display_name.n ? em->display_name : em->name;
+  xp_str name = xp_op_name(p, o);
   const char *cat = xp_op_category(name.p, name.n);
   int64_t self = o->self_ps > 0 ? o->self_ps : 0;
   if (cat[0] == 's') s->stall_ps += self;
@@ -490,13 +526,7 @@ static int assign_ops(xp_profile *p, analysis *a, stepvec *st, int source) {
     xp_op *o = &a->ops[i];
     int64_t lo = 0, hi = st->n, t = o->start_ps;
     if (source == XP_STEP_HOST_ANNOTATION) {
-      const xp_plane *pl = &p->planes[o->plane];
-      xp_event ev;
-      memset(&ev, 0, sizeof(ev));
-      ev.msg = o->msg;
-      ev.msg_n = o->msg_n;
-      ev.metadata_id = pl->emeta[o->emeta].id;
-      if (!xp_event_stats(p, pl, &ev, &sv)) { ok = 0; break; }
+      if (!xp_op_stats(p, o, &sv)) { ok = 0; break; }
       const xp_stat *s = xp_statvec_find(&sv, "correlation_id");
       int64_t id;
       if (s && int_like(s, &id)) t = launch_time(launch, n_launch, id, t);
@@ -547,4 +577,178 @@ int64_t xp_steps(xp_profile *p, const xp_step **steps) {
   }
   *steps = a->steps;
   return a->n_steps;
+}
+
+/* ---- hierarchical regions ------------------------------------------- */
+
+typedef struct scope_map {
+  xp_scope *v;
+  int64_t n, cap;
+  int64_t *slot;       /* hash slots: index into v, -1 empty */
+  uint64_t mask;
+} scope_map;
+
+static uint64_t hash_str(const char *p, size_t n) {
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
+  return h;
+}
+
+static int map_rehash(scope_map *m) {
+  uint64_t cap = m->mask ? (m->mask + 1) * 2 : 1024;
+  int64_t *slot = sqlite3_malloc64(sizeof(int64_t) * cap);
+  if (!slot) return 0;
+  for (uint64_t i = 0; i < cap; i++) slot[i] = -1;
+  for (int64_t i = 0; i < m->n; i++) {
+    uint64_t h = hash_str(m->v[i].path, strlen(m->v[i].path)) & (cap - 1);
+    while (slot[h] >= 0) h = (h + 1) & (cap - 1);
+    slot[h] = i;
+  }
+  sqlite3_free(m->slot);
+  m->slot = slot;
+  m->mask = cap - 1;
+  return 1;
+}
+
+/* The index of path p[0..n) in the map, added when absent; -1 on OOM. */
+static int64_t map_get(scope_map *m, const char *p, size_t n, int32_t depth, int add) {
+  if (!m->mask || (uint64_t)m->n * 2 >= m->mask) {
+    if (!add && !m->mask) return -1;
+    if (add && !map_rehash(m)) return -2;
+  }
+  uint64_t h = hash_str(p, n) & m->mask;
+  while (m->slot[h] >= 0) {
+    const char *q = m->v[m->slot[h]].path;
+    if (strlen(q) == n && memcmp(q, p, n) == 0) return m->slot[h];
+    h = (h + 1) & m->mask;
+  }
+  if (!add) return -1;
+  if (m->n == m->cap) {
+    int64_t nc = m->cap ? m->cap * 2 : 256;
+    xp_scope *v = sqlite3_realloc64(m->v, sizeof(xp_scope) * (sqlite3_uint64)nc);
+    if (!v) return -2;
+    m->v = v;
+    m->cap = nc;
+  }
+  xp_scope *s = &m->v[m->n];
+  memset(s, 0, sizeof(*s));
+  s->path = sqlite3_mprintf("%.*s", (int)n, p);
+  if (!s->path) return -2;
+  s->depth = depth;
+  s->parent = -1;
+  m->slot[h] = m->n;
+  return m->n++;
+}
+
+/* math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-6 us = 1 ps) */
+static int close_ps(int64_t a, int64_t b) {
+  double d = (double)(a > b ? a - b : b - a);
+  double m = (double)(a > b ? a : b);
+  return d <= 1.0 || d <= 1e-9 * m;
+}
+
+static int by_scope_order(const void *x, const void *y) {
+  const xp_scope *a = x, *b = y;
+  if (a->inclusive_ps != b->inclusive_ps) return a->inclusive_ps > b->inclusive_ps ? -1 : 1;
+  if (a->exclusive_ps != b->exclusive_ps) return a->exclusive_ps > b->exclusive_ps ? -1 : 1;
+  return strcmp(a->path, b->path);
+}
+
+static int build_scopes(xp_profile *p, analysis *a, scope_map *m) {
+  xp_statvec sv = {0};
+  sqlite3_str *path = sqlite3_str_new(NULL);
+  int ok = 1;
+  for (int64_t i = 0; ok && i < a->n_ops; i++) {
+    const xp_op *o = &a->ops[i];
+    if (!xp_op_stats(p, o, &sv)) { ok = 0; break; }
+    xp_str tf = xp_op_tf_op(&sv), name = xp_op_name(p, o);
+    sqlite3_str_reset(path);
+    int parts = xp_scope_path(path, tf.p, tf.n, name.p, name.n, 0);
+    const char *z = sqlite3_str_value(path);
+    size_t n = (size_t)sqlite3_str_length(path);
+    if (!z) z = "";
+    int64_t self = o->self_ps > 0 ? o->self_ps : 0;
+    size_t end = 0;
+    for (int32_t d = 1; ok && d <= parts; d++) {
+      /* prefix of d parts */
+      if (d > 1) end += 2;
+      while (end < n && !(end + 1 < n && z[end] == '=' && z[end + 1] == '>')) end++;
+      int64_t k = map_get(m, z, end, d, 1);
+      if (k < 0) { ok = 0; break; }
+      m->v[k].count++;
+      m->v[k].inclusive_ps += self;
+      if (d == parts) m->v[k].exclusive_ps += self;
+    }
+  }
+  sqlite3_free(sqlite3_str_finish(path));
+  xp_statvec_free(&sv);
+  return ok;
+}
+
+int64_t xp_scopes(xp_profile *p, const xp_scope **scopes) {
+  const xp_op *ops;
+  analysis *a = get(p);
+  if (!a || xp_ops(p, &ops) < 0) return -1;
+  if (a->n_scopes < 0) {
+    scope_map m;
+    memset(&m, 0, sizeof(m));
+    int ok = build_scopes(p, a, &m);
+    /* children by string: the parent of a=>b=>c is a=>b */
+    int64_t *kids = ok ? sqlite3_malloc64(sizeof(int64_t) * 2 * (sqlite3_uint64)(m.n + 1)) : NULL;
+    ok = ok && kids;
+    int64_t *only = kids ? kids + m.n + 1 : NULL;
+    for (int64_t i = 0; ok && i < m.n; i++) kids[i] = 0, only[i] = -1;
+    for (int64_t i = 0; ok && i < m.n; i++) {
+      const char *z = m.v[i].path, *last = NULL;
+      for (const char *q = strstr(z, "=>"); q; q = strstr(q + 2, "=>")) last = q;
+      if (!last) continue;
+      int64_t parent = map_get(&m, z, (size_t)(last - z), 0, 0);
+      if (parent < 0) continue;
+      kids[parent]++;
+      only[parent] = i;
+    }
+    /* drop redundant unary paths (depth > 1, one child of equal inclusive time) */
+    int64_t out = 0;
+    for (int64_t i = 0; ok && i < m.n; i++) {
+      int redundant = m.v[i].depth > 1 && kids[i] == 1 && close_ps(m.v[i].inclusive_ps, m.v[only[i]].inclusive_ps);
+      if (redundant) sqlite3_free(m.v[i].path);
+      else m.v[out++] = m.v[i];
+    }
+    if (ok) m.n = out;
+    sqlite3_free(kids);
+    if (!ok) {
+      sqlite3_free(m.slot);
+      for (int64_t i = 0; i < m.n; i++) sqlite3_free(m.v[i].path);
+      sqlite3_free(m.v);
+      return -1;
+    }
+    if (m.n) qsort(m.v, (size_t)m.n, sizeof(xp_scope), by_scope_order);
+    /* parent = the nearest surviving ancestor, by index in the final order */
+    sqlite3_free(m.slot);
+    m.slot = NULL;
+    m.mask = 0;
+    ok = map_rehash(&m);
+    for (int64_t i = 0; ok && i < m.n; i++) {
+      const char *z = m.v[i].path;
+      size_t end = strlen(z);
+      m.v[i].parent = -1;
+      while (m.v[i].parent < 0) {
+        while (end > 0 && !(end >= 2 && z[end - 2] == '=' && z[end - 1] == '>')) end--;
+        if (end < 2) break;
+        end -= 2;
+        int64_t k = map_get(&m, z, end, 0, 0);
+        if (k >= 0) m.v[i].parent = (int32_t)k;
+      }
+    }
+    sqlite3_free(m.slot);
+    if (!ok) {
+      for (int64_t i = 0; i < m.n; i++) sqlite3_free(m.v[i].path);
+      sqlite3_free(m.v);
+      return -1;
+    }
+    a->scopes = m.v;
+    a->n_scopes = m.n;
+  }
+  *scopes = a->scopes;
+  return a->n_scopes;
 }

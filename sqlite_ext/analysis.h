@@ -39,6 +39,16 @@ typedef struct xp_step {
 
 enum { XP_STEP_DEVICE_LINE = 0, XP_STEP_HOST_ANNOTATION, XP_STEP_MODULE };
 
+/* A named-scope region (shared/spec/analysis.md, hierarchical regions). */
+typedef struct xp_scope {
+  char *path;             /* parts joined with "=>" */
+  int32_t depth;          /* number of parts */
+  int32_t parent;         /* index of the parent path in the scope list, -1 for roots */
+  int64_t count;          /* ops at or below this path */
+  int64_t inclusive_ps;   /* their exclusive time */
+  int64_t exclusive_ps;   /* exclusive time of ops whose full path is this one */
+} xp_scope;
+
 /* Is this event part of the analysis? Fills *em and *name when so. */
 int xp_analysis_event(const xp_plane *pl, const xp_event *ev, const xp_event_meta **em, xp_str *name);
 
@@ -54,5 +64,19 @@ int64_t xp_ops(xp_profile *p, const xp_op **ops);
 
 /* The steps, built on first use (needs the ops). Returns the count, -1 on OOM. */
 int64_t xp_steps(xp_profile *p, const xp_step **steps);
+
+/* The hierarchical regions of the device ops, redundant unary paths pruned,
+** ordered by (inclusive desc, exclusive desc, path). -1 on OOM. */
+int64_t xp_scopes(xp_profile *p, const xp_scope **scopes);
+
+/* The effective stats of an op (reset sv first). */
+int xp_op_stats(const xp_profile *p, const xp_op *o, xp_statvec *sv);
+/* The first of the named stats whose value is non-empty text (str, ref or
+** bytes), as the reference's string stats are read; empty if none. */
+xp_str xp_stat_text(const xp_statvec *sv, const char *const *names);
+/* An op's name-scope text: tf_op, or the `name` stat where tf_op is XlaModule. */
+xp_str xp_op_tf_op(const xp_statvec *sv);
+/* An op's name: its metadata's display_name, else name. */
+xp_str xp_op_name(const xp_profile *p, const xp_op *o);
 
 #endif

@@ -17,5 +17,6 @@ extern const xp_table xp_table_events;         /* tables_events.c */
 extern const xp_table xp_table_stats;
 extern const xp_table xp_table_ops;            /* tables_ops.c */
 extern const xp_table xp_table_steps;
+extern const xp_table xp_table_scopes;
 
 #endif

@@ -11,9 +11,12 @@
 ** place, and builds names, stats and JSON only for the columns the query
 ** reads. Time columns are picoseconds: start_ps = line timestamp_ns * 1000 +
 ** offset_ps. Aggregated events (num_occurrences, no offset) have NULL times.
+** self_ps is the exclusive time of analysis events (analysis.h), NULL for the
+** others; it is computed once per track on first use and cached.
 */
 #include <string.h>
 
+#include "analysis.h"
 #include "json.h"
 #include "tables.h"
 
@@ -80,13 +83,13 @@ static void result_name(sqlite3_context *ctx, const xp_plane *pl, const xp_event
 enum {
   E_PLANE_INDEX = XP_COL_FIRST_OWN, E_PLANE_NAME, E_PLANE_ID, E_LINE_INDEX, E_LINE_ID, E_LINE_NAME,
   E_LINE_DISPLAY_NAME, E_EVENT_INDEX, E_METADATA_ID, E_NAME, E_DISPLAY_NAME, E_START_PS, E_DUR_PS,
-  E_END_PS, E_OFFSET_PS, E_NUM_OCCURRENCES, E_STATS, E_N
+  E_END_PS, E_OFFSET_PS, E_NUM_OCCURRENCES, E_SELF_PS, E_STATS, E_N
 };
 static const char *const events_cols[] = {
     "plane_index INTEGER", "plane_name TEXT", "plane_id INTEGER", "line_index INTEGER",
     "line_id INTEGER", "line_name TEXT", "line_display_name TEXT", "event_index INTEGER",
     "metadata_id INTEGER", "name TEXT", "display_name TEXT", "start_ps INTEGER", "dur_ps INTEGER",
-    "end_ps INTEGER", "offset_ps INTEGER", "num_occurrences INTEGER", "stats TEXT"};
+    "end_ps INTEGER", "offset_ps INTEGER", "num_occurrences INTEGER", "self_ps INTEGER", "stats TEXT"};
 
 typedef struct events_state {
   ev_walk w;
@@ -136,6 +139,13 @@ static int events_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       break;
     case E_OFFSET_PS: if (ev->has_offset) sqlite3_result_int64(ctx, ev->offset_ps); break;
     case E_NUM_OCCURRENCES: if (ev->has_occurrences) sqlite3_result_int64(ctx, ev->num_occurrences); break;
+    case E_SELF_PS: {
+      /* exclusive time on the event's track, computed once per track */
+      const int64_t *self = xp_line_self_times(cur->prof, st->w.pos.plane, st->w.pos.line);
+      if (!self) return SQLITE_NOMEM;
+      if (self[st->w.event_index] != XP_NO_VALUE) sqlite3_result_int64(ctx, self[st->w.event_index]);
+      break;
+    }
     case E_STATS: {
       if (!xp_event_stats(cur->prof, pl, ev, &st->sv)) return SQLITE_NOMEM;
       sqlite3_str *s = sqlite3_str_new(NULL);

@@ -78,52 +78,20 @@ static int ops_next(xp_cursor *cur) {
   return SQLITE_OK;
 }
 
-static xp_str op_name(const xp_plane *pl, const xp_op *o) {
-  const xp_event_meta *em = &pl->emeta[o->emeta];
-  return em->display_name.n ? em->display_name : em->name;
-}
-
 /* The effective stats of op i (read once per row). */
 static const xp_statvec *op_stats(xp_cursor *cur, ops_state *st, int64_t i) {
   if (st->sv_for == i) return &st->sv;
-  const xp_op *o = &st->ops[i];
-  xp_event ev;
-  memset(&ev, 0, sizeof(ev));
-  ev.msg = o->msg;
-  ev.msg_n = o->msg_n;
-  ev.metadata_id = cur->prof->planes[o->plane].emeta[o->emeta].id;
-  if (!xp_event_stats(cur->prof, &cur->prof->planes[o->plane], &ev, &st->sv)) return NULL;
+  if (!xp_op_stats(cur->prof, &st->ops[i], &st->sv)) return NULL;
   st->sv_for = i;
   return &st->sv;
 }
 
-/* The first of the named stats whose value is non-empty text (str, ref or
-** bytes), as the reference's string stats are read. */
-static xp_str text_stat(const xp_statvec *sv, const char *const *names) {
-  xp_str none = {"", 0};
-  for (; *names; names++) {
-    const xp_stat *s = xp_statvec_find(sv, *names);
-    if (s && (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n) return s->s;
-  }
-  return none;
-}
-
-static const char *const tf_op_stats[] = {"tf_op", NULL};
-static const char *const name_stats[] = {"name", NULL};
 static const char *const source_stats[] = {"source", "source_file", "file_name", NULL};
 static const char *const long_name_stats[] = {"long_name", NULL};
 
-/* The op's name-scope text: tf_op, or the `name` stat where tf_op is XlaModule. */
-static xp_str op_tf_op(const xp_statvec *sv) {
-  xp_str tf = text_stat(sv, tf_op_stats), nm = text_stat(sv, name_stats);
-  xp_str out;
-  out.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &out.n);
-  return out;
-}
-
 /* long_name stat, else the metadata name where it differs from the op name. */
 static xp_str op_long_name(const xp_statvec *sv, const xp_event_meta *em, xp_str name) {
-  xp_str ln = text_stat(sv, long_name_stats);
+  xp_str ln = xp_stat_text(sv, long_name_stats);
   if (ln.n) return ln;
   if (em->name.n != name.n || memcmp(em->name.p, name.p, name.n) != 0) return em->name;
   ln.p = NULL;
@@ -156,7 +124,7 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   const xp_op *o = &st->ops[st->i];
   const xp_plane *pl = &cur->prof->planes[o->plane];
   const xp_event_meta *em = &pl->emeta[o->emeta];
-  xp_str name = op_name(pl, o);
+  xp_str name = xp_op_name(cur->prof, o);
   const xp_statvec *sv = NULL;
   if (needs_stats(col) && !(sv = op_stats(cur, st, st->i))) return SQLITE_NOMEM;
   sqlite3_str *s;
@@ -181,24 +149,24 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       break;
     case O_HLO_CATEGORY: {
       static const char *const k[] = {"hlo_category", NULL};
-      result_text_or_null(ctx, text_stat(sv, k));
+      result_text_or_null(ctx, xp_stat_text(sv, k));
       break;
     }
     case O_HLO_MODULE: {
       static const char *const k[] = {"hlo_module", NULL};
-      result_text_or_null(ctx, text_stat(sv, k));
+      result_text_or_null(ctx, xp_stat_text(sv, k));
       break;
     }
     case O_PROGRAM_ID: result_num_stat(ctx, xp_statvec_find(sv, "program_id")); break;
-    case O_TF_OP: result_text_or_null(ctx, op_tf_op(sv)); break;
+    case O_TF_OP: result_text_or_null(ctx, xp_op_tf_op(sv)); break;
     case O_SCOPE_PATH: {
-      xp_str tf = op_tf_op(sv);
+      xp_str tf = xp_op_tf_op(sv);
       s = sqlite3_str_new(NULL);
       xp_scope_path(s, tf.p, tf.n, name.p, name.n, 0);
       xp_result_json(ctx, s);
       break;
     }
-    case O_SOURCE_FILE: result_text_or_null(ctx, text_stat(sv, source_stats)); break;
+    case O_SOURCE_FILE: result_text_or_null(ctx, xp_stat_text(sv, source_stats)); break;
     case O_SHAPE_SIGNATURE: {
       xp_str ln = op_long_name(sv, em, name);
       s = sqlite3_str_new(NULL);
@@ -216,7 +184,7 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case O_GAP_BEFORE_PS: sqlite3_result_int64(ctx, o->gap_ps); break;
     case O_GAP_PAYLOAD_OP_ID: if (o->payload >= 0) sqlite3_result_int64(ctx, o->payload); break;
     case O_GAP_PAYLOAD_NAME:
-      if (o->payload >= 0) xp_result_str(ctx, op_name(&cur->prof->planes[st->ops[o->payload].plane], &st->ops[o->payload]));
+      if (o->payload >= 0) xp_result_str(ctx, xp_op_name(cur->prof, &st->ops[o->payload]));
       break;
     case O_DEVICE_OFFSET_PS: result_num_stat(ctx, xp_statvec_find(sv, "device_offset_ps")); break;
     case O_DEVICE_DURATION_PS: result_num_stat(ctx, xp_statvec_find(sv, "device_duration_ps")); break;
@@ -333,4 +301,72 @@ const xp_table xp_table_steps = {
     .first = steps_first,
     .next = steps_next,
     .column = steps_column,
+};
+
+/* ---- xplane_scopes ----
+**
+**   SELECT scope_path, depth, inclusive_ps / 1e6 FROM xplane_scopes('run/') LIMIT 20;
+**
+** The hierarchical named-scope regions of a profile's device ops: each op's
+** path comes from its tf_op name stack (jit(...) & co. unwrapped, runtime
+** noise dropped; else its name split on "=>" or "::"; else its canonical name),
+** every prefix of it is a region (count, inclusive = the ops' exclusive time),
+** the full path also gets exclusive time, and regions deeper than 1 with one
+** child of the same inclusive time are pruned. `parent` is the nearest
+** surviving ancestor's path (parent_path). Rows come ordered by (inclusive desc, exclusive
+** desc, path).
+*/
+
+enum {
+  SC_PATH = XP_COL_FIRST_OWN, SC_DEPTH, SC_PARENT, SC_COUNT, SC_INCLUSIVE_PS, SC_EXCLUSIVE_PS, SC_N
+};
+static const char *const scopes_cols[] = {"scope_path TEXT", "depth INTEGER", "parent_path TEXT", "count INTEGER",
+                                          "inclusive_ps INTEGER", "exclusive_ps INTEGER"};
+
+typedef struct scopes_state {
+  const xp_scope *scopes;
+  int64_t n, i;
+} scopes_state;
+
+static int scopes_first(xp_cursor *cur) {
+  scopes_state *st = cur->state;
+  st->n = xp_scopes(cur->prof, &st->scopes);
+  if (st->n < 0) return SQLITE_NOMEM;
+  st->i = 0;
+  cur->file_eof = st->n == 0;
+  return SQLITE_OK;
+}
+
+static int scopes_next(xp_cursor *cur) {
+  scopes_state *st = cur->state;
+  cur->file_eof = ++st->i >= st->n;
+  return SQLITE_OK;
+}
+
+static int scopes_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  scopes_state *st = cur->state;
+  const xp_scope *s = &st->scopes[st->i];
+  switch (col) {
+    case SC_PATH: sqlite3_result_text(ctx, s->path, -1, SQLITE_TRANSIENT); break;
+    case SC_DEPTH: sqlite3_result_int(ctx, s->depth); break;
+    case SC_PARENT:
+      if (s->parent >= 0) sqlite3_result_text(ctx, st->scopes[s->parent].path, -1, SQLITE_TRANSIENT);
+      break;
+    case SC_COUNT: sqlite3_result_int64(ctx, s->count); break;
+    case SC_INCLUSIVE_PS: sqlite3_result_int64(ctx, s->inclusive_ps); break;
+    case SC_EXCLUSIVE_PS: sqlite3_result_int64(ctx, s->exclusive_ps); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_scopes = {
+    .name = "xplane_scopes",
+    .columns = scopes_cols,
+    .n_columns = SC_N + 1,
+    .needs_profile = 1,
+    .push = {-1, -1, -1, -1, -1},
+    .state_size = sizeof(scopes_state),
+    .first = scopes_first,
+    .next = scopes_next,
+    .column = scopes_column,
 };

@@ -102,6 +102,9 @@ enum {
 static int plan_bit(const xp_table *t, int col, int op, int *flag) {
   const xp_pushdown_cols *p = &t->push;
   *flag = 0;
+  /* The rowid (and LIMIT/OFFSET) come as column -1, which is also how push
+  ** marks a column the table lacks: never a pushable column. */
+  if (col < 0) return 0;
   if (col == path_col(t)) return op == SQLITE_INDEX_CONSTRAINT_EQ ? XP_P_PATH : 0;
   if (op == SQLITE_INDEX_CONSTRAINT_EQ) {
     if (col == XP_COL_FILE) return XP_P_FILE;

@@ -28,7 +28,7 @@ SQLITE_EXTENSION_INIT1
 static const xp_table *const xp_tables[] = {
     &xp_table_files,  &xp_table_space,          &xp_table_planes,         &xp_table_lines,
     &xp_table_events, &xp_table_stats,          &xp_table_event_metadata, &xp_table_stat_metadata,
-    &xp_table_ops,    &xp_table_steps,
+    &xp_table_ops,    &xp_table_steps,          &xp_table_scopes,
 };
 
 #ifdef _WIN32
