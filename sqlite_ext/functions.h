@@ -15,5 +15,7 @@ int xp_register_functions(sqlite3 *db, xp_cache *cache);
 int xp_register_semantic_functions(sqlite3 *db);
 /* functions_timeline.c: exclusive time and pre-op gap window functions. */
 int xp_register_timeline_functions(sqlite3 *db);
+/* functions_format.c: Python-compatible number and JSON formatting. */
+int xp_register_format_functions(sqlite3 *db);
 
 #endif

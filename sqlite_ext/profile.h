@@ -135,6 +135,7 @@ typedef struct xp_profile {
   int64_t profile_start_time_ns; /* from the `Task Environment` plane */
   int64_t profile_stop_time_ns;
   int refcount;
+  char sha256[65];      /* hex digest once computed (xplane_space), else "" */
   /* Lazily built derived data (analysis.h), owned by the profile. */
   void *analysis;
   void (*analysis_free)(void *);

@@ -7,11 +7,13 @@
 ** xplane_files only lists (stat, no decode). xplane_space opens each profile
 ** and reports the XSpace message: hostnames, errors, warnings, the counts of
 ** planes/lines/events, and the absolute profile start/stop time from the
-** `Task Environment` plane where the producer wrote it.
+** `Task Environment` plane where the producer wrote it, and the file's
+** SHA-256 (computed on first request, then cached with the profile).
 */
 #include <time.h>
 
 #include "json.h"
+#include "sha256.h"
 #include "tables.h"
 
 SQLITE_EXTENSION_INIT3
@@ -65,12 +67,12 @@ const xp_table xp_table_files = {
 
 enum {
   S_N_PLANES = XP_COL_FIRST_OWN, S_N_LINES, S_N_EVENTS, S_HOSTNAMES, S_ERRORS, S_WARNINGS,
-  S_START_NS, S_STOP_NS, S_SIZE, S_N
+  S_START_NS, S_STOP_NS, S_SIZE, S_SHA256, S_N
 };
 static const char *const space_cols[] = {
     "n_planes INTEGER", "n_lines INTEGER", "n_events INTEGER", "hostnames TEXT", "errors TEXT",
     "warnings TEXT", "profile_start_time_ns INTEGER", "profile_stop_time_ns INTEGER",
-    "size INTEGER"};
+    "size INTEGER", "sha256 TEXT"};
 
 static int space_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   const xp_profile *p = cur->prof;
@@ -95,6 +97,11 @@ static int space_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       if (p->has_stop_time) sqlite3_result_int64(ctx, p->profile_stop_time_ns);
       break;
     case S_SIZE: sqlite3_result_int64(ctx, p->size); break;
+    case S_SHA256:
+      /* read only when asked for; kept with the cached profile */
+      if (!p->sha256[0]) xp_sha256_hex(p->base, (size_t)p->size, cur->prof->sha256);
+      sqlite3_result_text(ctx, p->sha256, 64, SQLITE_TRANSIENT);
+      break;
   }
   return SQLITE_OK;
 }

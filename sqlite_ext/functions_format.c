@@ -1,0 +1,447 @@
+/*
+** functions_format.c: text formatting for the canned reports, matching what
+** the field's Python reference prints, so SQL output is byte-comparable.
+**
+**   xplane_repr(x)            a number as Python's json.dumps writes it:
+**                             integers as digits, doubles in shortest
+**                             round-trip form ('60.0', '1e-05', '0.1')
+**   xplane_format(x, spec)    Python format spec subset: '.3f', '.2%', '.3e',
+**                             ',' (thousands), ',.1f'; NULL stays NULL
+**   xplane_json_pretty(json)  json.dumps(obj, indent=2, sort_keys=True):
+**                             keys sorted at every level, 2-space indent,
+**                             non-ASCII escaped as \uXXXX, number tokens kept
+**                             verbatim (build doubles with json(xplane_repr(x)))
+**
+** All three are deterministic and innocuous.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "functions.h"
+
+SQLITE_EXTENSION_INIT3
+
+/* ---- numbers ---- */
+
+/* Shortest round-trip digits of a finite double: writes the digits (no
+** sign, no dot) and returns the decimal exponent decpt (value = 0.D * 10^decpt). */
+static int shortest_digits(double x, char *digits, int *n_digits) {
+  char buf[40];
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(buf, sizeof(buf), "%.*e", prec - 1, x);
+    if (strtod(buf, NULL) == x || prec == 17) break;
+  }
+  /* buf = d[.ddd]e[+-]XX */
+  int k = 0;
+  const char *p = buf;
+  for (; *p && *p != 'e'; p++)
+    if (*p >= '0' && *p <= '9') digits[k++] = *p;
+  int exp = atoi(p + 1);
+  while (k > 1 && digits[k - 1] == '0') k--;
+  digits[k] = 0;
+  *n_digits = k;
+  return exp + 1;
+}
+
+static void append_repr(sqlite3_str *out, double x) {
+  if (isnan(x)) { sqlite3_str_appendall(out, "NaN"); return; }
+  if (isinf(x)) { sqlite3_str_appendall(out, x > 0 ? "Infinity" : "-Infinity"); return; }
+  if (signbit(x)) sqlite3_str_appendchar(out, 1, '-');
+  x = fabs(x);
+  if (x == 0) { sqlite3_str_appendall(out, "0.0"); return; }
+  char d[24];
+  int k;
+  int decpt = shortest_digits(x, d, &k);
+  if (decpt > -4 && decpt <= 16) {
+    if (decpt <= 0) {
+      sqlite3_str_appendall(out, "0.");
+      sqlite3_str_appendchar(out, -decpt, '0');
+      sqlite3_str_appendall(out, d);
+    } else if (decpt < k) {
+      sqlite3_str_append(out, d, decpt);
+      sqlite3_str_appendchar(out, 1, '.');
+      sqlite3_str_appendall(out, d + decpt);
+    } else {
+      sqlite3_str_appendall(out, d);
+      sqlite3_str_appendchar(out, decpt - k, '0');
+      sqlite3_str_appendall(out, ".0");
+    }
+  } else {
+    sqlite3_str_appendchar(out, 1, d[0]);
+    if (k > 1) {
+      sqlite3_str_appendchar(out, 1, '.');
+      sqlite3_str_appendall(out, d + 1);
+    }
+    int e = decpt - 1;
+    sqlite3_str_appendf(out, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+  }
+}
+
+static void result_finish(sqlite3_context *ctx, sqlite3_str *s) {
+  int n = sqlite3_str_length(s);
+  char *z = sqlite3_str_finish(s);
+  if (!z && n) sqlite3_result_error_nomem(ctx);
+  else if (!z) sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
+  else sqlite3_result_text(ctx, z, n, sqlite3_free);
+}
+
+static void fn_repr(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  switch (sqlite3_value_type(argv[0])) {
+    case SQLITE_NULL: sqlite3_free(sqlite3_str_finish(s)); return;
+    case SQLITE_INTEGER: sqlite3_str_appendf(s, "%lld", sqlite3_value_int64(argv[0])); break;
+    default: append_repr(s, sqlite3_value_double(argv[0])); break;
+  }
+  result_finish(ctx, s);
+}
+
+/* Insert ',' every three digits of the integer part of a formatted number. */
+static void append_grouped(sqlite3_str *out, const char *num) {
+  const char *p = num;
+  if (*p == '-') sqlite3_str_appendchar(out, 1, *p++);
+  size_t int_len = strspn(p, "0123456789");
+  for (size_t i = 0; i < int_len; i++) {
+    if (i && (int_len - i) % 3 == 0) sqlite3_str_appendchar(out, 1, ',');
+    sqlite3_str_appendchar(out, 1, p[i]);
+  }
+  sqlite3_str_appendall(out, p + int_len);
+}
+
+static void fn_format(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  const char *spec = (const char *)sqlite3_value_text(argv[1]);
+  if (!spec) spec = "";
+  const char *p = spec;
+  int group = 0, prec = -1;
+  if (*p == ',') group = 1, p++;
+  if (*p == '.') {
+    p++;
+    prec = 0;
+    while (*p >= '0' && *p <= '9') prec = prec * 10 + (*p++ - '0');
+    if (prec > 40) prec = 40;
+  }
+  char type = *p ? *p++ : (prec >= 0 ? 'g' : 'd');
+  if (*p || !strchr("fe%gd", type)) {
+    char *msg = sqlite3_mprintf("xplane_format: unsupported format spec '%s'", spec);
+    sqlite3_result_error(ctx, msg ? msg : "xplane_format: bad spec", -1);
+    sqlite3_free(msg);
+    return;
+  }
+  char buf[400];
+  int is_int = sqlite3_value_type(argv[0]) == SQLITE_INTEGER;
+  double x = sqlite3_value_double(argv[0]);
+  switch (type) {
+    case 'd':
+      if (is_int) snprintf(buf, sizeof(buf), "%lld", (long long)sqlite3_value_int64(argv[0]));
+      else snprintf(buf, sizeof(buf), "%.0f", trunc(x));
+      break;
+    case '%': snprintf(buf, sizeof(buf), "%.*f%%", prec < 0 ? 6 : prec, x * 100.0); break;
+    case 'f': snprintf(buf, sizeof(buf), "%.*f", prec < 0 ? 6 : prec, x); break;
+    case 'e': snprintf(buf, sizeof(buf), "%.*e", prec < 0 ? 6 : prec, x); break;
+    default: snprintf(buf, sizeof(buf), "%.*g", prec < 0 ? 6 : prec, x); break;
+  }
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  if (group) append_grouped(s, buf);
+  else sqlite3_str_appendall(s, buf);
+  result_finish(ctx, s);
+}
+
+/* ---- JSON pretty printer ---- */
+
+typedef struct jp {
+  const char *p, *end;
+  const char *err;
+  int depth;
+} jp;
+
+#define JP_MAX_DEPTH 500
+
+static void jp_ws(jp *j) {
+  while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++;
+}
+
+static unsigned hexval(char c) {
+  return c >= '0' && c <= '9' ? (unsigned)(c - '0') : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+         : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16u;
+}
+
+/* Decode one UTF-8 code point at p (U+FFFD for an invalid byte). */
+static unsigned utf8_next(const unsigned char **p, const unsigned char *end) {
+  const unsigned char *s = *p;
+  unsigned c = *s++;
+  int extra = c >= 0xf0 && c < 0xf8 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 && c < 0xe0 ? 1 : c < 0x80 ? 0 : -1;
+  if (extra < 0) { *p = s; return 0xfffd; }
+  unsigned cp = extra == 3 ? c & 7 : extra == 2 ? c & 15 : extra == 1 ? c & 31 : c;
+  for (int i = 0; i < extra; i++) {
+    if (s >= end || (*s & 0xc0) != 0x80) { *p = s; return 0xfffd; }
+    cp = (cp << 6) | (*s++ & 0x3f);
+  }
+  *p = s;
+  return cp;
+}
+
+/* Parse a JSON string at j->p into its code points, appended as UTF-8 to raw. */
+static int jp_string(jp *j, sqlite3_str *raw) {
+  if (j->p >= j->end || *j->p != '"') { j->err = "expected a string"; return 0; }
+  j->p++;
+  while (j->p < j->end && *j->p != '"') {
+    unsigned cp;
+    if (*j->p == '\\') {
+      if (j->end - j->p < 2) break;
+      char e = j->p[1];
+      j->p += 2;
+      switch (e) {
+        case 'n': cp = '\n'; break;
+        case 't': cp = '\t'; break;
+        case 'r': cp = '\r'; break;
+        case 'b': cp = '\b'; break;
+        case 'f': cp = '\f'; break;
+        case 'u': {
+          if (j->end - j->p < 4) { j->err = "bad \\u escape"; return 0; }
+          cp = 0;
+          for (int i = 0; i < 4; i++) {
+            unsigned h = hexval(j->p[i]);
+            if (h > 15) { j->err = "bad \\u escape"; return 0; }
+            cp = cp * 16 + h;
+          }
+          j->p += 4;
+          if (cp >= 0xd800 && cp < 0xdc00 && j->end - j->p >= 6 && j->p[0] == '\\' && j->p[1] == 'u') {
+            unsigned lo = 0;
+            for (int i = 0; i < 4; i++) lo = lo * 16 + hexval(j->p[2 + i]);
+            if (lo >= 0xdc00 && lo < 0xe000) {
+              cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+              j->p += 6;
+            }
+          }
+          break;
+        }
+        default: cp = (unsigned char)e; break;
+      }
+    } else {
+      const unsigned char *u = (const unsigned char *)j->p;
+      cp = utf8_next(&u, (const unsigned char *)j->end);
+      j->p = (const char *)u;
+    }
+    /* re-encode as UTF-8 (sort order of UTF-8 bytes = code point order) */
+    char b[4];
+    int n;
+    if (cp < 0x80) b[0] = (char)cp, n = 1;
+    else if (cp < 0x800) b[0] = (char)(0xc0 | cp >> 6), b[1] = (char)(0x80 | (cp & 63)), n = 2;
+    else if (cp < 0x10000) b[0] = (char)(0xe0 | cp >> 12), b[1] = (char)(0x80 | ((cp >> 6) & 63)), b[2] = (char)(0x80 | (cp & 63)), n = 3;
+    else b[0] = (char)(0xf0 | cp >> 18), b[1] = (char)(0x80 | ((cp >> 12) & 63)), b[2] = (char)(0x80 | ((cp >> 6) & 63)), b[3] = (char)(0x80 | (cp & 63)), n = 4;
+    sqlite3_str_append(raw, b, n);
+  }
+  if (j->p >= j->end) { j->err = "unterminated string"; return 0; }
+  j->p++;
+  return 1;
+}
+
+/* Write UTF-8 text as a Python ensure_ascii JSON string. */
+static void emit_string(sqlite3_str *out, const char *z, int n) {
+  const unsigned char *p = (const unsigned char *)z, *end = p + n;
+  sqlite3_str_appendchar(out, 1, '"');
+  while (p < end) {
+    unsigned cp = utf8_next(&p, end);
+    switch (cp) {
+      case '"': sqlite3_str_appendall(out, "\\\""); continue;
+      case '\\': sqlite3_str_appendall(out, "\\\\"); continue;
+      case '\n': sqlite3_str_appendall(out, "\\n"); continue;
+      case '\r': sqlite3_str_appendall(out, "\\r"); continue;
+      case '\t': sqlite3_str_appendall(out, "\\t"); continue;
+      case '\b': sqlite3_str_appendall(out, "\\b"); continue;
+      case '\f': sqlite3_str_appendall(out, "\\f"); continue;
+      default: break;
+    }
+    if (cp >= 0x20 && cp < 0x7f) sqlite3_str_appendchar(out, 1, (char)cp);
+    else if (cp < 0x10000) sqlite3_str_appendf(out, "\\u%04x", cp);
+    else sqlite3_str_appendf(out, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
+  }
+  sqlite3_str_appendchar(out, 1, '"');
+}
+
+static int jp_value(jp *j, sqlite3_str *out, int indent);
+
+static void newline(sqlite3_str *out, int indent) {
+  sqlite3_str_appendchar(out, 1, '\n');
+  sqlite3_str_appendchar(out, indent, ' ');
+}
+
+typedef struct member {
+  char *key;
+  int key_n;
+  char *value;
+  int value_n;
+} member;
+
+static int by_key(const void *a, const void *b) {
+  const member *x = a, *y = b;
+  int n = x->key_n < y->key_n ? x->key_n : y->key_n;
+  int c = memcmp(x->key, y->key, (size_t)n);
+  return c ? c : x->key_n - y->key_n;
+}
+
+static int jp_object(jp *j, sqlite3_str *out, int indent) {
+  member *m = NULL;
+  int n = 0, cap = 0, ok = 1;
+  j->p++;
+  jp_ws(j);
+  if (j->p < j->end && *j->p == '}') {
+    j->p++;
+    sqlite3_str_appendall(out, "{}");
+    return 1;
+  }
+  while (ok) {
+    sqlite3_str *k = sqlite3_str_new(NULL), *v = sqlite3_str_new(NULL);
+    jp_ws(j);
+    ok = jp_string(j, k);
+    jp_ws(j);
+    if (ok && (j->p >= j->end || *j->p != ':')) j->err = "expected ':'", ok = 0;
+    if (ok) {
+      j->p++;
+      ok = jp_value(j, v, indent + 2);
+    }
+    if (ok && n == cap) {
+      cap = cap ? cap * 2 : 8;
+      member *nm = sqlite3_realloc64(m, sizeof(member) * (sqlite3_uint64)cap);
+      if (!nm) j->err = "out of memory", ok = 0;
+      else m = nm;
+    }
+    int kn = sqlite3_str_length(k), vn = sqlite3_str_length(v);
+    char *kz = sqlite3_str_finish(k), *vz = sqlite3_str_finish(v);
+    if (ok) {
+      m[n].key = kz;
+      m[n].key_n = kn;
+      m[n].value = vz;
+      m[n].value_n = vn;
+      n++;
+    } else {
+      sqlite3_free(kz);
+      sqlite3_free(vz);
+      break;
+    }
+    jp_ws(j);
+    if (j->p < j->end && *j->p == ',') { j->p++; continue; }
+    if (j->p < j->end && *j->p == '}') { j->p++; break; }
+    j->err = "expected ',' or '}'";
+    ok = 0;
+  }
+  if (ok) {
+    qsort(m, (size_t)n, sizeof(member), by_key);
+    sqlite3_str_appendchar(out, 1, '{');
+    for (int i = 0; i < n; i++) {
+      newline(out, indent + 2);
+      emit_string(out, m[i].key ? m[i].key : "", m[i].key_n);
+      sqlite3_str_appendall(out, ": ");
+      if (m[i].value) sqlite3_str_append(out, m[i].value, m[i].value_n);
+      if (i + 1 < n) sqlite3_str_appendchar(out, 1, ',');
+    }
+    newline(out, indent);
+    sqlite3_str_appendchar(out, 1, '}');
+  }
+  for (int i = 0; i < n; i++) {
+    sqlite3_free(m[i].key);
+    sqlite3_free(m[i].value);
+  }
+  sqlite3_free(m);
+  return ok;
+}
+
+static int jp_array(jp *j, sqlite3_str *out, int indent) {
+  j->p++;
+  jp_ws(j);
+  if (j->p < j->end && *j->p == ']') {
+    j->p++;
+    sqlite3_str_appendall(out, "[]");
+    return 1;
+  }
+  sqlite3_str_appendchar(out, 1, '[');
+  for (;;) {
+    newline(out, indent + 2);
+    if (!jp_value(j, out, indent + 2)) return 0;
+    jp_ws(j);
+    if (j->p < j->end && *j->p == ',') {
+      j->p++;
+      sqlite3_str_appendchar(out, 1, ',');
+      continue;
+    }
+    if (j->p < j->end && *j->p == ']') {
+      j->p++;
+      break;
+    }
+    j->err = "expected ',' or ']'";
+    return 0;
+  }
+  newline(out, indent);
+  sqlite3_str_appendchar(out, 1, ']');
+  return 1;
+}
+
+static int jp_value(jp *j, sqlite3_str *out, int indent) {
+  jp_ws(j);
+  if (j->p >= j->end) { j->err = "unexpected end"; return 0; }
+  if (++j->depth > JP_MAX_DEPTH) { j->err = "nested too deeply"; return 0; }
+  int ok = 1;
+  switch (*j->p) {
+    case '{': ok = jp_object(j, out, indent); break;
+    case '[': ok = jp_array(j, out, indent); break;
+    case '"': {
+      sqlite3_str *raw = sqlite3_str_new(NULL);
+      ok = jp_string(j, raw);
+      int n = sqlite3_str_length(raw);
+      char *z = sqlite3_str_finish(raw);
+      if (ok) emit_string(out, z ? z : "", n);
+      sqlite3_free(z);
+      break;
+    }
+    default: {
+      /* a literal or number token: copied verbatim */
+      const char *s = j->p;
+      while (j->p < j->end && !strchr(",]} \t\r\n", *j->p)) j->p++;
+      if (j->p == s) { j->err = "unexpected character"; ok = 0; }
+      else sqlite3_str_append(out, s, (int)(j->p - s));
+    }
+  }
+  j->depth--;
+  return ok;
+}
+
+static void fn_json_pretty(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  jp j;
+  j.p = (const char *)sqlite3_value_text(argv[0]);
+  j.end = j.p + sqlite3_value_bytes(argv[0]);
+  j.err = NULL;
+  j.depth = 0;
+  sqlite3_str *out = sqlite3_str_new(NULL);
+  int ok = jp_value(&j, out, 0);
+  jp_ws(&j);
+  if (ok && j.p != j.end) j.err = "trailing text", ok = 0;
+  if (!ok) {
+    sqlite3_free(sqlite3_str_finish(out));
+    char *msg = sqlite3_mprintf("xplane_json_pretty: malformed JSON: %s", j.err ? j.err : "?");
+    sqlite3_result_error(ctx, msg ? msg : "xplane_json_pretty: malformed JSON", -1);
+    sqlite3_free(msg);
+    return;
+  }
+  result_finish(ctx, out);
+}
+
+#define XP_PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
+
+int xp_register_format_functions(sqlite3 *db) {
+  static const struct {
+    const char *name;
+    int n_arg;
+    void (*fn)(sqlite3_context *, int, sqlite3_value **);
+  } fns[] = {
+      {"xplane_repr", 1, fn_repr},
+      {"xplane_format", 2, fn_format},
+      {"xplane_json_pretty", 1, fn_json_pretty},
+  };
+  int rc = SQLITE_OK;
+  for (size_t i = 0; rc == SQLITE_OK && i < sizeof(fns) / sizeof(fns[0]); i++)
+    rc = sqlite3_create_function(db, fns[i].name, fns[i].n_arg, XP_PURE, NULL, fns[i].fn, NULL, NULL);
+  return rc;
+}

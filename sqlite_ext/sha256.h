@@ -1,0 +1,14 @@
+/*
+** sha256.h: SHA-256 (FIPS 180-4) of a byte range, as lower-case hex. Used for
+** the trace_sha256 provenance of a profile (xplane_space.sha256).
+*/
+#ifndef XPLANE_SHA256_H
+#define XPLANE_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Writes 64 hex digits and a NUL into hex[65]. */
+void xp_sha256_hex(const uint8_t *data, size_t n, char hex[65]);
+
+#endif
