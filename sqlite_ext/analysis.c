@@ -543,6 +543,37 @@ static int assign_ops(xp_profile *p, analysis *a, stepvec *st, int source) {
   return ok;
 }
 
+/* Host annotations are one step of every device: expand each into one row
+** per device plane that has ops (annotation-major), re-pointing the ops. */
+static int per_device_rows(const xp_profile *p, analysis *a, stepvec *st) {
+  int32_t *dev = sqlite3_malloc64(sizeof(int32_t) * (sqlite3_uint64)(p->n_planes + 1));
+  int32_t *planes = sqlite3_malloc64(sizeof(int32_t) * (sqlite3_uint64)(p->n_planes + 1));
+  int ok = dev && planes;
+  int32_t n_dev = 0;
+  for (int32_t i = 0; ok && i < p->n_planes; i++) dev[i] = -1;
+  for (int64_t i = 0; ok && i < a->n_ops; i++) dev[a->ops[i].plane] = 0;
+  for (int32_t i = 0; ok && i < p->n_planes; i++)
+    if (dev[i] == 0) planes[n_dev] = i, dev[i] = n_dev++;
+  xp_step *rows = ok && n_dev ? sqlite3_malloc64(sizeof(xp_step) * (sqlite3_uint64)(st->n * n_dev)) : NULL;
+  if (ok && n_dev && !rows) ok = 0;
+  if (ok && n_dev) {
+    for (int64_t k = 0; k < st->n; k++)
+      for (int32_t d = 0; d < n_dev; d++) {
+        rows[k * n_dev + d] = st->v[k];
+        rows[k * n_dev + d].plane = planes[d];
+      }
+    for (int64_t i = 0; i < a->n_ops; i++)
+      if (a->ops[i].step >= 0) a->ops[i].step = a->ops[i].step * n_dev + dev[a->ops[i].plane];
+    sqlite3_free(st->v);
+    st->v = rows;
+    st->n *= n_dev;
+    st->cap = st->n;
+  }
+  sqlite3_free(dev);
+  sqlite3_free(planes);
+  return ok;
+}
+
 int64_t xp_steps(xp_profile *p, const xp_step **steps) {
   const xp_op *ops;
   analysis *a = get(p);
@@ -566,6 +597,7 @@ int64_t xp_steps(xp_profile *p, const xp_step **steps) {
         st.v[i].number = i && st.v[i - 1].plane == st.v[i].plane ? st.v[i - 1].number + 1 : 0;
       ok = assign_ops(p, a, &st, source);
     }
+    if (ok && source == XP_STEP_HOST_ANNOTATION) ok = per_device_rows(p, a, &st);
     for (int64_t i = 0; ok && i < a->n_ops; i++)
       if (a->ops[i].step >= 0) credit(&st.v[a->ops[i].step], p, &a->ops[i]);
     if (!ok) {

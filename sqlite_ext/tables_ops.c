@@ -221,12 +221,12 @@ const xp_table xp_table_ops = {
 **
 **   SELECT step, dur_ps / 1e6 AS us FROM xplane_steps('run/') ORDER BY step;
 **
-** One row per step marker: a `Steps` line event of a device (source
-** 'steps_line', one row per device), else a host `train` annotation with a
-** step_num stat (source 'host_annotation', the row of the host plane; its
-** breakdown covers the device ops launched within it, matched by
-** correlation_id), else an `XLA Modules` run of a device (source 'module',
-** numbered in time order). The breakdown sums the self time of the device ops
+** One row per step per device: a `Steps` line event of a device (source
+** 'steps_line'), else a host `train` annotation with a step_num stat (source
+** 'host_annotation': one row per device plane with ops, each with the
+** annotation's start and duration and the breakdown of that device's ops
+** launched within it, matched by correlation_id), else an `XLA Modules` run
+** of a device (source 'module', numbered in time order). The breakdown sums the self time of the device ops
 ** assigned to the step by category; idle_ps is the rest of the step.
 */
 
