@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# run_fuzz.sh: build the libFuzzer decoder target and fuzz it for a bounded time.
+#
+#   tests/run_fuzz.sh [SECONDS]        (default 60)
+#
+# Builds tests/fuzz/fuzz_decoder.c with clang (-DXPLANE_FUZZ=ON) in its own
+# build directory ($FUZZ_BUILD, default <repo>/build-fuzz), makes a seed corpus
+# (the real profiles in $XPLANE_DATA, default <repo>/../shared/data, plus small
+# XSpaces generated below), and runs the fuzzer for SECONDS. The working corpus
+# stays in $FUZZ_BUILD/fuzz-corpus so later runs continue from it. Any crash,
+# leak, sanitizer report, timeout or failed invariant fails the run; the input
+# that caused it is saved under $FUZZ_BUILD/fuzz-artifacts/ (reproduce with
+# `$FUZZ_BUILD/tests/fuzz/xplane_fuzz <that file>`).
+set -euo pipefail
+
+SECONDS_TO_RUN=${1:-60}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${FUZZ_BUILD:-$SRC/build-fuzz}
+DATA=${XPLANE_DATA:-$SRC/../shared/data}
+MAX_LEN=$((4 * 1024 * 1024))
+
+if ! [[ $SECONDS_TO_RUN =~ ^[0-9]+$ ]] || ((SECONDS_TO_RUN < 1)); then
+  echo "usage: $0 [SECONDS]" >&2
+  exit 2
+fi
+
+cmake -S "$SRC" -B "$BUILD" -DCMAKE_C_COMPILER=clang -DXPLANE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$BUILD" --target xplane_fuzz -j2 >/dev/null
+FUZZER=$BUILD/tests/fuzz/xplane_fuzz
+
+# ---- seeds ------------------------------------------------------------------
+# Protobuf encoders over hex strings: varint N (negative N as its uint64 bits);
+# fv NUM VALUE (varint field);
+# fl NUM HEX (length-delimited field); fs NUM TEXT (string field).
+varint() {
+  local n=$1 out=""
+  while ((n < 0 || n >= 128)); do
+    out+=$(printf '%02x' $(((n & 127) | 128)))
+    n=$(((n >> 7) & 0x01ffffffffffffff))
+  done
+  printf '%s%02x' "$out" "$n"
+}
+fv() { varint $(($1 << 3)); varint "$2"; }
+fl() { varint $((($1 << 3) | 2)); varint $((${#2} / 2)); printf '%s' "$2"; }
+fs() { fl "$1" "$(printf '%s' "$2" | xxd -p | tr -d '\n')"; }
+seed() { printf '%s' "$2" | xxd -r -p >"$SEEDS/$1"; }
+
+SEEDS=$BUILD/fuzz-seeds
+rm -rf "$SEEDS"
+mkdir -p "$SEEDS" "$BUILD/fuzz-corpus" "$BUILD/fuzz-artifacts"
+
+# One plane with every field the schema defines: stats of each value type,
+# timed and aggregated events, both metadata maps, packed and unpacked child ids.
+stat_str=$(fv 1 1; fs 5 "value")
+stat_ref=$(fv 1 2; fv 7 3)
+stat_dbl=$(fv 1 4; printf '11000000000000f83f') # double_value 1.5
+stat_i64=$(fv 1 5; fv 4 -1)
+stat_u64=$(fv 1 6; fv 3 42)
+stat_bytes=$(fv 1 7; fl 6 00ff)
+ev_timed=$(fv 1 10; fv 2 5000; fv 3 2000; fl 4 "$stat_str"; fl 4 "$stat_ref")
+ev_agg=$(fv 1 11; fv 5 3; fv 3 100)
+line=$(fv 1 1; fs 2 "XLA Ops"; fv 3 1000; fl 4 "$ev_timed"; fl 4 "$ev_agg"; fv 9 9000; fv 10 7; fs 11 "Ops")
+emeta10=$(fv 1 10; fs 2 "fusion.1"; fl 3 0102; fs 4 "fusion"; fl 5 "$stat_dbl"; fl 6 "$(varint 11; varint 300)"; fv 6 12)
+emeta11=$(fv 1 11; fs 2 "copy"; fl 5 "$stat_u64"; fl 5 "$stat_bytes")
+smeta() { fl 5 "$(fv 1 "$1"; fl 2 "$(fv 1 "$1"; fs 2 "$2"; fs 3 "about $2")")"; }
+plane=$(fv 1 3; fs 2 "/device:GPU:0"; fl 3 "$line"
+  fl 4 "$(fv 1 10; fl 2 "$emeta10")"; fl 4 "$(fv 1 11; fl 2 "$emeta11")"
+  smeta 1 "tf_op"; smeta 2 "kind"; smeta 3 "hlo"; smeta 4 "flops"; smeta 5 "bytes"; smeta 6 "n"; smeta 7 "raw"
+  fl 6 "$stat_i64")
+task_env=$(fv 1 9; fs 2 "Task Environment"; smeta 1 "profile_start_time"; smeta 2 "profile_stop_time"
+  fl 6 "$(fv 1 1; fv 3 1700000000000000000)"; fl 6 "$(fv 1 2; fv 3 1700000001000000000)")
+seed full.xplane.pb "$(fl 1 "$plane"; fl 1 "$task_env"; fs 2 "an error"; fs 3 "a warning"; fs 4 "host0")"
+seed empty_plane.xplane.pb "$(fl 1 "$(fs 2 "/host:CPU")")"
+seed hostnames_only.xplane.pb "$(fs 4 "host0"; fs 4 "host1")"
+seed line_no_events.xplane.pb "$(fl 1 "$(fl 3 "$(fv 1 1; fs 2 "Steps")")")"
+seed unknown_fields.xplane.pb "$(fl 1 "$(fv 15 1; fl 99 0a00; fl 3 "$(fl 4 "$(fv 8 1)")")"; fv 20 5)"
+
+n_real=0
+if [[ -d $DATA ]]; then
+  for f in "$DATA"/*.xplane.pb; do
+    [[ -f $f ]] || continue
+    cp "$f" "$SEEDS/"
+    n_real=$((n_real + 1))
+  done
+else
+  echo "note: $DATA is absent: seeding with the generated inputs only"
+fi
+echo "seeds: $n_real real profiles + $(($(ls "$SEEDS" | wc -l) - n_real)) generated, in $SEEDS"
+
+# ---- fuzz -------------------------------------------------------------------
+LOG=$BUILD/fuzz-last.log
+echo "fuzzing for ${SECONDS_TO_RUN}s (log: $LOG)"
+set +e
+"$FUZZER" "$BUILD/fuzz-corpus" "$SEEDS" \
+  -max_total_time="$SECONDS_TO_RUN" -max_len="$MAX_LEN" -timeout=20 -rss_limit_mb=4096 \
+  -artifact_prefix="$BUILD/fuzz-artifacts/" -print_final_stats=1 >"$LOG" 2>&1
+rc=$?
+set -e
+
+grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$LOG" | tail -n 2 || true
+grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$LOG" || true
+if ((rc == 0)) && ! grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' "$LOG"; then
+  echo "PASS fuzz_decoder (${SECONDS_TO_RUN}s, no crash)"
+  echo "1 passed, 0 failed"
+else
+  grep -E 'ERROR:|runtime error:|invariant failed|SUMMARY:|Test unit written' "$LOG" | head -n 20 || true
+  echo "FAIL fuzz_decoder (exit $rc; see $LOG)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
