@@ -118,10 +118,6 @@ int xp_device_op_line(const xp_plane *pl, const xp_line *ln) {
 /* The track key of a line: its id, or index + 1 for id 0. */
 static int64_t track_key(const xp_line *ln, int32_t index) { return ln->id ? ln->id : (int64_t)index + 1; }
 
-static int64_t event_start(const xp_line *ln, const xp_event *ev) {
-  return (int64_t)((uint64_t)ln->timestamp_ns * 1000u + (uint64_t)ev->offset_ps);
-}
-
 /* Events of one track gathered for the interval algorithms. */
 typedef struct gathered {
   int64_t n, cap;
@@ -183,7 +179,7 @@ static int gather_track(const xp_profile *p, int32_t plane, int32_t first, int o
       idx++;
       if (!xp_analysis_event(pl, &ev, &em, &name)) continue;
       if (!gathered_push(g)) return 0;
-      g->start[g->n] = event_start(ln, &ev);
+      g->start[g->n] = xp_event_start(ln, &ev);
       g->dur[g->n] = ev.duration_ps;
       g->line[g->n] = li;
       g->event_index[g->n] = idx;
@@ -421,7 +417,7 @@ static int collect_steps(const xp_profile *p, step_rule rule, int source, stepve
         memset(&s, 0, sizeof(s));
         s.plane = pi;
         s.number = number;
-        s.start_ps = event_start(ln, &ev);
+        s.start_ps = xp_event_start(ln, &ev);
         s.dur_ps = ev.duration_ps;
         s.source = source;
         ok = step_push(out, &s);
@@ -482,7 +478,7 @@ static int host_launches(const xp_profile *p, corr **out, int64_t *n_out) {
           v = nv;
         }
         v[n].id = id;
-        v[n].t = event_start(&pl->lines[li], &ev);
+        v[n].t = xp_event_start(&pl->lines[li], &ev);
         n++;
       }
     }

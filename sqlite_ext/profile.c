@@ -86,6 +86,30 @@ static int idmap_build(xp_idmap *m, int32_t n, const void *arr, size_t stride) {
   return 1;
 }
 
+static int32_t idmap_get(const xp_idmap *m, int64_t k);
+
+/* A map field that repeats a key keeps its last entry (protobuf semantics):
+** drop the earlier ones, keeping file order. Entries start with their int64
+** id. Returns the new count. */
+static int32_t drop_superseded(void *arr, int32_t n, size_t stride, int *oom) {
+  xp_idmap m = {0};
+  if (n < 2) return n;
+  if (!idmap_build(&m, n, arr, stride)) {
+    *oom = 1;
+    return n;
+  }
+  int32_t out = 0;
+  for (int32_t i = 0; i < n; i++) {
+    char *e = (char *)arr + (size_t)i * stride;
+    if (idmap_get(&m, *(const int64_t *)e) != i) continue;
+    if (out != i) memcpy((char *)arr + (size_t)out * stride, e, stride);
+    out++;
+  }
+  sqlite3_free(m.keys);
+  sqlite3_free(m.vals);
+  return out;
+}
+
 static int32_t idmap_get(const xp_idmap *m, int64_t k) {
   if (!m->vals) return -1;
   uint32_t h = hash64(k) & m->mask;
@@ -117,6 +141,35 @@ typedef struct walk {
 } walk;
 
 /* Validate one XStat message; returns its metadata id through *mid. */
+/* The common XStat shapes, checked without the general reader: one-byte tags
+** of the schema's fields with their right wire types. Returns 0 for anything
+** else (then walk_stat decides, and words any error). */
+static int fast_stat(const uint8_t *p, const uint8_t *end, int64_t *mid) {
+  uint64_t v;
+  *mid = 0;
+  while (p < end) {
+    switch (*p) {
+      case 0x08: /* metadata_id */
+        if (!(p = xp_varint(p + 1, end, &v))) return 0;
+        *mid = (int64_t)v;
+        break;
+      case 0x18: case 0x20: case 0x38: /* uint64, int64, ref */
+        if (!(p = xp_varint(p + 1, end, &v))) return 0;
+        break;
+      case 0x11: /* double */
+        if (end - p < 9) return 0;
+        p += 9;
+        break;
+      case 0x2a: case 0x32: /* str, bytes */
+        if (!(p = xp_varint(p + 1, end, &v)) || v > (uint64_t)(end - p)) return 0;
+        p += v;
+        break;
+      default: return 0;
+    }
+  }
+  return 1;
+}
+
 static void walk_stat(xp_wire *parent, const xp_field *sf, int64_t *mid) {
   xp_wire r;
   xp_field f;
@@ -139,30 +192,75 @@ static void walk_stat(xp_wire *parent, const xp_field *sf, int64_t *mid) {
   if (r.err) *parent = r;
 }
 
-/* Stat ids seen while walking; marked used_as_name once the plane's stat
+/* The distinct stat ids used as XStat.metadata_id in a plane (a hash set:
+** few distinct ids, many uses); marked used_as_name once the plane's stat
 ** metadata map is built (the map may come after the events on the wire). */
-typedef struct idlist {
-  int64_t *v;
-  int32_t n, cap;
-} idlist;
+typedef struct idset {
+  int64_t *keys;
+  uint8_t *full;
+  uint32_t n, mask;
+  int64_t recent[16]; /* ids added lately (by low bits): most uses repeat them */
+} idset;
 
-static int idlist_add(idlist *l, int64_t id) {
-  if (l->n && l->v[l->n - 1] == id) return 1;
-  if (!grow((void **)&l->v, &l->cap, l->n, sizeof(int64_t))) return 0;
-  l->v[l->n++] = id;
+
+static int idset_add(idset *s, int64_t id) {
+  int64_t *slot = &s->recent[(uint64_t)id & 15];
+  if (s->mask && *slot == id && id != INT64_MIN) return 1;
+  if (!s->mask)
+    for (int i = 0; i < 16; i++) s->recent[i] = INT64_MIN; /* INT64_MIN: never cached */
+  if (s->n * 2 >= s->mask) {
+    uint32_t cap = s->mask ? (s->mask + 1) * 2 : 64;
+    int64_t *keys = sqlite3_malloc64(sizeof(int64_t) * cap);
+    uint8_t *full = sqlite3_malloc64(cap);
+    if (!keys || !full) {
+      sqlite3_free(keys);
+      sqlite3_free(full);
+      return 0;
+    }
+    memset(full, 0, cap);
+    for (uint32_t i = 0; s->mask && i <= s->mask; i++) {
+      if (!s->full[i]) continue;
+      uint32_t h = hash64(s->keys[i]) & (cap - 1);
+      while (full[h]) h = (h + 1) & (cap - 1);
+      keys[h] = s->keys[i];
+      full[h] = 1;
+    }
+    sqlite3_free(s->keys);
+    sqlite3_free(s->full);
+    s->keys = keys;
+    s->full = full;
+    s->mask = cap - 1;
+  }
+  uint32_t h = hash64(id) & s->mask;
+  while (s->full[h]) {
+    if (s->keys[h] == id) {
+      *slot = id;
+      return 1;
+    }
+    h = (h + 1) & s->mask;
+  }
+  s->keys[h] = id;
+  s->full[h] = 1;
+  s->n++;
+  *slot = id;
   return 1;
+}
+
+static void idset_free(idset *s) {
+  sqlite3_free(s->keys);
+  sqlite3_free(s->full);
 }
 
 /* Walk the XStat fields numbered `field` of a message. */
-static int32_t walk_stats_of(xp_wire *r, const xp_field *f, idlist *used, walk *w) {
+static int32_t walk_stats_of(xp_wire *r, const xp_field *f, idset *used, walk *w) {
   int64_t mid;
   if (!xp_wire_expect(r, f, XP_WT_LEN)) return 0;
-  walk_stat(r, f, &mid);
-  if (!idlist_add(used, mid)) w->oom = 1;
+  if (!fast_stat(f->p, f->p + f->n, &mid)) walk_stat(r, f, &mid);
+  if (!r->err && !idset_add(used, mid)) w->oom = 1;
   return 1;
 }
 
-static void walk_event(xp_wire *lr, const xp_field *ef, xp_line *ln, idlist *used, walk *w) {
+static void walk_event(xp_wire *lr, const xp_field *ef, xp_line *ln, idset *used, walk *w) {
   xp_wire r;
   xp_field f;
   int has_off = 0;
@@ -198,7 +296,7 @@ static void walk_event(xp_wire *lr, const xp_field *ef, xp_line *ln, idlist *use
   }
 }
 
-static void walk_line(xp_wire *pr, const xp_field *lf, xp_line *ln, idlist *used, walk *w) {
+static void walk_line(xp_wire *pr, const xp_field *lf, xp_line *ln, idset *used, walk *w) {
   xp_wire r;
   xp_field f;
   memset(ln, 0, sizeof(*ln));
@@ -220,16 +318,10 @@ static void walk_line(xp_wire *pr, const xp_field *lf, xp_line *ln, idlist *used
       default: break;
     }
   }
-  if (r.err) { *pr = r; return; }
-  if (ln->n_timed) {
-    int64_t base = (int64_t)((uint64_t)ln->timestamp_ns * 1000u);
-    ln->min_start_ps = (int64_t)((uint64_t)ln->min_start_ps + (uint64_t)base);
-    ln->max_start_ps = (int64_t)((uint64_t)ln->max_start_ps + (uint64_t)base);
-    ln->max_end_ps = (int64_t)((uint64_t)ln->max_end_ps + (uint64_t)base);
-  }
+  if (r.err) *pr = r;
 }
 
-static void walk_emeta(xp_wire *pr, const xp_field *vf, xp_event_meta *em, idlist *used, walk *w) {
+static void walk_emeta(xp_wire *pr, const xp_field *vf, xp_event_meta *em, idset *used, walk *w) {
   xp_wire r;
   xp_field f;
   xp_wire_init(&r, pr->base, vf->p, vf->n);
@@ -292,15 +384,10 @@ static void walk_smeta(xp_wire *pr, const xp_field *vf, xp_stat_meta *sm) {
   if (r.err) *pr = r;
 }
 
-static int cmp_i64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
   xp_wire r;
   xp_field f;
-  idlist used = {0};
+  idset used = {0};
   memset(pl, 0, sizeof(*pl));
   pl->msg = pf->p;
   pl->msg_n = pf->n;
@@ -346,19 +433,22 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
   }
   if (r.err) *sr = r;
   if (!r.err && !w->oom) {
+    pl->n_emeta = drop_superseded(pl->emeta, pl->n_emeta, sizeof(xp_event_meta), &w->oom);
+    pl->n_smeta = drop_superseded(pl->smeta, pl->n_smeta, sizeof(xp_stat_meta), &w->oom);
+  }
+  if (!r.err && !w->oom) {
     if (!idmap_build(&pl->emeta_idx, pl->n_emeta, pl->emeta ? &pl->emeta->id : NULL, sizeof(xp_event_meta)) ||
         !idmap_build(&pl->smeta_idx, pl->n_smeta, pl->smeta ? &pl->smeta->id : NULL, sizeof(xp_stat_meta))) {
       w->oom = 1;
     } else {
-      if (used.n) qsort(used.v, (size_t)used.n, sizeof(int64_t), cmp_i64); /* v is NULL when n is 0 */
-      for (int32_t i = 0; i < used.n; i++) {
-        if (i && used.v[i] == used.v[i - 1]) continue;
-        int32_t k = idmap_get(&pl->smeta_idx, used.v[i]);
+      for (uint32_t i = 0; used.mask && i <= used.mask; i++) {
+        if (!used.full[i]) continue;
+        int32_t k = idmap_get(&pl->smeta_idx, used.keys[i]);
         if (k >= 0) pl->smeta[k].used_as_name = 1;
       }
     }
   }
-  sqlite3_free(used.v);
+  idset_free(&used);
 }
 
 static int add_str(xp_str **arr, int32_t *n, int32_t *cap, const xp_field *f) {
@@ -400,6 +490,32 @@ static void free_planes(xp_profile *p) {
   sqlite3_free(p->planes);
   p->planes = NULL;
   p->n_planes = 0;
+}
+
+/* Line times in ps must fit int64. Modern producers write line timestamps
+** relative to the session start; old ones wrote epoch nanoseconds (~1.7e18,
+** x1000 overflows). Those files are rebased on their earliest line, and the
+** base is reported (xplane_space.time_base_ns). */
+#define XP_EPOCH_NS_LIMIT ((int64_t)1000000000 * 86400 * 365) /* a year of ns */
+
+static void set_line_bases(xp_profile *p) {
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (int32_t i = 0; i < p->n_planes; i++)
+    for (int32_t k = 0; k < p->planes[i].n_lines; k++) {
+      int64_t t = p->planes[i].lines[k].timestamp_ns;
+      if (t < lo) lo = t;
+      if (t > hi) hi = t;
+    }
+  p->time_base_ns = (hi > XP_EPOCH_NS_LIMIT || lo < -XP_EPOCH_NS_LIMIT) ? lo : 0;
+  for (int32_t i = 0; i < p->n_planes; i++)
+    for (int32_t k = 0; k < p->planes[i].n_lines; k++) {
+      xp_line *ln = &p->planes[i].lines[k];
+      ln->base_ps = (int64_t)(((uint64_t)ln->timestamp_ns - (uint64_t)p->time_base_ns) * 1000u);
+      if (!ln->n_timed) continue;
+      ln->min_start_ps = (int64_t)((uint64_t)ln->min_start_ps + (uint64_t)ln->base_ps);
+      ln->max_start_ps = (int64_t)((uint64_t)ln->max_start_ps + (uint64_t)ln->base_ps);
+      ln->max_end_ps = (int64_t)((uint64_t)ln->max_end_ps + (uint64_t)ln->base_ps);
+    }
 }
 
 /* Describe a wire error in words a user can act on. */
@@ -470,6 +586,7 @@ static char *index_space(xp_profile *p) {
     p->n_lines += p->planes[i].n_lines;
     p->n_events += p->planes[i].n_events;
   }
+  set_line_bases(p);
   read_task_environment(p);
   return NULL;
 }

@@ -92,6 +92,7 @@ typedef struct xp_line {
   xp_str name;
   xp_str display_name;
   int64_t timestamp_ns;
+  int64_t base_ps;    /* (timestamp_ns - profile time_base_ns) * 1000: event starts add to it */
   int64_t duration_ps;
   const uint8_t *msg; /* the XLine message */
   size_t msg_n;
@@ -131,6 +132,7 @@ typedef struct xp_profile {
   int64_t n_events;
   xp_str *errors, *warnings, *hostnames;
   int32_t n_errors, n_warnings, n_hostnames;
+  int64_t time_base_ns; /* subtracted from line timestamps (0 unless epoch-based) */
   int has_start_time, has_stop_time;
   int64_t profile_start_time_ns; /* from the `Task Environment` plane */
   int64_t profile_stop_time_ns;
@@ -165,6 +167,11 @@ typedef struct xp_event {
   const uint8_t *msg;      /* the XEvent message (stats are walked from it) */
   size_t msg_n;
 } xp_event;
+
+/* An event's start in ps: the line's base plus its offset (wrapping, never UB). */
+static inline int64_t xp_event_start(const xp_line *ln, const xp_event *ev) {
+  return (int64_t)((uint64_t)ln->base_ps + (uint64_t)ev->offset_ps);
+}
 
 typedef struct xp_event_iter {
   xp_wire r;

@@ -44,10 +44,6 @@ static const xp_line *walk_line(const xp_cursor *cur, const ev_walk *w) {
   return &walk_plane(cur, w)->lines[w->pos.line];
 }
 
-static int64_t event_start(const xp_line *ln, const xp_event *ev) {
-  return (int64_t)((uint64_t)ln->timestamp_ns * 1000u + (uint64_t)ev->offset_ps);
-}
-
 static void walk_begin(ev_walk *w) {
   memset(w, 0, sizeof(*w));
 }
@@ -64,7 +60,7 @@ static int walk_next(const xp_cursor *cur, ev_walk *w) {
     }
     if (xp_events_next(&w->it, &w->ev)) {
       w->event_index++;
-      if (range && (!w->ev.has_offset || !xp_filter_start(cur, event_start(walk_line(cur, w), &w->ev))))
+      if (range && (!w->ev.has_offset || !xp_filter_start(cur, xp_event_start(walk_line(cur, w), &w->ev))))
         continue;
       return 1;
     }
@@ -131,11 +127,11 @@ static int events_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case E_METADATA_ID: sqlite3_result_int64(ctx, ev->metadata_id); break;
     case E_NAME: result_name(ctx, pl, ev, 0); break;
     case E_DISPLAY_NAME: result_name(ctx, pl, ev, 1); break;
-    case E_START_PS: if (ev->has_offset) sqlite3_result_int64(ctx, event_start(ln, ev)); break;
+    case E_START_PS: if (ev->has_offset) sqlite3_result_int64(ctx, xp_event_start(ln, ev)); break;
     case E_DUR_PS: sqlite3_result_int64(ctx, ev->duration_ps); break;
     case E_END_PS:
       if (ev->has_offset)
-        sqlite3_result_int64(ctx, (int64_t)((uint64_t)event_start(ln, ev) + (uint64_t)ev->duration_ps));
+        sqlite3_result_int64(ctx, (int64_t)((uint64_t)xp_event_start(ln, ev) + (uint64_t)ev->duration_ps));
       break;
     case E_OFFSET_PS: if (ev->has_offset) sqlite3_result_int64(ctx, ev->offset_ps); break;
     case E_NUM_OCCURRENCES: if (ev->has_occurrences) sqlite3_result_int64(ctx, ev->num_occurrences); break;
@@ -293,7 +289,7 @@ static int stats_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case T_LINE_NAME: if (is_event) xp_result_str(ctx, walk_line(cur, &st->w)->name); break;
     case T_EVENT_INDEX: if (is_event) sqlite3_result_int64(ctx, st->w.event_index); break;
     case T_START_PS:
-      if (is_event && st->w.ev.has_offset) sqlite3_result_int64(ctx, event_start(walk_line(cur, &st->w), &st->w.ev));
+      if (is_event && st->w.ev.has_offset) sqlite3_result_int64(ctx, xp_event_start(walk_line(cur, &st->w), &st->w.ev));
       break;
     case T_SCOPE: sqlite3_result_text(ctx, scope_names[st->scope], -1, SQLITE_STATIC); break;
     case T_ORIGIN: sqlite3_result_text(ctx, origin_names[s->origin], -1, SQLITE_STATIC); break;

@@ -67,11 +67,11 @@ const xp_table xp_table_files = {
 
 enum {
   S_N_PLANES = XP_COL_FIRST_OWN, S_N_LINES, S_N_EVENTS, S_HOSTNAMES, S_ERRORS, S_WARNINGS,
-  S_START_NS, S_STOP_NS, S_SIZE, S_SHA256, S_N
+  S_START_NS, S_STOP_NS, S_TIME_BASE_NS, S_SIZE, S_SHA256, S_N
 };
 static const char *const space_cols[] = {
     "n_planes INTEGER", "n_lines INTEGER", "n_events INTEGER", "hostnames TEXT", "errors TEXT",
-    "warnings TEXT", "profile_start_time_ns INTEGER", "profile_stop_time_ns INTEGER",
+    "warnings TEXT", "profile_start_time_ns INTEGER", "profile_stop_time_ns INTEGER", "time_base_ns INTEGER",
     "size INTEGER", "sha256 TEXT"};
 
 static int space_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
@@ -96,6 +96,7 @@ static int space_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case S_STOP_NS:
       if (p->has_stop_time) sqlite3_result_int64(ctx, p->profile_stop_time_ns);
       break;
+    case S_TIME_BASE_NS: sqlite3_result_int64(ctx, p->time_base_ns); break;
     case S_SIZE: sqlite3_result_int64(ctx, p->size); break;
     case S_SHA256:
       /* read only when asked for; kept with the cached profile */

@@ -79,9 +79,10 @@ static int xp_disconnect(sqlite3_vtab *vt) {
 ** usable gives SQLITE_CONSTRAINT (the planner must try another join order);
 ** no path at all is allowed here and reported by xFilter with a clear message.
 **
-** idxStr carries the query's colUsed mask in hex, so that xFilter knows which
-** columns are read and the tables skip building the others (the stats JSON,
-** names) on the hot path.
+** idxStr spells the plan for EXPLAIN QUERY PLAN readers, then carries the
+** query's colUsed mask, so that xFilter knows which columns are read and the
+** tables skip building the others (the stats JSON, names) on the hot path:
+**   "path,plane_name,start_ps>= cols:4024"   (mask in hex after "cols:")
 */
 enum {
   XP_P_PATH = 0x001,
@@ -165,7 +166,18 @@ static int xp_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
   info->idxNum = plan;
   info->estimatedCost = cost;
   info->estimatedRows = (sqlite3_int64)cost;
-  info->idxStr = sqlite3_mprintf("%llx", (unsigned long long)info->colUsed);
+  static const char *const names[] = {"path", "file", "host", "plane_index", "plane_name",
+                                      "line_index", "line_name", "start_ps>=", "start_ps<="};
+  sqlite3_str *plan_text = sqlite3_str_new(NULL);
+  for (int k = 0, n = 0; k < XP_P_N_ARGS; k++) {
+    if (!(plan & (1 << k))) continue;
+    const char *name = names[k];
+    if (k == 7 && (plan & XP_P_LO_GT)) name = "start_ps>";
+    if (k == 8 && (plan & XP_P_HI_LT)) name = "start_ps<";
+    sqlite3_str_appendf(plan_text, n++ ? ",%s" : "%s", name);
+  }
+  sqlite3_str_appendf(plan_text, " cols:%llx", (unsigned long long)info->colUsed);
+  info->idxStr = sqlite3_str_finish(plan_text);
   if (!info->idxStr) return SQLITE_NOMEM;
   info->needToFreeIdxStr = 1;
   return SQLITE_OK;
@@ -327,7 +339,8 @@ static int xp_filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str,
                           sqlite3_value **argv) {
   xp_cursor *cur = (xp_cursor *)c;
   cursor_reset(cur);
-  cur->col_used = idx_str ? (sqlite3_uint64)strtoull(idx_str, NULL, 16) : ~(sqlite3_uint64)0;
+  const char *cols = idx_str ? strstr(idx_str, " cols:") : NULL;
+  cur->col_used = cols ? (sqlite3_uint64)strtoull(cols + 6, NULL, 16) : ~(sqlite3_uint64)0;
   cur->f.start_lo = INT64_MIN;
   cur->f.start_hi = INT64_MAX;
   cur->rowid = 0;

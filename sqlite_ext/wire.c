@@ -50,7 +50,7 @@ static int read_fixed(xp_wire *r, int width, uint64_t *out) {
   return 1;
 }
 
-int xp_wire_next(xp_wire *r, xp_field *f) {
+int xp_wire_next_slow(xp_wire *r, xp_field *f) {
   if (r->err || r->p >= r->end) return 0;
   f->at = r->p;
   uint64_t tag;

@@ -57,8 +57,55 @@ typedef struct xp_wire {
 void xp_wire_init(xp_wire *r, const uint8_t *base, const uint8_t *msg, size_t n);
 
 /* Read the next field into *f. Returns 1 on success, 0 at the end of the
-** message or on error (then r->err is set). */
-int xp_wire_next(xp_wire *r, xp_field *f);
+** message or on error (then r->err is set). The inline part handles the
+** common shapes (one-byte tag, one-byte varint or length); the rest and
+** every error go to xp_wire_next_slow. */
+int xp_wire_next_slow(xp_wire *r, xp_field *f);
+
+/* Decode a varint of at most 10 bytes at p (< end); returns the byte after
+** it, or NULL when it is cut off or too long (the slow path reports). */
+static inline const uint8_t *xp_varint(const uint8_t *p, const uint8_t *end, uint64_t *out) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 70 && p < end; shift += 7) {
+    uint8_t b = *p++;
+    v |= (uint64_t)(b & 0x7f) << shift;
+    if (b < 0x80) {
+      *out = v;
+      return p;
+    }
+  }
+  return 0;
+}
+
+static inline int xp_wire_next(xp_wire *r, xp_field *f) {
+  const uint8_t *p = r->p;
+  if (p < r->end && p[0] < 0x80 && p[0] >= 8) {
+    uint32_t wt = p[0] & 7u;
+    uint64_t v;
+    const uint8_t *q;
+    if (wt == XP_WT_VARINT && (q = xp_varint(p + 1, r->end, &v)) != 0) {
+      f->at = p;
+      f->num = p[0] >> 3;
+      f->wt = wt;
+      f->u = v;
+      f->p = 0;
+      f->n = 0;
+      r->p = q;
+      return 1;
+    }
+    if (wt == XP_WT_LEN && (q = xp_varint(p + 1, r->end, &v)) != 0 && v <= (uint64_t)(r->end - q)) {
+      f->at = p;
+      f->num = p[0] >> 3;
+      f->wt = wt;
+      f->u = 0;
+      f->p = q;
+      f->n = (size_t)v;
+      r->p = q + v;
+      return 1;
+    }
+  }
+  return xp_wire_next_slow(r, f);
+}
 
 /* Flag a known field whose wire type is wrong (not an XPlane message). */
 void xp_wire_mismatch(xp_wire *r, const xp_field *f);

@@ -15,7 +15,8 @@
 #   @EXT@   the extension to .load        @DATA@  the real profiles folder
 #   @TMP@   a fresh scratch folder        @TINY@  the tiny profile (below)
 # In the output, the scratch and data paths are turned back into @TMP@ and
-# @DATA@, so expected files do not depend on where things live.
+# @DATA@, so expected files do not depend on where things live, and the
+# column mask of query plans (" cols:<hex>") is dropped.
 #
 # The scratch folder holds a small logdir of profiles written by
 # make_tiny_xspace (see tests/make_tiny_xspace.c), each with the mtime
@@ -86,7 +87,10 @@ for name in "${names[@]}"; do
        s#@TINY@#$(sed_replacement "$TINY")#g; s#@TMP@#$(sed_replacement "$tmp")#g" \
     "$script" > "$work/script.sql"
   (cd "$work" && "$SQLITE3" -bail -batch -header -nullvalue NULL :memory: < script.sql > raw.out 2>&1)
-  sed "s#$(sed_literal "$tmp")#@TMP@#g; s#$(sed_literal "$DATA")#@DATA@#g" "$work/raw.out" > "$work/actual"
+  # The column mask of a query plan (" cols:<hex>") shifts whenever a table
+  # gains a column; the pushed constraints before it are what the tests pin.
+  sed "s#$(sed_literal "$tmp")#@TMP@#g; s#$(sed_literal "$DATA")#@DATA@#g; s# cols:[0-9a-f]*##g" \
+    "$work/raw.out" > "$work/actual"
   if cmp -s "$expected" "$work/actual"; then
     echo "ok   $name"
     passed=$((passed + 1))
