@@ -90,7 +90,7 @@ xp_profile *xp_cache_get(xp_cache *c, const xp_file *f, char **errmsg) {
     xp_profile_retain(c->v[i].prof);
     return c->v[i].prof;
   }
-  xp_profile *p = xp_profile_open(f->path, errmsg);
+  xp_profile *p = xp_profile_open(f->path, c->threads, errmsg);
   if (!p) return NULL;
   c->opens++;
   /* The file may have changed between discovery and open: key by what was read. */
@@ -115,7 +115,7 @@ static void *worker(void *arg) {
     pthread_mutex_unlock(&j->mu);
     if (k >= j->n) return NULL;
     char *err = NULL;
-    j->done[k] = xp_profile_open(j->todo[k]->path, &err);
+    j->done[k] = xp_profile_open(j->todo[k]->path, 1, &err); /* the files are the parallelism */
     sqlite3_free(err);
   }
 }

@@ -29,7 +29,8 @@ xp_profile *xp_cache_get(xp_cache *c, const xp_file *f, char **errmsg);
 ** `threads` threads; errors are left for xp_cache_get to report in order. */
 void xp_cache_prefetch(xp_cache *c, const xp_filelist *files);
 
-/* Decode threads used by prefetch (1 = serial); default 2. */
+/* Decode threads (1 = serial; default 2): a multi-file path opens files in
+** parallel, a single file walks its planes in parallel. */
 void xp_cache_set_threads(xp_cache *c, int threads);
 int xp_cache_threads(const xp_cache *c);
 

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -543,11 +544,67 @@ static const char *sniff_foreign(const uint8_t *b, int64_t n) {
   return NULL;
 }
 
+/* Planes are independent: their walks may run on several threads. */
+typedef struct plane_jobs {
+  xp_profile *p;
+  const xp_field *fields;   /* the XSpace.planes fields, in file order */
+  xp_wire *errs;            /* per plane: its walk's error state */
+  int *oom;
+  int32_t next;
+  pthread_mutex_t mu;
+} plane_jobs;
+
+static void *plane_worker(void *arg) {
+  plane_jobs *j = arg;
+  for (;;) {
+    pthread_mutex_lock(&j->mu);
+    int32_t k = j->next++;
+    pthread_mutex_unlock(&j->mu);
+    if (k >= j->p->n_planes) return NULL;
+    walk w;
+    memset(&w, 0, sizeof(w));
+    w.prof = j->p;
+    xp_wire_init(&j->errs[k], j->p->base, j->p->base, (size_t)j->p->size);
+    walk_plane(&j->errs[k], &j->fields[k], &j->p->planes[k], &w);
+    j->oom[k] = w.oom;
+  }
+}
+
+/* Walk every plane, on up to `threads` threads; returns the first failing
+** plane's error (file order) in *err, or sets *oom. */
+static void walk_planes(xp_profile *p, const xp_field *fields, int threads, xp_wire *err, int *oom) {
+  plane_jobs j;
+  memset(&j, 0, sizeof(j));
+  j.p = p;
+  j.fields = fields;
+  j.errs = sqlite3_malloc64(sizeof(xp_wire) * (sqlite3_uint64)(p->n_planes + 1));
+  j.oom = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(p->n_planes + 1));
+  if (!j.errs || !j.oom) {
+    *oom = 1;
+  } else {
+    pthread_mutex_init(&j.mu, NULL);
+    pthread_t tid[XP_MAX_INDEX_THREADS];
+    int started = 0;
+    for (int t = 1; t < threads && t < p->n_planes && started < XP_MAX_INDEX_THREADS; t++)
+      if (pthread_create(&tid[started], NULL, plane_worker, &j) == 0) started++;
+    plane_worker(&j);
+    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&j.mu);
+    for (int32_t k = 0; k < p->n_planes && !*oom && !err->err; k++) {
+      if (j.oom[k]) *oom = 1;
+      else if (j.errs[k].err) *err = j.errs[k];
+    }
+  }
+  sqlite3_free(j.errs);
+  sqlite3_free(j.oom);
+}
+
 /* Run the validating walk over the mapping; returns an error text or NULL. */
-static char *index_space(xp_profile *p) {
+static char *index_space(xp_profile *p, int threads) {
   walk w;
   xp_wire r;
-  xp_field f;
+  xp_field f, *fields = NULL;
+  int32_t cap_fields = 0;
   int known = 0;
   memset(&w, 0, sizeof(w));
   w.prof = p;
@@ -556,9 +613,8 @@ static char *index_space(xp_profile *p) {
     switch (f.num) {
       case SPACE_PLANES:
         if (!xp_wire_expect(&r, &f, XP_WT_LEN)) break;
-        if (!grow((void **)&p->planes, &w.cap_planes, p->n_planes, sizeof(xp_plane))) { w.oom = 1; break; }
-        walk_plane(&r, &f, &p->planes[p->n_planes], &w);
-        p->n_planes++;
+        if (!grow((void **)&fields, &cap_fields, p->n_planes, sizeof(xp_field))) { w.oom = 1; break; }
+        fields[p->n_planes++] = f;
         known++;
         break;
       case SPACE_ERRORS:
@@ -576,6 +632,13 @@ static char *index_space(xp_profile *p) {
       default: break;
     }
   }
+  if (!w.oom && !r.err && p->n_planes) {
+    p->planes = sqlite3_malloc64(sizeof(xp_plane) * (sqlite3_uint64)p->n_planes);
+    if (!p->planes) w.oom = 1;
+    else memset(p->planes, 0, sizeof(xp_plane) * (size_t)p->n_planes);
+    if (!w.oom) walk_planes(p, fields, threads, &r, &w.oom);
+  }
+  sqlite3_free(fields);
   if (w.oom) return sqlite3_mprintf("out of memory while indexing");
   if (r.err) {
     const char *foreign = sniff_foreign(p->base, p->size);
@@ -603,7 +666,7 @@ static void profile_free(xp_profile *p) {
   sqlite3_free(p);
 }
 
-xp_profile *xp_profile_open(const char *path, char **errmsg) {
+xp_profile *xp_profile_open(const char *path, int threads, char **errmsg) {
   char *why = NULL;
   struct stat st;
   xp_profile *p = sqlite3_malloc(sizeof(*p));
@@ -634,7 +697,7 @@ xp_profile *xp_profile_open(const char *path, char **errmsg) {
     } else {
       p->base = m;
       p->mapped = 1;
-      why = index_space(p);
+      why = index_space(p, threads);
     }
   }
   if (fd >= 0) close(fd);
@@ -659,7 +722,7 @@ xp_profile *xp_profile_from_memory(const char *name, const uint8_t *buf, size_t 
   p->size = (int64_t)n;
   if (n == 0) why = sqlite3_mprintf("empty file (0 bytes): not an XSpace");
   else if ((int64_t)n > XP_MAX_FILE_BYTES) why = sqlite3_mprintf("too large: %lld bytes", (long long)n);
-  else why = index_space(p);
+  else why = index_space(p, 1);
   if (why || !p->path) {
     *errmsg = sqlite3_mprintf("%s: %s", name, why ? why : "out of memory");
     sqlite3_free(why);

@@ -143,9 +143,13 @@ typedef struct xp_profile {
   void (*analysis_free)(void *);
 } xp_profile;
 
-/* Open, map, validate and index `path`. On failure returns NULL and sets
-** *errmsg (sqlite3_malloc'd) to "<path>: <problem>". */
-xp_profile *xp_profile_open(const char *path, char **errmsg);
+/* Threads one open may use to walk planes in parallel, at most. */
+#define XP_MAX_INDEX_THREADS 16
+
+/* Open, map, validate and index `path`, walking its planes on up to
+** `threads` threads. On failure returns NULL and sets *errmsg
+** (sqlite3_malloc'd) to "<path>: <problem>". */
+xp_profile *xp_profile_open(const char *path, int threads, char **errmsg);
 /* The same over a caller-owned buffer that must outlive the profile (the
 ** fuzzer and unit tests use it). */
 xp_profile *xp_profile_from_memory(const char *name, const uint8_t *buf, size_t n, char **errmsg);
