@@ -638,6 +638,7 @@ static char *index_space(xp_profile *p, int threads) {
     else memset(p->planes, 0, sizeof(xp_plane) * (size_t)p->n_planes);
     if (!w.oom) walk_planes(p, fields, threads, &r, &w.oom);
   }
+  if (!p->planes) p->n_planes = 0; /* nothing was walked: nothing to free */
   sqlite3_free(fields);
   if (w.oom) return sqlite3_mprintf("out of memory while indexing");
   if (r.err) {
