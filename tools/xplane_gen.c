@@ -13,12 +13,14 @@
 **   --style gpu|tpu    what the profiler of that platform writes (default gpu)
 **   --hosts N          host files, 1..256 (default 1)
 **   --devices N        accelerators per host, 1..64 (default 4)
-**   --steps N          training steps, >= 1 (default 20)
+**   --steps N          training steps, 1..10^7 (default 20); a file must stay
+**                      under the 2 GiB protobuf limit (else exit 2)
 **   --ops-per-step N   HLO ops per step, 16..20000 (default 100)
 **   --target-mb M      make each host file about M MB (10^6 bytes), 1..2048:
-**                      the NUMBER OF STEPS grows (ops per step stay); --steps
-**                      is then a minimum. The size is estimated from two small
-**                      counting runs, so expect a few percent off.
+**                      the NUMBER OF STEPS is chosen (ops per step stay);
+**                      an explicit --steps is then a minimum. The size comes
+**                      from counting runs of parts of the file: typically
+**                      within 1 % (2 % for files under ~10 MB).
 **   --seed S           0..2^64-1 (default 1): all timing jitter comes from it
 **   --heavy-every K    every K-th step is heavy (0 = none, default 5)
 **
@@ -44,7 +46,10 @@
 **     Stream #(18+3d)(MemcpyH2D) one CopyHostToDevice per step
 **     kernel stats: correlation_id (uint64), kernel_details, tf_op, hlo_op,
 **     hlo_module (all four ref_value: interned in stat_metadata), program_id
-**     (int64); the copy: correlation_id, memcpy_details (ref).
+**     (int64); the copy: correlation_id, memcpy_details (ref). Kernels are
+**     named by their HLO instruction (fusion.3, transpose.4, iota.8, ...),
+**     except library kernels: matmuls (hlo_op custom-call.<i>) use 3 shared
+**     cuBLAS kernel names, all-reduces ncclDevKernel_AllReduce_Sum_f32_RING_LL.
 **   /host:CPU
 **     python                     per step: train (stats step_num int64, _r
 **                                int64 1: the StepTraceAnnotation) and
@@ -61,6 +66,7 @@
 **   /device:TPU:d (id 2+8d)
 **     Steps (id -559038737)      one event per step, named "0", "1", ...
 **     XLA Modules                one jit_train_step(1234) event per step
+**                                (stats run_id, replica_id)
 **     XLA Ops                    N ops per step plus a while.N op nesting the
 **                                optimizer slots; all op facts on the event
 **                                METADATA (name = the HLO text, display_name
@@ -78,9 +84,10 @@
 **
 ** Injected features (deterministic; the analysis must find them):
 ** 1. Dominant hot op: the slot at 5N/8 lasts 0.45x the sum of all other
-**    compute ops, so its name has by far the largest total time on device op
-**    lines: TPU `fusion.hot`; GPU kernel GPU_HOT_KERNEL (below), hlo_op
-**    `custom-call.hot`.
+**    compute ops (31 % of compute), so its name has by far the largest total
+**    time on device op lines: TPU `fusion.hot` (hlo_category convolution
+**    fusion); GPU kernel (hlo_op `custom-call.hot`)
+**    sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize256x128x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas
 ** 2. Pre-op gap: in every step, on every device, the compute line idles
 **    max(8% of the nominal step compute, 400 us GPU / 200 us TPU) (+-10%)
 **    before slot N/4, the marker `iota.<N/4>` (8 us), which is immediately
@@ -150,6 +157,7 @@ typedef struct options {
   const char *out, *run;
   style_t style;
   int64_t hosts, devices, steps, ops, target_mb, heavy_every;
+  int steps_given; /* --steps was on the command line */
   uint64_t seed;
 } options;
 
@@ -164,10 +172,10 @@ static void usage(FILE *f) {
         "  --style gpu|tpu    profile shape (default gpu)\n"
         "  --hosts N          host files, 1..256 (default 1)\n"
         "  --devices N        devices per host, 1..64 (default 4)\n"
-        "  --steps N          training steps, >= 1 (default 20)\n"
+        "  --steps N          training steps, 1..10000000 (default 20)\n"
         "  --ops-per-step N   HLO ops per step, 16..20000 (default 100)\n"
-        "  --target-mb M      grow the number of steps until each file is about M MB\n"
-        "                     (10^6 bytes), 1..2048; --steps is then a minimum\n"
+        "  --target-mb M      choose the number of steps so each file is about M MB\n"
+        "                     (10^6 bytes), 1..2048; an explicit --steps is then a minimum\n"
         "  --seed S           random seed, 0..2^64-1 (default 1)\n"
         "  --heavy-every K    every K-th step runs 2x longer, 0 = none (default 5)\n"
         "  --help             this text\n"
@@ -231,7 +239,10 @@ static void parse_options(int argc, char **argv, options *o) {
         break;
       case O_HOSTS: o->hosts = parse_int("--hosts", optarg, 1, 256); break;
       case O_DEVICES: o->devices = parse_int("--devices", optarg, 1, 64); break;
-      case O_STEPS: o->steps = parse_int("--steps", optarg, 1, 100000000); break;
+      case O_STEPS:
+        o->steps = parse_int("--steps", optarg, 1, 10000000);
+        o->steps_given = 1;
+        break;
       case O_OPS: o->ops = parse_int("--ops-per-step", optarg, MIN_OPS, MAX_OPS); break;
       case O_TARGET: o->target_mb = parse_int("--target-mb", optarg, 1, 2048); break;
       case O_HEAVY: o->heavy_every = parse_int("--heavy-every", optarg, 0, 1000000); break;
@@ -410,6 +421,69 @@ static void describe_op(op_slot *op, int i, int pattern, const char *prev) {
   }
 }
 
+/* A cuBLAS-, XLA- or NCCL-like launch configuration (fixed per slot). */
+static void gpu_kernel_details(op_slot *op, int i) {
+  uint64_t h = mix(0x6b64ULL + (uint64_t)i);
+  int gemm = op->kind == OP_DOT || op->kind == OP_HOT;
+  snprintf(op->kernel_details, sizeof(op->kernel_details),
+           "regs:%d static_shared:%d dynamic_shared:%d grid:%d,1,1 block:%d,1,1 occ_pct:%d",
+           gemm ? 168 : 32 + (int)(h >> 8) % 4 * 8, gemm ? 0 : 1024, gemm ? 213248 : 0,
+           op->kind == OP_IOTA ? 32 : 132 * (1 + (int)(h % 8)), gemm ? 384 : 256,
+           gemm ? 12 : 50 + (int)(h >> 16) % 50);
+}
+
+/* Kind, names and name stack of slot i. */
+static void name_op(const model *m, op_slot *op, int i, int collective, int *dots) {
+  int half = m->n / 2, fwd = i < half, pattern = i % 8;
+  int layer = fwd ? i / 8 : (half + 7) / 8 - 1 - (i - half) / 8;
+  const char *stack = fwd ? "jit(train_step)/jvp(model)" : "jit(train_step)/transpose(jvp(model))";
+  op->category = layer_pattern[pattern].category;
+  op->source_line = 40 + 6 * pattern + (fwd ? 0 : 3);
+  if (i == m->iota) {
+    op->kind = OP_IOTA;
+    snprintf(op->hlo, sizeof(op->hlo), "iota.%d", i);
+    snprintf(op->tf_op, sizeof(op->tf_op), "%s/layer_%d/conv/iota", stack, layer);
+    op->category = "data formatting";
+  } else if (i == m->payload) {
+    op->kind = OP_PAYLOAD;
+    snprintf(op->hlo, sizeof(op->hlo), "convolution.payload");
+    snprintf(op->tf_op, sizeof(op->tf_op), "%s/layer_%d/conv/conv_general_dilated", stack, layer);
+    op->category = "convolution";
+  } else if (i == m->hot) {
+    op->kind = OP_HOT;
+    snprintf(op->hlo, sizeof(op->hlo), "fusion.hot");
+    snprintf(op->gpu_hlo, sizeof(op->gpu_hlo), "custom-call.hot");
+    op->kernel = GPU_HOT_KERNEL;
+    snprintf(op->tf_op, sizeof(op->tf_op), "%s/layer_%d/mlp/up/dot_general", stack, layer);
+    op->category = "convolution fusion";
+  } else if (i >= m->while_first) {
+    op->kind = OP_OPTIMIZER;
+    snprintf(op->hlo, sizeof(op->hlo), "fusion.%d", i);
+    snprintf(op->tf_op, sizeof(op->tf_op), "jit(train_step)/optimizer/adam/%s",
+             adam_prims[(i - m->while_first) % 6]);
+    op->category = "loop fusion";
+    op->source_line = 120 + (i - m->while_first);
+  } else if (collective) {
+    op->kind = OP_COLLECTIVE;
+    snprintf(op->hlo, sizeof(op->hlo), "all-reduce.%d", i);
+    snprintf(op->tf_op, sizeof(op->tf_op), "%s/layer_%d/psum", stack, layer);
+    op->kernel = NCCL_KERNEL;
+    op->category = "all-reduce";
+  } else {
+    op->kind = layer_pattern[pattern].kind;
+    const char *base = op->kind == OP_DOT ? "convolution"
+                       : op->kind == OP_TRANSPOSE ? "transpose" : "fusion";
+    snprintf(op->hlo, sizeof(op->hlo), "%s.%d", base, i);
+    snprintf(op->tf_op, sizeof(op->tf_op), "%s/layer_%d/%s/%s", stack, layer,
+             layer_pattern[pattern].scope, layer_pattern[pattern].prim);
+    if (op->kind == OP_DOT) {
+      snprintf(op->gpu_hlo, sizeof(op->gpu_hlo), "custom-call.%d", i);
+      op->kernel = gemm_kernels[(*dots)++ % 3];
+    }
+  }
+  if (!op->gpu_hlo[0]) memcpy(op->gpu_hlo, op->hlo, sizeof(op->hlo));
+}
+
 static void model_build(model *m, const options *o) {
   int n = (int)o->ops;
   memset(m, 0, sizeof(*m));
@@ -417,83 +491,22 @@ static void model_build(model *m, const options *o) {
   m->ops = calloc((size_t)n, sizeof(op_slot));
   if (!m->ops) xs_die("out of memory");
   int w = n / 8 < 2 ? 2 : n / 8 > 6 ? 6 : n / 8;
-  int half = n / 2;
   m->iota = n / 4;
   m->payload = m->iota + 1;
   m->hot = 5 * n / 8;
   m->while_first = n - w;
   m->while_last = n - 1;
-  int layers = (half + 7) / 8, dots = 0;
+  /* All-reduce slots (at least one per step). */
+  int fallback = m->while_first - 1;
+  for (int i = n / 2; i < m->while_first; i++)
+    if (i % 8 == 7 && i != m->hot) fallback = -1;
+  int dots = 0;
   for (int i = 0; i < n; i++) {
-    op_slot *op = &m->ops[i];
-    int fwd = i < half, pattern = i % 8;
-    int layer = fwd ? i / 8 : layers - 1 - (i - half) / 8;
-    if (layer < 0) layer = 0;
-    const char *stack = fwd ? "jit(train_step)/jvp(model)" : "jit(train_step)/transpose(jvp(model))";
-    int coll = !fwd && i < m->while_first && i % 8 == 7 && i != m->hot;
-    op->category = layer_pattern[pattern].category;
-    op->source_line = 40 + 6 * pattern + (fwd ? 0 : 3);
-    if (i == m->iota) {
-      op->kind = OP_IOTA;
-      snprintf(op->hlo, sizeof(op->hlo), "iota.%d", i);
-      snprintf(op->tf_op, sizeof(op->tf_op), "%s/layer_%d/conv/iota", stack, layer);
-      op->category = "data formatting";
-    } else if (i == m->payload) {
-      op->kind = OP_PAYLOAD;
-      snprintf(op->hlo, sizeof(op->hlo), "convolution.payload");
-      snprintf(op->tf_op, sizeof(op->tf_op), "%s/layer_%d/conv/conv_general_dilated", stack, layer);
-      op->category = "convolution";
-    } else if (i == m->hot) {
-      op->kind = OP_HOT;
-      snprintf(op->hlo, sizeof(op->hlo), "fusion.hot");
-      snprintf(op->gpu_hlo, sizeof(op->gpu_hlo), "custom-call.hot");
-      op->kernel = GPU_HOT_KERNEL;
-      snprintf(op->tf_op, sizeof(op->tf_op), "%s/layer_%d/mlp/up/dot_general", stack, layer);
-      op->category = "convolution fusion";
-    } else if (i >= m->while_first) {
-      op->kind = OP_OPTIMIZER;
-      snprintf(op->hlo, sizeof(op->hlo), "fusion.%d", i);
-      snprintf(op->tf_op, sizeof(op->tf_op), "jit(train_step)/optimizer/adam/%s",
-               adam_prims[(i - m->while_first) % 6]);
-      op->category = "loop fusion";
-      op->source_line = 120 + (i - m->while_first);
-    } else if (coll) {
-      op->kind = OP_COLLECTIVE;
-      snprintf(op->hlo, sizeof(op->hlo), "all-reduce.%d", i);
-      snprintf(op->tf_op, sizeof(op->tf_op), "%s/layer_%d/psum", stack, layer);
-      op->kernel = NCCL_KERNEL;
-      op->category = "all-reduce";
-    } else {
-      op->kind = layer_pattern[pattern].kind;
-      const char *base = op->kind == OP_DOT ? "convolution"
-                         : op->kind == OP_TRANSPOSE ? "transpose" : "fusion";
-      snprintf(op->hlo, sizeof(op->hlo), "%s.%d", base, i);
-      snprintf(op->tf_op, sizeof(op->tf_op), "%s/layer_%d/%s/%s", stack, layer,
-               layer_pattern[pattern].scope, layer_pattern[pattern].prim);
-      if (op->kind == OP_DOT) {
-        snprintf(op->gpu_hlo, sizeof(op->gpu_hlo), "custom-call.%d", i);
-        op->kernel = gemm_kernels[dots++ % 3];
-      }
-    }
-    if (!op->gpu_hlo[0]) memcpy(op->gpu_hlo, op->hlo, sizeof(op->hlo));
-    describe_op(op, i, pattern, i ? m->ops[i - 1].hlo : "param.0");
-  }
-  /* At least one all-reduce per step. */
-  for (int i = 0; i < n; i++) m->n_coll += m->ops[i].kind == OP_COLLECTIVE;
-  if (!m->n_coll) {
-    op_slot *op = &m->ops[m->while_first - 1];
-    free(op->long_name);
-    int i = m->while_first - 1;
-    memset(op, 0, sizeof(*op));
-    op->kind = OP_COLLECTIVE;
-    op->kernel = NCCL_KERNEL;
-    op->category = "all-reduce";
-    op->source_line = 90;
-    snprintf(op->hlo, sizeof(op->hlo), "all-reduce.%d", i);
-    memcpy(op->gpu_hlo, op->hlo, sizeof(op->hlo));
-    snprintf(op->tf_op, sizeof(op->tf_op), "jit(train_step)/transpose(jvp(model))/layer_0/psum");
-    describe_op(op, i, i % 8, m->ops[i - 1].hlo);
-    m->n_coll = 1;
+    int collective = i == fallback || (i >= n / 2 && i % 8 == 7 && i != m->hot);
+    name_op(m, &m->ops[i], i, collective, &dots);
+    describe_op(&m->ops[i], i, i % 8, i ? m->ops[i - 1].hlo : "Arg_0.1");
+    gpu_kernel_details(&m->ops[i], i);
+    m->n_coll += m->ops[i].kind == OP_COLLECTIVE;
   }
   /* Nominal durations: a fixed per-slot spread (seed-independent), then the
   ** hot op and the collectives as shares of the rest. */
@@ -509,7 +522,7 @@ static void model_build(model *m, const options *o) {
       case OP_PAYLOAD: op->nominal_ps = 60 * US; break;
       case OP_HOT:
       case OP_COLLECTIVE: continue;
-      default: op->nominal_ps = (int64_t)(base_ps[op->kind] * spread); break;
+      default: op->nominal_ps = (int64_t)((double)base_ps[op->kind] * spread); break;
     }
     other += op->nominal_ps;
   }
@@ -521,19 +534,6 @@ static void model_build(model *m, const options *o) {
   int64_t min_gap = o->style == STYLE_GPU ? 400 * US : 200 * US;
   m->gap_ps = (int64_t)(0.08 * (double)m->compute_ps);
   if (m->gap_ps < min_gap) m->gap_ps = min_gap;
-  /* GPU launch parameters, from the kind (fixed per slot). */
-  for (int i = 0; i < n; i++) {
-    op_slot *op = &m->ops[i];
-    uint64_t h = mix(0x6b64ULL + (uint64_t)i);
-    int block = op->kind == OP_DOT || op->kind == OP_HOT ? 384 : 256;
-    int grid = op->kind == OP_IOTA ? 32 : 132 * (1 + (int)(h % 8));
-    snprintf(op->kernel_details, sizeof(op->kernel_details),
-             "regs:%d static_shared:%d dynamic_shared:%d grid:%d,1,1 block:%d,1,1 occ_pct:%d",
-             op->kind == OP_DOT || op->kind == OP_HOT ? 168 : 32 + (int)(h >> 8) % 4 * 8,
-             op->kind == OP_DOT || op->kind == OP_HOT ? 0 : 1024,
-             op->kind == OP_DOT || op->kind == OP_HOT ? 213248 : 0, grid, block,
-             op->kind == OP_DOT || op->kind == OP_HOT ? 12 : 50 + (int)(h >> 16) % 50);
-  }
   snprintf(m->while_name, sizeof(m->while_name), "while.%d", n);
   m->while_long = str_printf("%%%s = (s32[], %s) while((s32[], %s) %%tuple.%d), "
                              "condition=%%region_cond.%d, body=%%region_body.%d",
@@ -1148,15 +1148,23 @@ static uint64_t host_size(const options *o, const model *m, int64_t steps, int64
   return s.bytes;
 }
 
-/* Steps for --target-mb. A step's bytes grow slowly with its time (offsets
-** need longer varints later in the run), so: a first guess from two short
-** runs, then the fixed part and the mean step size of a run of that length,
-** measured on four windows of it (midpoint rule). Typically within 1 %. */
-static int64_t steps_for_target(const options *o, const model *m) {
-  const int64_t s1 = 8, s2 = 24, win = 16;
-  double want = (double)o->target_mb * 1e6;
+/* The size of a host file as fixed + per_step * steps, from two short runs.
+** It runs low by up to ~5 % for long runs: a step's bytes grow slowly with
+** its time, as offsets need longer varints later on. */
+static void size_model(const options *o, const model *m, double *fixed, double *per_step) {
+  const int64_t s1 = 8, s2 = 24;
   double z1 = (double)host_size(o, m, s1, 0, s1), z2 = (double)host_size(o, m, s2, 0, s2);
-  double per_step = (z2 - z1) / (double)(s2 - s1), fixed = z1 - per_step * (double)s1;
+  *per_step = (z2 - z1) / (double)(s2 - s1);
+  *fixed = z1 - *per_step * (double)s1;
+}
+
+/* Steps for --target-mb: a first guess from size_model, then the fixed part
+** and the mean step size of a run of that length, measured on four windows
+** of it (midpoint rule). Typically within 1 %. */
+static int64_t steps_for_target(const options *o, const model *m) {
+  const int64_t win = 16;
+  double want = (double)o->target_mb * 1e6, fixed, per_step;
+  size_model(o, m, &fixed, &per_step);
   int64_t steps = (int64_t)ceil((want - fixed) / per_step);
   if (steps > 8 * win) {
     fixed = (double)host_size(o, m, steps, 0, 0);
@@ -1167,7 +1175,18 @@ static int64_t steps_for_target(const options *o, const model *m) {
     }
     steps = (int64_t)ceil((want - fixed) / (sum / (4.0 * (double)win)));
   }
-  return steps > o->steps ? steps : o->steps;
+  return steps > 1 ? steps : 1;
+}
+
+/* Refuse (exit 2) a file that would pass the 2 GiB protobuf limit. */
+static void check_size_limit(const options *o, const model *m, int64_t steps) {
+  double fixed, per_step;
+  size_model(o, m, &fixed, &per_step);
+  double mb = 1.05 * (fixed + per_step * (double)steps) / 1e6;
+  if (mb > (double)INT32_MAX / 1e6)
+    bad_usage("%lld steps of %lld ops on %lld devices make about %.0f MB per host file, over "
+              "the 2 GiB protobuf limit; lower --steps, --devices or --ops-per-step",
+              (long long)steps, (long long)o->ops, (long long)o->devices, mb);
 }
 
 /* ---------------------------------------------------------------- output */
@@ -1202,7 +1221,13 @@ int main(int argc, char **argv) {
   parse_options(argc, argv, &o);
   model m;
   model_build(&m, &o);
-  int64_t steps = o.target_mb ? steps_for_target(&o, &m) : o.steps;
+  /* The step count: --steps, or what --target-mb needs (an explicit --steps
+  ** being a minimum). Only a count from --steps can pass the 2 GiB limit. */
+  int64_t steps = o.target_mb ? steps_for_target(&o, &m) : 0;
+  if (!o.target_mb || (o.steps_given && o.steps > steps)) {
+    check_size_limit(&o, &m, o.steps);
+    steps = o.steps;
+  }
   char *dir = str_printf("%s/plugins/profile/%s", o.out, o.run);
   mkdirs(dir);
   for (int h = 0; h < o.hosts; h++) {
