@@ -23,6 +23,8 @@ typedef struct analysis {
   int64_t n_steps;      /* -1 until built */
   xp_scope *scopes;
   int64_t n_scopes;     /* -1 until built */
+  void *slot[XP_N_SLOTS];
+  void (*slot_free[XP_N_SLOTS])(void *);
   int64_t n_lines;
 } analysis;
 
@@ -35,6 +37,8 @@ static void analysis_free(void *a_) {
   sqlite3_free(a->steps);
   for (int64_t i = 0; i < a->n_scopes; i++) sqlite3_free(a->scopes[i].path);
   sqlite3_free(a->scopes);
+  for (int i = 0; i < XP_N_SLOTS; i++)
+    if (a->slot[i] && a->slot_free[i]) a->slot_free[i](a->slot[i]);
   sqlite3_free(a);
 }
 
@@ -60,6 +64,13 @@ static analysis *get(xp_profile *p) {
   p->analysis = a;
   p->analysis_free = analysis_free;
   return a;
+}
+
+void **xp_analysis_slot(xp_profile *p, xp_slot slot, void (*free_fn)(void *)) {
+  analysis *a = get(p);
+  if (!a) return NULL;
+  a->slot_free[slot] = free_fn;
+  return &a->slot[slot];
 }
 
 int xp_analysis_event(const xp_plane *pl, const xp_event *ev, const xp_event_meta **em_out, xp_str *name) {
@@ -93,6 +104,20 @@ xp_str xp_stat_text(const xp_statvec *sv, const char *const *names) {
     if (s && (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n) return s->s;
   }
   return none;
+}
+
+xp_str xp_op_long_name(const xp_profile *p, const xp_op *o, const xp_statvec *sv) {
+  static const char *const long_name[] = {"long_name", NULL};
+  xp_str ln = xp_stat_text(sv, long_name), name = xp_op_name(p, o);
+  const xp_event_meta *em = &p->planes[o->plane].emeta[o->emeta];
+  if (ln.n) return ln;
+  if (em->name.n != name.n || memcmp(em->name.p, name.p, name.n) != 0) return em->name;
+  return ln;
+}
+
+xp_str xp_op_source_file(const xp_statvec *sv) {
+  static const char *const source[] = {"source", "source_file", "file_name", NULL};
+  return xp_stat_text(sv, source);
 }
 
 xp_str xp_op_tf_op(const xp_statvec *sv) {

@@ -49,6 +49,12 @@ typedef struct xp_scope {
   int64_t exclusive_ps;   /* exclusive time of ops whose full path is this one */
 } xp_scope;
 
+/* Derived data that other files build and keep with the analysis (once
+** per decode, freed with the profile). xp_analysis_slot returns the slot to
+** fill (NULL on OOM); free_fn is remembered for it. */
+typedef enum { XP_SLOT_TRACKS = 0, XP_SLOT_OP_NAMES, XP_N_SLOTS } xp_slot;
+void **xp_analysis_slot(xp_profile *p, xp_slot slot, void (*free_fn)(void *));
+
 /* Is this event part of the analysis? Fills *em and *name when so. */
 int xp_analysis_event(const xp_plane *pl, const xp_event *ev, const xp_event_meta **em, xp_str *name);
 
@@ -76,6 +82,11 @@ int xp_op_stats(const xp_profile *p, const xp_op *o, xp_statvec *sv);
 xp_str xp_stat_text(const xp_statvec *sv, const char *const *names);
 /* An op's name-scope text: tf_op, or the `name` stat where tf_op is XlaModule. */
 xp_str xp_op_tf_op(const xp_statvec *sv);
+/* An op's long name: the long_name stat, else its metadata's name where
+** that differs from the op name (TPU: the HLO text); empty if neither. */
+xp_str xp_op_long_name(const xp_profile *p, const xp_op *o, const xp_statvec *sv);
+/* An event's source file: the source, source_file or file_name stat. */
+xp_str xp_op_source_file(const xp_statvec *sv);
 /* An op's name: its metadata's display_name, else name. */
 xp_str xp_op_name(const xp_profile *p, const xp_op *o);
 

@@ -18,5 +18,13 @@ extern const xp_table xp_table_stats;
 extern const xp_table xp_table_ops;            /* tables_ops.c */
 extern const xp_table xp_table_steps;
 extern const xp_table xp_table_scopes;
+extern const xp_table xp_table_tracks;         /* tables_summary.c */
+extern const xp_table xp_table_hints;
+extern const xp_table xp_table_op_names;
+extern const xp_table xp_table_pf_slice;        /* tables_perfetto.c */
+extern const xp_table xp_table_pf_thread_track;
+extern const xp_table xp_table_pf_thread;
+extern const xp_table xp_table_pf_process;
+extern const xp_table xp_table_pf_args;
 
 #endif

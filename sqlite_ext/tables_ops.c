@@ -86,18 +86,6 @@ static const xp_statvec *op_stats(xp_cursor *cur, ops_state *st, int64_t i) {
   return &st->sv;
 }
 
-static const char *const source_stats[] = {"source", "source_file", "file_name", NULL};
-static const char *const long_name_stats[] = {"long_name", NULL};
-
-/* long_name stat, else the metadata name where it differs from the op name. */
-static xp_str op_long_name(const xp_statvec *sv, const xp_event_meta *em, xp_str name) {
-  xp_str ln = xp_stat_text(sv, long_name_stats);
-  if (ln.n) return ln;
-  if (em->name.n != name.n || memcmp(em->name.p, name.p, name.n) != 0) return em->name;
-  ln.p = NULL;
-  ln.n = 0;
-  return ln;
-}
 
 static void result_num_stat(sqlite3_context *ctx, const xp_stat *s) {
   if (s && s->type != XP_V_STR && s->type != XP_V_BYTES && s->type != XP_V_REF) xp_result_stat_value(ctx, s);
@@ -123,7 +111,6 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   ops_state *st = cur->state;
   const xp_op *o = &st->ops[st->i];
   const xp_plane *pl = &cur->prof->planes[o->plane];
-  const xp_event_meta *em = &pl->emeta[o->emeta];
   xp_str name = xp_op_name(cur->prof, o);
   const xp_statvec *sv = NULL;
   if (needs_stats(col) && !(sv = op_stats(cur, st, st->i))) return SQLITE_NOMEM;
@@ -141,7 +128,7 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       xp_canonical_name(s, name.p, name.n);
       xp_result_json(ctx, s);
       break;
-    case O_LONG_NAME: result_text_or_null(ctx, op_long_name(sv, em, name)); break;
+    case O_LONG_NAME: result_text_or_null(ctx, xp_op_long_name(cur->prof, o, sv)); break;
     case O_CATEGORY: sqlite3_result_text(ctx, xp_op_category(name.p, name.n), -1, SQLITE_STATIC); break;
     case O_COLLECTIVE_KIND:
       if (xp_is_communication(name.p, name.n))
@@ -166,9 +153,9 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       xp_result_json(ctx, s);
       break;
     }
-    case O_SOURCE_FILE: result_text_or_null(ctx, xp_stat_text(sv, source_stats)); break;
+    case O_SOURCE_FILE: result_text_or_null(ctx, xp_op_source_file(sv)); break;
     case O_SHAPE_SIGNATURE: {
-      xp_str ln = op_long_name(sv, em, name);
+      xp_str ln = xp_op_long_name(cur->prof, o, sv);
       s = sqlite3_str_new(NULL);
       xp_shape_signature(s, ln.p, ln.n);
       if (sqlite3_str_length(s)) xp_result_json(ctx, s);

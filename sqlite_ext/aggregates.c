@@ -1,0 +1,367 @@
+/*
+** aggregates.c: track aggregates, provenance hints and op-name aggregates
+** (see aggregates.h), built once per decode into analysis slots.
+*/
+#include "aggregates.h"
+
+#include <string.h>
+
+#include "semantics.h"
+
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+const char *const xp_category_names[XP_N_CATS] = {"compute", "communication", "host", "stall", "other"};
+
+static int category_of(const char *name) {
+  for (int i = 0; i < XP_N_CATS; i++)
+    if (strcmp(name, xp_category_names[i]) == 0) return i;
+  return XP_CAT_OTHER;
+}
+
+/* ---- counting distinct strings per (owner, kind), in first-seen order ---- */
+
+typedef struct counted {
+  int64_t owner;
+  int32_t kind;
+  char *value;
+  size_t n;
+  int64_t count;
+  int64_t first_seen;
+} counted;
+
+typedef struct counter {
+  counted *v;
+  int64_t n, cap;
+  int64_t *slot;  /* -1 empty */
+  uint64_t mask;
+} counter;
+
+static uint64_t hash_key(int64_t owner, int32_t kind, const char *p, size_t n) {
+  uint64_t h = 1469598103934665603ULL ^ (uint64_t)owner * 0x9e3779b97f4a7c15ULL ^ (uint64_t)kind;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
+  return h;
+}
+
+static int counter_rehash(counter *c) {
+  uint64_t cap = c->mask ? (c->mask + 1) * 2 : 256;
+  int64_t *slot = sqlite3_malloc64(sizeof(int64_t) * cap);
+  if (!slot) return 0;
+  for (uint64_t i = 0; i < cap; i++) slot[i] = -1;
+  for (int64_t i = 0; i < c->n; i++) {
+    uint64_t h = hash_key(c->v[i].owner, c->v[i].kind, c->v[i].value, c->v[i].n) & (cap - 1);
+    while (slot[h] >= 0) h = (h + 1) & (cap - 1);
+    slot[h] = i;
+  }
+  sqlite3_free(c->slot);
+  c->slot = slot;
+  c->mask = cap - 1;
+  return 1;
+}
+
+/* Count one occurrence of value p[0..n) for (owner, kind); 0 on OOM. */
+static int counter_add(counter *c, int64_t owner, int32_t kind, const char *p, size_t n, int64_t seen) {
+  if (((uint64_t)c->n + 1) * 2 > c->mask && !counter_rehash(c)) return 0;
+  uint64_t h = hash_key(owner, kind, p, n) & c->mask;
+  while (c->slot[h] >= 0) {
+    counted *e = &c->v[c->slot[h]];
+    if (e->owner == owner && e->kind == kind && e->n == n && memcmp(e->value, p, n) == 0) {
+      e->count++;
+      return 1;
+    }
+    h = (h + 1) & c->mask;
+  }
+  if (c->n == c->cap) {
+    int64_t nc = c->cap ? c->cap * 2 : 256;
+    counted *v = sqlite3_realloc64(c->v, sizeof(counted) * (sqlite3_uint64)nc);
+    if (!v) return 0;
+    c->v = v;
+    c->cap = nc;
+  }
+  counted *e = &c->v[c->n];
+  e->value = sqlite3_malloc64(n + 1);
+  if (!e->value) return 0;
+  memcpy(e->value, p, n);
+  e->value[n] = 0;
+  e->n = n;
+  e->owner = owner;
+  e->kind = kind;
+  e->count = 1;
+  e->first_seen = seen;
+  c->slot[h] = c->n++;
+  return 1;
+}
+
+static void counter_free(counter *c, int keep_values) {
+  for (int64_t i = 0; !keep_values && i < c->n; i++) sqlite3_free(c->v[i].value);
+  sqlite3_free(c->v);
+  sqlite3_free(c->slot);
+}
+
+/* Does a beat b as "most frequent, ties to the first seen"? */
+static int beats(const counted *a, const counted *b) {
+  return !b || a->count > b->count || (a->count == b->count && a->first_seen < b->first_seen);
+}
+
+/* ---- track aggregates and hints ---- */
+
+typedef struct tracks {
+  xp_track_agg *aggs;
+  int64_t n;
+  xp_hint *hints;
+  int64_t n_hints;
+} tracks;
+
+static void tracks_free(void *t_) {
+  tracks *t = t_;
+  for (int64_t i = 0; i < t->n_hints; i++) sqlite3_free(t->hints[i].value);
+  sqlite3_free(t->hints);
+  sqlite3_free(t->aggs);
+  sqlite3_free(t);
+}
+
+/* run_id as the reference reads it: non-empty text, or an integer (a double
+** truncated) as its decimal digits. */
+static int run_id_text(const xp_statvec *sv, char *buf, size_t cap, xp_str *out) {
+  const xp_stat *s = xp_statvec_find(sv, "run_id");
+  if (!s) return 0;
+  switch (s->type) {
+    case XP_V_STR: case XP_V_REF: case XP_V_BYTES:
+      *out = s->s;
+      return s->s.n > 0;
+    case XP_V_INT64: sqlite3_snprintf((int)cap, buf, "%lld", (long long)s->num.i); break;
+    case XP_V_UINT64: sqlite3_snprintf((int)cap, buf, "%llu", (unsigned long long)s->num.u); break;
+    case XP_V_DOUBLE:
+      if (!(s->num.d > -9.2e18 && s->num.d < 9.2e18)) return 0;
+      sqlite3_snprintf((int)cap, buf, "%lld", (long long)s->num.d);
+      break;
+    default: return 0;
+  }
+  out->p = buf;
+  out->n = strlen(buf);
+  return 1;
+}
+
+static int build_tracks(xp_profile *p, tracks *t) {
+  int64_t *acc = NULL; /* per (global line, category): n, dur, self, first, last */
+  counter hints;
+  xp_statvec sv = {0};
+  memset(&hints, 0, sizeof(hints));
+  int ok = 1;
+  int64_t seen = 0, lines = 0;
+  acc = sqlite3_malloc64(sizeof(int64_t) * 5 * XP_N_CATS * (sqlite3_uint64)(p->n_lines + 1));
+  if (!acc) return 0;
+  for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
+    const xp_plane *pl = &p->planes[pi];
+    for (int32_t li = 0; ok && li < pl->n_lines; li++, lines++) {
+      const xp_line *ln = &pl->lines[li];
+      int64_t *a = acc + lines * 5 * XP_N_CATS;
+      for (int c = 0; c < XP_N_CATS; c++) {
+        a[c * 5 + 0] = a[c * 5 + 1] = a[c * 5 + 2] = 0;
+        a[c * 5 + 3] = INT64_MAX;
+        a[c * 5 + 4] = INT64_MIN;
+      }
+      const int64_t *self = ln->n_events ? xp_line_self_times(p, pi, li) : NULL;
+      if (ln->n_events && !self) { ok = 0; break; }
+      xp_event_iter it;
+      xp_event ev;
+      int64_t idx = -1;
+      xp_events_begin(p, ln, &it);
+      while (ok && xp_events_next(&it, &ev)) {
+        const xp_event_meta *em;
+        xp_str name;
+        idx++;
+        if (!xp_analysis_event(pl, &ev, &em, &name)) continue;
+        int c = category_of(xp_event_category(pl->name.p, pl->name.n, name.p, name.n));
+        int64_t start = xp_event_start(ln, &ev), end = start + ev.duration_ps;
+        int64_t *b = a + c * 5;
+        b[0]++;
+        b[1] += ev.duration_ps;
+        b[2] += self[idx] > 0 ? self[idx] : 0;
+        if (start < b[3]) b[3] = start;
+        if (end > b[4]) b[4] = end;
+        if (!xp_event_stats(p, pl, &ev, &sv)) { ok = 0; break; }
+        char buf[32];
+        xp_str v;
+        seen++;
+        if (run_id_text(&sv, buf, sizeof(buf), &v)) ok = counter_add(&hints, 0, XP_HINT_RUN_ID, v.p, v.n, seen);
+        v = xp_op_source_file(&sv);
+        if (ok && v.n) ok = counter_add(&hints, 0, XP_HINT_SOURCE_FILE, v.p, v.n, seen);
+      }
+    }
+  }
+  /* rows: the (line, category) pairs that saw events */
+  int64_t n = 0;
+  for (int64_t i = 0; ok && i < lines * XP_N_CATS; i++) n += acc[i * 5] > 0;
+  t->aggs = ok ? sqlite3_malloc64(sizeof(xp_track_agg) * (sqlite3_uint64)(n + 1)) : NULL;
+  t->hints = ok ? sqlite3_malloc64(sizeof(xp_hint) * (sqlite3_uint64)(hints.n + 1)) : NULL;
+  ok = ok && t->aggs && t->hints;
+  lines = 0;
+  for (int32_t pi = 0; ok && pi < p->n_planes; pi++)
+    for (int32_t li = 0; li < p->planes[pi].n_lines; li++, lines++)
+      for (int c = 0; c < XP_N_CATS; c++) {
+        const int64_t *b = acc + (lines * XP_N_CATS + c) * 5;
+        if (!b[0]) continue;
+        xp_track_agg *g = &t->aggs[t->n++];
+        g->plane = pi;
+        g->line = li;
+        g->category = c;
+        g->n_events = b[0];
+        g->dur_ps = b[1];
+        g->self_ps = b[2];
+        g->first_start_ps = b[3];
+        g->last_end_ps = b[4];
+      }
+  for (int64_t i = 0; ok && i < hints.n; i++) {
+    xp_hint *h = &t->hints[t->n_hints++];
+    h->kind = hints.v[i].kind;
+    h->value = hints.v[i].value;
+    h->count = hints.v[i].count;
+    h->first_seen = hints.v[i].first_seen;
+  }
+  counter_free(&hints, ok);
+  xp_statvec_free(&sv);
+  sqlite3_free(acc);
+  return ok;
+}
+
+int64_t xp_track_aggs(xp_profile *p, const xp_track_agg **aggs, const xp_hint **hints, int64_t *n_hints) {
+  void **slot = xp_analysis_slot(p, XP_SLOT_TRACKS, tracks_free);
+  if (!slot) return -1;
+  if (!*slot) {
+    tracks *t = sqlite3_malloc(sizeof(*t));
+    if (!t) return -1;
+    memset(t, 0, sizeof(*t));
+    if (!build_tracks(p, t)) {
+      t->n_hints = 0;
+      tracks_free(t);
+      return -1;
+    }
+    *slot = t;
+  }
+  tracks *t = *slot;
+  *aggs = t->aggs;
+  *hints = t->hints;
+  *n_hints = t->n_hints;
+  return t->n;
+}
+
+/* ---- op names ---- */
+
+typedef struct op_names {
+  xp_op_group *v;
+  int64_t n;
+} op_names;
+
+static void op_names_free(void *o_) {
+  op_names *o = o_;
+  for (int64_t i = 0; i < o->n; i++) {
+    sqlite3_free(o->v[i].shape_signature);
+    sqlite3_free(o->v[i].source_file);
+    sqlite3_free(o->v[i].tf_op);
+  }
+  sqlite3_free(o->v);
+  sqlite3_free(o);
+}
+
+enum { K_SHAPE = 0, K_SOURCE, K_TF_OP, K_NAME };
+
+static char *dup_value(const counted *c) { return c ? sqlite3_mprintf("%s", c->value) : NULL; }
+
+static int build_op_names(xp_profile *p, op_names *out) {
+  const xp_op *ops;
+  int64_t n_ops = xp_ops(p, &ops);
+  if (n_ops < 0) return 0;
+  counter names, values;
+  xp_statvec sv = {0};
+  memset(&names, 0, sizeof(names));
+  memset(&values, 0, sizeof(values));
+  sqlite3_str *sig = sqlite3_str_new(NULL);
+  int64_t *of_op = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(n_ops + 1));
+  int ok = of_op != NULL;
+  /* name of each op -> its index in `names` (counted under owner -1) */
+  for (int64_t i = 0; ok && i < n_ops; i++) {
+    xp_str name = xp_op_name(p, &ops[i]);
+    ok = counter_add(&names, -1, K_NAME, name.p, name.n, i);
+    if (!ok) break;
+    uint64_t h = hash_key(-1, K_NAME, name.p, name.n) & names.mask;
+    while (names.v[names.slot[h]].n != name.n || memcmp(names.v[names.slot[h]].value, name.p, name.n) != 0)
+      h = (h + 1) & names.mask;
+    of_op[i] = names.slot[h];
+  }
+  out->v = ok ? sqlite3_malloc64(sizeof(xp_op_group) * (sqlite3_uint64)(names.n + 1)) : NULL;
+  ok = ok && out->v;
+  if (ok) {
+    memset(out->v, 0, sizeof(xp_op_group) * (size_t)names.n);
+    out->n = names.n;
+  }
+  for (int64_t i = 0; ok && i < n_ops; i++) {
+    const xp_op *o = &ops[i];
+    xp_op_group *g = &out->v[of_op[i]];
+    if (!g->count) {
+      g->name = xp_op_name(p, o);
+      g->first_op = i;
+    }
+    g->count++;
+    g->total_ps += o->dur_ps;
+    g->self_ps += o->self_ps > 0 ? o->self_ps : 0;
+    if (!xp_op_stats(p, o, &sv)) { ok = 0; break; }
+    xp_str ln = xp_op_long_name(p, o, &sv), src = xp_op_source_file(&sv), tf = xp_op_tf_op(&sv);
+    sqlite3_str_reset(sig);
+    xp_shape_signature(sig, ln.p, ln.n);
+    if (sqlite3_str_length(sig))
+      ok = counter_add(&values, of_op[i], K_SHAPE, sqlite3_str_value(sig), (size_t)sqlite3_str_length(sig), i);
+    if (ok && src.n) ok = counter_add(&values, of_op[i], K_SOURCE, src.p, src.n, i);
+    if (ok && tf.n) ok = counter_add(&values, of_op[i], K_TF_OP, tf.p, tf.n, i);
+  }
+  /* modes, and the FLOP proxy over every signature seen (family by name) */
+  const counted **best = ok ? sqlite3_malloc64(sizeof(counted *) * 3 * (sqlite3_uint64)(out->n + 1)) : NULL;
+  ok = ok && best;
+  for (int64_t i = 0; ok && i < 3 * out->n; i++) best[i] = NULL;
+  for (int64_t i = 0; ok && i < values.n; i++) {
+    const counted *c = &values.v[i];
+    const counted **b = &best[c->owner * 3 + c->kind];
+    if (beats(c, *b)) *b = c;
+    if (c->kind != K_SHAPE) continue;
+    xp_op_group *g = &out->v[c->owner];
+    sqlite3_str *canon = sqlite3_str_new(NULL);
+    xp_canonical_name(canon, g->name.p, g->name.n);
+    const char *family = xp_semantic_family(sqlite3_str_value(canon) ? sqlite3_str_value(canon) : "",
+                                            (size_t)sqlite3_str_length(canon));
+    sqlite3_free(sqlite3_str_finish(canon));
+    double proxy = xp_flop_proxy(family, c->value, c->n);
+    if (proxy > 0) {
+      g->flop_proxy_sum += proxy * (double)c->count;
+      g->flop_proxy_count += c->count;
+    }
+  }
+  for (int64_t i = 0; ok && i < out->n; i++) {
+    out->v[i].shape_signature = dup_value(best[i * 3 + K_SHAPE]);
+    out->v[i].source_file = dup_value(best[i * 3 + K_SOURCE]);
+    out->v[i].tf_op = dup_value(best[i * 3 + K_TF_OP]);
+  }
+  sqlite3_free(best);
+  sqlite3_free(of_op);
+  sqlite3_free(sqlite3_str_finish(sig));
+  xp_statvec_free(&sv);
+  counter_free(&names, 0);
+  counter_free(&values, 0);
+  return ok;
+}
+
+int64_t xp_op_groups(xp_profile *p, const xp_op_group **names) {
+  void **slot = xp_analysis_slot(p, XP_SLOT_OP_NAMES, op_names_free);
+  if (!slot) return -1;
+  if (!*slot) {
+    op_names *o = sqlite3_malloc(sizeof(*o));
+    if (!o) return -1;
+    memset(o, 0, sizeof(*o));
+    if (!build_op_names(p, o)) {
+      op_names_free(o);
+      return -1;
+    }
+    *slot = o;
+  }
+  *names = ((op_names *)*slot)->v;
+  return ((op_names *)*slot)->n;
+}

@@ -1,0 +1,53 @@
+/*
+** aggregates.h: per-profile summaries the reports read, computed in one pass
+** per decode and cached with the analysis (so a report re-run on the same
+** profile costs nothing but the SQL over these small tables).
+**
+** - Track aggregates: per (line, event category) the count, duration and
+**   exclusive time of the analysis events, and their first start / last end
+**   (the time breakdown and trace overview of the summary).
+** - Hints: how often each `run_id` and source-file value occurs over all
+**   analysis events, with the order of first appearance (provenance).
+** - Op names: per device-op name the count, total and exclusive time, and the
+**   most frequent shape signature, source file and tf_op (ties: first seen),
+**   and the FLOP proxy sum (the hot ops of the summary).
+*/
+#ifndef XPLANE_AGGREGATES_H
+#define XPLANE_AGGREGATES_H
+
+#include "analysis.h"
+
+/* Event categories, in the summary's bucket order. */
+enum { XP_CAT_COMPUTE = 0, XP_CAT_COMMUNICATION, XP_CAT_HOST, XP_CAT_STALL, XP_CAT_OTHER, XP_N_CATS };
+extern const char *const xp_category_names[XP_N_CATS];
+
+typedef struct xp_track_agg {
+  int32_t plane, line;
+  int32_t category;
+  int64_t n_events, dur_ps, self_ps;
+  int64_t first_start_ps, last_end_ps;
+} xp_track_agg;
+
+enum { XP_HINT_RUN_ID = 0, XP_HINT_SOURCE_FILE, XP_N_HINT_KINDS };
+
+typedef struct xp_hint {
+  int32_t kind;
+  char *value;
+  int64_t count;
+  int64_t first_seen;   /* order of first appearance over all analysis events */
+} xp_hint;
+
+typedef struct xp_op_group {
+  xp_str name;
+  int64_t count, total_ps, self_ps;
+  char *shape_signature, *source_file, *tf_op; /* most frequent non-empty, or NULL */
+  double flop_proxy_sum;                       /* over invocations with a proxy */
+  int64_t flop_proxy_count;
+  int64_t first_op;                            /* first occurrence (op id) */
+} xp_op_group;
+
+/* Returns counts (-1 on OOM); the arrays stay valid while the profile lives. */
+int64_t xp_track_aggs(xp_profile *p, const xp_track_agg **aggs, const xp_hint **hints, int64_t *n_hints);
+int64_t xp_op_groups(xp_profile *p, const xp_op_group **names);
+
+#endif

@@ -1,0 +1,474 @@
+/*
+** tables_perfetto.c: a profile as trace processor's tables, from the same
+** mapping the converter writes (tp_plugin/pf_model.h), so SQL written for
+** trace processor (the PerfettoSQL package tp_plugin/xplane) runs here too.
+**
+**   CREATE TEMP VIEW slice AS SELECT id, ts, dur, track_id, category, name,
+**     depth, parent_id, arg_set_id FROM xplane_pf_slice('host0.xplane.pb');
+**   -- likewise thread_track, thread, process, args
+**
+**   xplane_pf_slice        id, ts, dur, track_id, category, name, depth,
+**                          parent_id, arg_set_id
+**   xplane_pf_thread_track id, name, utid
+**   xplane_pf_thread       utid, tid, name, upid
+**   xplane_pf_process      upid, pid, name
+**   xplane_pf_args         arg_set_id, key, int_value, string_value,
+**                          real_value, value_type
+**
+** Each profile is one trace (ids restart per file; per-host conversion).
+** Modelled on trace processor's import: slice ids in the order it inserts
+** slices (BEGIN/INSTANT packets sorted by (ts, position in the file));
+** depth/parent_id by strict nesting per track (pf_model's lanes); thread
+** tracks numbered by first use, and only the used ones; upid/utid 0 are its
+** placeholder rows and every process gets a main-thread row (tid = pid, no
+** name); the root track of a thread has no name, an overlap lane its own.
+** Arg keys are `debug.<annotation>`, value_type int/uint/real/string, one
+** arg set per slice (arg_set_id = the slice id here; trace processor draws
+** arg set ids from its own sequence). Rows are built per scan, in memory.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "pf_model.h"
+#include "tables.h"
+
+SQLITE_EXTENSION_INIT3
+
+typedef struct pfc_slice {
+  int64_t ts, dur, parent_ordinal, arg_lo;
+  int32_t track, depth, n_args, has_name;
+  xp_str name, category;
+} pfc_slice;
+
+typedef struct pfc_track {
+  int64_t id, utid; /* id -1: never used */
+  int64_t name;     /* pool offset, -1 = NULL */
+} pfc_track;
+
+typedef struct pfc_row3 {  /* thread (utid, tid, name, upid) and process (upid, pid, name) */
+  int64_t a, b, name, c;   /* name: pool offset, -1 = NULL; c < 0 = NULL */
+} pfc_row3;
+
+typedef struct pfc_arg {
+  int64_t key, str;        /* pool offsets (str -1 unless string) */
+  pf_atype type;
+  int64_t i;
+  double d;
+} pfc_arg;
+
+#define VEC(name, T) \
+  typedef struct name { \
+    T *v;                 \
+    int64_t n, cap;       \
+  } name
+VEC(slice_vec, pfc_slice);
+VEC(track_vec, pfc_track);
+VEC(int_vec, int32_t);
+VEC(row3_vec, pfc_row3);
+VEC(arg_vec, pfc_arg);
+VEC(char_vec, char);
+
+typedef struct pf_state {
+  int want_args;
+  slice_vec slices;        /* by ordinal */
+  track_vec tracks;
+  int_vec track_of_uuid;
+  row3_vec threads, processes;
+  arg_vec args;
+  char_vec pool;
+  int64_t *order;          /* slice ordinals by id */
+  int64_t *id_of;          /* id by ordinal */
+  int64_t *track_rows;     /* track indexes by track id */
+  int64_t n_track_rows;
+  int64_t i;               /* current row */
+  int64_t k;               /* current arg within the slice (args table) */
+} pf_state;
+
+/* Make room for `more` elements of `size` bytes in a vector (v, n, cap). */
+static int vec_reserve(void **v, int64_t n, int64_t *cap, int64_t more, size_t size) {
+  if (n + more <= *cap) return 1;
+  int64_t nc = *cap ? *cap : 64;
+  while (nc < n + more) nc *= 2;
+  void *q = sqlite3_realloc64(*v, (sqlite3_uint64)nc * size);
+  if (!q) return 0;
+  *v = q;
+  *cap = nc;
+  return 1;
+}
+/* A pointer to a new last element of vector `vec`, NULL on OOM. */
+#define PUSH(vec) \
+  (vec_reserve((void **)&(vec).v, (vec).n, &(vec).cap, 1, sizeof(*(vec).v)) ? &(vec).v[(vec).n++] : NULL)
+
+/* Copy prefix + p[0..n) into the pool; its offset, or -1 on OOM. */
+static int64_t pool_add(pf_state *st, const char *prefix, const char *p, size_t n) {
+  size_t k = strlen(prefix);
+  int64_t off = st->pool.n;
+  if (!vec_reserve((void **)&st->pool.v, st->pool.n, &st->pool.cap, (int64_t)(k + n + 1), 1)) return -1;
+  memcpy(st->pool.v + off, prefix, k);
+  if (n) memcpy(st->pool.v + off + k, p, n);
+  st->pool.v[off + (int64_t)(k + n)] = 0;
+  st->pool.n += (int64_t)(k + n + 1);
+  return off;
+}
+
+static void state_reset(pf_state *st) {
+  sqlite3_free(st->slices.v);
+  sqlite3_free(st->tracks.v);
+  sqlite3_free(st->track_of_uuid.v);
+  sqlite3_free(st->threads.v);
+  sqlite3_free(st->processes.v);
+  sqlite3_free(st->args.v);
+  sqlite3_free(st->pool.v);
+  sqlite3_free(st->order);
+  sqlite3_free(st->id_of);
+  sqlite3_free(st->track_rows);
+  int want = st->want_args;
+  memset(st, 0, sizeof(*st));
+  st->want_args = want;
+}
+
+static void state_free(xp_cursor *cur) { state_reset(cur->state); }
+
+static int nomem(char **errmsg) {
+  *errmsg = sqlite3_mprintf("out of memory");
+  return 0;
+}
+
+static int add_row3(row3_vec *v, pf_state *st, int64_t a, int64_t b, const char *name, int64_t c) {
+  pfc_row3 *r = PUSH(*v);
+  if (!r) return 0;
+  r->a = a, r->b = b, r->c = c;
+  r->name = name ? pool_add(st, "", name, strlen(name)) : -1;
+  return !name || r->name >= 0;
+}
+
+static int on_process(void *ctx, const pf_process *p, char **errmsg) {
+  pf_state *st = ctx;
+  if (!add_row3(&st->processes, st, p->upid, p->pid, p->name, 0) ||
+      !add_row3(&st->threads, st, p->main_utid, p->pid, NULL, p->upid))
+    return nomem(errmsg);
+  return 1;
+}
+
+static int on_track(void *ctx, const pf_track *t, char **errmsg) {
+  pf_state *st = ctx;
+  if (!t->parent_uuid && !add_row3(&st->threads, st, t->utid, t->tid, t->thread_name, t->upid))
+    return nomem(errmsg);
+  while (st->track_of_uuid.n <= (int64_t)t->uuid) {
+    int32_t *x = PUSH(st->track_of_uuid);
+    if (!x) return nomem(errmsg);
+    *x = -1;
+  }
+  pfc_track *tr = PUSH(st->tracks);
+  if (!tr) return nomem(errmsg);
+  st->track_of_uuid.v[t->uuid] = (int32_t)(st->tracks.n - 1);
+  tr->id = -1;
+  tr->utid = t->utid;
+  tr->name = t->parent_uuid ? pool_add(st, "", t->name, strlen(t->name)) : -1;
+  return !t->parent_uuid || tr->name >= 0 ? 1 : nomem(errmsg);
+}
+
+static int on_event(void *ctx, const pf_event *e, char **errmsg) {
+  pf_state *st = ctx;
+  if (e->type == PF_END) return 1;
+  pfc_slice *s = PUSH(st->slices);
+  if (!s) return nomem(errmsg);
+  s->ts = e->ts_ns;
+  s->dur = e->type == PF_BEGIN ? e->end_ns - e->ts_ns : 0;
+  s->parent_ordinal = e->parent_ordinal;
+  s->track = st->track_of_uuid.v[e->track->uuid];
+  s->depth = e->depth;
+  s->has_name = e->has_name;
+  s->name = e->name;
+  s->category = e->category;
+  s->arg_lo = st->args.n;
+  s->n_args = e->n_args;
+  for (int i = 0; i < e->n_args; i++) {
+    const pf_arg *a = &e->args[i];
+    pfc_arg *r = PUSH(st->args);
+    if (!r) return nomem(errmsg);
+    r->type = a->type;
+    r->i = a->type == PF_A_UINT ? (int64_t)a->v.u : a->v.i;
+    r->d = a->v.d;
+    r->key = pool_add(st, "debug.", a->name.p, a->name.n);
+    r->str = a->type == PF_A_STRING ? pool_add(st, "", a->s.p, a->s.n) : -1;
+    if (r->key < 0 || (a->type == PF_A_STRING && r->str < 0)) return nomem(errmsg);
+  }
+  return 1;
+}
+
+/* qsort has no context argument: sort (ts, ordinal) pairs. */
+typedef struct ts_ord {
+  int64_t ts, ordinal;
+} ts_ord;
+
+static int by_ts_ordinal(const void *a, const void *b) {
+  const ts_ord *x = a, *y = b;
+  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+  return x->ordinal < y->ordinal ? -1 : x->ordinal > y->ordinal;
+}
+
+/* Run the model over cur->prof and number everything as trace processor. */
+static int build(xp_cursor *cur) {
+  pf_state *st = cur->state;
+  state_reset(st);
+  pf_sink sink = {st, on_process, on_track, on_event, st->want_args};
+  pf_model *m = pf_model_new(&sink, 0);
+  char *err = NULL;
+  /* upid/utid 0: trace processor's placeholders */
+  int ok = m && add_row3(&st->processes, st, 0, 0, NULL, 0) &&
+           add_row3(&st->threads, st, 0, 0, NULL, -1) && pf_model_add(m, cur->prof, cur->file->host, &err);
+  pf_model_free(m);
+  if (!ok) {
+    int rc = xp_cursor_error(cur, "%s: %s", cur->file->path, err ? err : "out of memory");
+    sqlite3_free(err);
+    return rc;
+  }
+  int64_t n = st->slices.n;
+  st->order = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(n + 1));
+  st->id_of = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(n + 1));
+  st->track_rows = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(st->tracks.n + 1));
+  ts_ord *keys = sqlite3_malloc64(sizeof(ts_ord) * (sqlite3_uint64)(n + 1));
+  if (!st->order || !st->id_of || !st->track_rows || !keys) {
+    sqlite3_free(keys);
+    return SQLITE_NOMEM;
+  }
+  for (int64_t i = 0; i < n; i++) keys[i].ts = st->slices.v[i].ts, keys[i].ordinal = i;
+  if (n) qsort(keys, (size_t)n, sizeof(ts_ord), by_ts_ordinal);
+  for (int64_t i = 0; i < n; i++) st->order[i] = keys[i].ordinal;
+  sqlite3_free(keys);
+  for (int64_t id = 0; id < n; id++) {
+    st->id_of[st->order[id]] = id;
+    pfc_track *t = &st->tracks.v[st->slices.v[st->order[id]].track];
+    if (t->id < 0) {
+      t->id = st->n_track_rows;
+      st->track_rows[st->n_track_rows++] = st->slices.v[st->order[id]].track;
+    }
+  }
+  return SQLITE_OK;
+}
+
+static void result_pool(sqlite3_context *ctx, const pf_state *st, int64_t off) {
+  if (off >= 0) sqlite3_result_text(ctx, st->pool.v + off, -1, SQLITE_TRANSIENT);
+}
+
+static int rows_next(xp_cursor *cur, int64_t n) {
+  pf_state *st = cur->state;
+  cur->file_eof = ++st->i >= n;
+  return SQLITE_OK;
+}
+
+/* ---- xplane_pf_slice ---- */
+
+enum { SL_ID = XP_COL_FIRST_OWN, SL_TS, SL_DUR, SL_TRACK_ID, SL_CATEGORY, SL_NAME, SL_DEPTH, SL_PARENT_ID,
+       SL_ARG_SET_ID, SL_N };
+static const char *const slice_cols[] = {"id INTEGER", "ts INTEGER", "dur INTEGER", "track_id INTEGER",
+                                         "category TEXT", "name TEXT", "depth INTEGER", "parent_id INTEGER",
+                                         "arg_set_id INTEGER"};
+
+static int slice_first(xp_cursor *cur) {
+  pf_state *st = cur->state;
+  int rc = build(cur);
+  cur->file_eof = st->slices.n == 0;
+  return rc;
+}
+
+static int slice_next(xp_cursor *cur) { return rows_next(cur, ((pf_state *)cur->state)->slices.n); }
+
+static int slice_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  pf_state *st = cur->state;
+  const pfc_slice *s = &st->slices.v[st->order[st->i]];
+  switch (col) {
+    case SL_ID:
+    case SL_ARG_SET_ID: sqlite3_result_int64(ctx, st->i); break;
+    case SL_TS: sqlite3_result_int64(ctx, s->ts); break;
+    case SL_DUR: sqlite3_result_int64(ctx, s->dur); break;
+    case SL_TRACK_ID: sqlite3_result_int64(ctx, st->tracks.v[s->track].id); break;
+    case SL_CATEGORY: xp_result_str(ctx, s->category); break;
+    case SL_NAME: if (s->has_name) xp_result_str(ctx, s->name); break;
+    case SL_DEPTH: sqlite3_result_int(ctx, s->depth); break;
+    case SL_PARENT_ID: if (s->parent_ordinal >= 0) sqlite3_result_int64(ctx, st->id_of[s->parent_ordinal]); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_pf_slice = {
+    .name = "xplane_pf_slice",
+    .columns = slice_cols,
+    .n_columns = SL_N + 1,
+    .needs_profile = 1,
+    .push = {-1, -1, -1, -1, -1},
+    .state_size = sizeof(pf_state),
+    .first = slice_first,
+    .next = slice_next,
+    .column = slice_column,
+    .state_free = state_free,
+};
+
+/* ---- xplane_pf_thread_track ---- */
+
+enum { TT_ID = XP_COL_FIRST_OWN, TT_NAME, TT_UTID, TT_N };
+static const char *const thread_track_cols[] = {"id INTEGER", "name TEXT", "utid INTEGER"};
+
+static int thread_track_first(xp_cursor *cur) {
+  pf_state *st = cur->state;
+  int rc = build(cur);
+  cur->file_eof = st->n_track_rows == 0;
+  return rc;
+}
+
+static int thread_track_next(xp_cursor *cur) { return rows_next(cur, ((pf_state *)cur->state)->n_track_rows); }
+
+static int thread_track_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  pf_state *st = cur->state;
+  const pfc_track *t = &st->tracks.v[st->track_rows[st->i]];
+  switch (col) {
+    case TT_ID: sqlite3_result_int64(ctx, st->i); break;
+    case TT_NAME: result_pool(ctx, st, t->name); break;
+    case TT_UTID: sqlite3_result_int64(ctx, t->utid); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_pf_thread_track = {
+    .name = "xplane_pf_thread_track",
+    .columns = thread_track_cols,
+    .n_columns = TT_N + 1,
+    .needs_profile = 1,
+    .push = {-1, -1, -1, -1, -1},
+    .state_size = sizeof(pf_state),
+    .first = thread_track_first,
+    .next = thread_track_next,
+    .column = thread_track_column,
+    .state_free = state_free,
+};
+
+/* ---- xplane_pf_thread and xplane_pf_process ---- */
+
+enum { TH_UTID = XP_COL_FIRST_OWN, TH_TID, TH_NAME, TH_UPID, TH_N };
+static const char *const thread_cols[] = {"utid INTEGER", "tid INTEGER", "name TEXT", "upid INTEGER"};
+
+static int thread_first(xp_cursor *cur) {
+  pf_state *st = cur->state;
+  int rc = build(cur);
+  cur->file_eof = st->threads.n == 0;
+  return rc;
+}
+
+static int thread_next(xp_cursor *cur) { return rows_next(cur, ((pf_state *)cur->state)->threads.n); }
+
+static int thread_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  pf_state *st = cur->state;
+  const pfc_row3 *r = &st->threads.v[st->i];
+  switch (col) {
+    case TH_UTID: sqlite3_result_int64(ctx, r->a); break;
+    case TH_TID: sqlite3_result_int64(ctx, r->b); break;
+    case TH_NAME: result_pool(ctx, st, r->name); break;
+    case TH_UPID: if (r->c >= 0) sqlite3_result_int64(ctx, r->c); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_pf_thread = {
+    .name = "xplane_pf_thread",
+    .columns = thread_cols,
+    .n_columns = TH_N + 1,
+    .needs_profile = 1,
+    .push = {-1, -1, -1, -1, -1},
+    .state_size = sizeof(pf_state),
+    .first = thread_first,
+    .next = thread_next,
+    .column = thread_column,
+    .state_free = state_free,
+};
+
+enum { PR_UPID = XP_COL_FIRST_OWN, PR_PID, PR_NAME, PR_N };
+static const char *const process_cols[] = {"upid INTEGER", "pid INTEGER", "name TEXT"};
+
+static int process_first(xp_cursor *cur) {
+  pf_state *st = cur->state;
+  int rc = build(cur);
+  cur->file_eof = st->processes.n == 0;
+  return rc;
+}
+
+static int process_next(xp_cursor *cur) { return rows_next(cur, ((pf_state *)cur->state)->processes.n); }
+
+static int process_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  pf_state *st = cur->state;
+  const pfc_row3 *r = &st->processes.v[st->i];
+  switch (col) {
+    case PR_UPID: sqlite3_result_int64(ctx, r->a); break;
+    case PR_PID: sqlite3_result_int64(ctx, r->b); break;
+    case PR_NAME: result_pool(ctx, st, r->name); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_pf_process = {
+    .name = "xplane_pf_process",
+    .columns = process_cols,
+    .n_columns = PR_N + 1,
+    .needs_profile = 1,
+    .push = {-1, -1, -1, -1, -1},
+    .state_size = sizeof(pf_state),
+    .first = process_first,
+    .next = process_next,
+    .column = process_column,
+    .state_free = state_free,
+};
+
+/* ---- xplane_pf_args ---- */
+
+enum { AR_ARG_SET_ID = XP_COL_FIRST_OWN, AR_KEY, AR_INT, AR_STRING, AR_REAL, AR_VALUE_TYPE, AR_N };
+static const char *const args_cols[] = {"arg_set_id INTEGER", "key TEXT", "int_value INTEGER",
+                                        "string_value TEXT", "real_value REAL", "value_type TEXT"};
+
+/* Rows: the args of slice id i, k-th of them; skip slices without args. */
+static void args_seek(xp_cursor *cur) {
+  pf_state *st = cur->state;
+  while (st->i < st->slices.n && st->k >= st->slices.v[st->order[st->i]].n_args) st->i++, st->k = 0;
+  cur->file_eof = st->i >= st->slices.n;
+}
+
+static int args_first(xp_cursor *cur) {
+  pf_state *st = cur->state;
+  st->want_args = 1;
+  int rc = build(cur);
+  args_seek(cur);
+  return rc;
+}
+
+static int args_next(xp_cursor *cur) {
+  ((pf_state *)cur->state)->k++;
+  args_seek(cur);
+  return SQLITE_OK;
+}
+
+static int args_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  static const char *const types[] = {"int", "uint", "real", "string"};
+  pf_state *st = cur->state;
+  const pfc_arg *a = &st->args.v[st->slices.v[st->order[st->i]].arg_lo + st->k];
+  switch (col) {
+    case AR_ARG_SET_ID: sqlite3_result_int64(ctx, st->i); break;
+    case AR_KEY: result_pool(ctx, st, a->key); break;
+    case AR_INT: if (a->type == PF_A_INT || a->type == PF_A_UINT) sqlite3_result_int64(ctx, a->i); break;
+    case AR_STRING: result_pool(ctx, st, a->str); break;
+    case AR_REAL: if (a->type == PF_A_DOUBLE) sqlite3_result_double(ctx, a->d); break;
+    case AR_VALUE_TYPE: sqlite3_result_text(ctx, types[a->type], -1, SQLITE_STATIC); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_pf_args = {
+    .name = "xplane_pf_args",
+    .columns = args_cols,
+    .n_columns = AR_N + 1,
+    .needs_profile = 1,
+    .push = {-1, -1, -1, -1, -1},
+    .state_size = sizeof(pf_state),
+    .first = args_first,
+    .next = args_next,
+    .column = args_column,
+    .state_free = state_free,
+};
