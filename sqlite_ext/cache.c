@@ -63,7 +63,7 @@ static int find(const xp_cache *c, const char *path) {
 }
 
 static int fresh(const xp_profile *p, const xp_file *f) {
-  return p->size == f->size && p->mtime_ns == f->mtime_ns;
+  return p->file_size == f->size && p->mtime_ns == f->mtime_ns;
 }
 
 /* Put p in the cache (it takes the caller's reference), replacing a stale
@@ -101,9 +101,10 @@ xp_profile *xp_cache_get(xp_cache *c, const xp_file *f, char **errmsg) {
 
 typedef struct job {
   const xp_file **todo;
-  xp_profile **done;
+  xp_profile **done;    /* in: a cached profile to prepare, or NULL to open */
   int n;
   int next;
+  int (*prepare)(xp_profile *);
   pthread_mutex_t mu;
 } job;
 
@@ -114,40 +115,54 @@ static void *worker(void *arg) {
     int k = j->next++;
     pthread_mutex_unlock(&j->mu);
     if (k >= j->n) return NULL;
-    char *err = NULL;
-    j->done[k] = xp_profile_open(j->todo[k]->path, 1, &err); /* the files are the parallelism */
-    sqlite3_free(err);
+    if (!j->done[k]) {
+      char *err = NULL;
+      j->done[k] = xp_profile_open(j->todo[k]->path, 1, &err); /* the files are the parallelism */
+      sqlite3_free(err);
+    }
+    /* Each profile is touched by this thread only; a failure is left for the
+    ** query to meet again and report. */
+    if (j->done[k] && j->prepare) j->prepare(j->done[k]);
   }
 }
 
-void xp_cache_prefetch(xp_cache *c, const xp_filelist *files) {
+void xp_cache_prefetch(xp_cache *c, const xp_filelist *files, int (*prepare)(xp_profile *)) {
   job j;
   memset(&j, 0, sizeof(j));
   if (c->threads < 2 || files->n < 2) return;
   j.todo = sqlite3_malloc64(sizeof(*j.todo) * (sqlite3_uint64)files->n);
   j.done = sqlite3_malloc64(sizeof(*j.done) * (sqlite3_uint64)files->n);
   if (!j.todo || !j.done) goto out;
+  j.prepare = prepare;
   for (int i = 0; i < files->n && j.n < XP_CACHE_MAX; i++) {
     int k = find(c, files->v[i].path);
-    if (k >= 0 && fresh(c->v[k].prof, &files->v[i])) continue;
+    int cached = k >= 0 && fresh(c->v[k].prof, &files->v[i]);
+    if (cached && !prepare) continue;
     j.todo[j.n] = &files->v[i];
-    j.done[j.n] = NULL;
+    j.done[j.n] = cached ? c->v[k].prof : NULL;
+    if (cached) xp_profile_retain(c->v[k].prof);
     j.n++;
   }
-  if (j.n < 2) goto out;
-  pthread_mutex_init(&j.mu, NULL);
-  int nt = c->threads < j.n ? c->threads : j.n;
-  pthread_t tid[64];
-  int started = 0;
-  for (int t = 1; t < nt; t++)
-    if (pthread_create(&tid[started], NULL, worker, &j) == 0) started++;
-  worker(&j);
-  for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
-  pthread_mutex_destroy(&j.mu);
+  if (j.n >= 2) {
+    pthread_mutex_init(&j.mu, NULL);
+    int nt = c->threads < j.n ? c->threads : j.n;
+    pthread_t tid[64];
+    int started = 0;
+    for (int t = 1; t < nt; t++)
+      if (pthread_create(&tid[started], NULL, worker, &j) == 0) started++;
+    worker(&j);
+    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&j.mu);
+  }
   for (int k = 0; k < j.n; k++) {
     if (!j.done[k]) continue;
-    c->opens++;
-    insert(c, j.done[k]);
+    int cached = find(c, j.done[k]->path) >= 0 && c->v[find(c, j.done[k]->path)].prof == j.done[k];
+    if (cached) {
+      xp_profile_release(j.done[k]);
+    } else {
+      c->opens++;
+      insert(c, j.done[k]);
+    }
   }
 out:
   sqlite3_free(j.todo);

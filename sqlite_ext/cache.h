@@ -25,9 +25,12 @@ void xp_cache_release(xp_cache *c);
 ** reference (xp_profile_release). NULL with *errmsg on failure. */
 xp_profile *xp_cache_get(xp_cache *c, const xp_file *f, char **errmsg);
 
-/* Open the missing or stale profiles of `files` ahead of use, with up to
-** `threads` threads; errors are left for xp_cache_get to report in order. */
-void xp_cache_prefetch(xp_cache *c, const xp_filelist *files);
+/* Open the missing or stale profiles of `files` ahead of use on the cache's
+** threads, and run `prepare` (may be NULL) on each, cached or new: the
+** per-profile work a table needs (e.g. the ops analysis) so independent files
+** are processed in parallel. Errors are left for xp_cache_get and the query to
+** report in order. */
+void xp_cache_prefetch(xp_cache *c, const xp_filelist *files, int (*prepare)(xp_profile *));
 
 /* Decode threads (1 = serial; default 2): a multi-file path opens files in
 ** parallel, a single file walks its planes in parallel. */

@@ -191,6 +191,11 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+static int prepare_ops(xp_profile *p) {
+  const xp_op *ops;
+  return xp_ops(p, &ops) >= 0;
+}
+
 const xp_table xp_table_ops = {
     .name = "xplane_ops",
     .columns = ops_cols,
@@ -202,6 +207,7 @@ const xp_table xp_table_ops = {
     .next = ops_next,
     .column = ops_column,
     .state_free = ops_state_free,
+    .prepare = prepare_ops,
 };
 
 /* ---- xplane_steps ----
@@ -278,6 +284,11 @@ static int steps_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+static int prepare_steps(xp_profile *p) {
+  const xp_step *steps;
+  return xp_steps(p, &steps) >= 0;
+}
+
 const xp_table xp_table_steps = {
     .name = "xplane_steps",
     .columns = steps_cols,
@@ -288,6 +299,7 @@ const xp_table xp_table_steps = {
     .first = steps_first,
     .next = steps_next,
     .column = steps_column,
+    .prepare = prepare_steps,
 };
 
 /* ---- xplane_scopes ----
@@ -346,6 +358,11 @@ static int scopes_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+static int prepare_scopes(xp_profile *p) {
+  const xp_scope *scopes;
+  return xp_scopes(p, &scopes) >= 0;
+}
+
 const xp_table xp_table_scopes = {
     .name = "xplane_scopes",
     .columns = scopes_cols,
@@ -356,4 +373,5 @@ const xp_table xp_table_scopes = {
     .first = scopes_first,
     .next = scopes_next,
     .column = scopes_column,
+    .prepare = prepare_scopes,
 };

@@ -40,6 +40,18 @@ static void seek_track(xp_cursor *cur, agg_state *st) {
   cur->file_eof = st->i >= st->n;
 }
 
+static int prepare_tracks(xp_profile *p) {
+  const xp_track_agg *rows;
+  const xp_hint *hints;
+  int64_t n_hints;
+  return xp_track_aggs(p, &rows, &hints, &n_hints) >= 0;
+}
+
+static int prepare_op_names(xp_profile *p) {
+  const xp_op_group *rows;
+  return xp_op_groups(p, &rows) >= 0;
+}
+
 /* ---- xplane_tracks ---- */
 
 enum {
@@ -104,6 +116,7 @@ const xp_table xp_table_tracks = {
     .first = tracks_first,
     .next = tracks_next,
     .column = tracks_column,
+    .prepare = prepare_tracks,
 };
 
 /* ---- xplane_hints ---- */
@@ -151,6 +164,7 @@ const xp_table xp_table_hints = {
     .first = hints_first,
     .next = rows_next,
     .column = hints_column,
+    .prepare = prepare_tracks,
 };
 
 /* ---- xplane_op_names ---- */
@@ -216,4 +230,5 @@ const xp_table xp_table_op_names = {
     .first = op_names_first,
     .next = rows_next,
     .column = op_names_column,
+    .prepare = prepare_op_names,
 };

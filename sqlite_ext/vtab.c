@@ -387,7 +387,7 @@ static int xp_filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str,
     sqlite3_free(err);
     return rc;
   }
-  if (cur->t->needs_profile && !cur->f.file && !cur->f.host) xp_cache_prefetch(cur->cache, &cur->files);
+  if (cur->t->needs_profile && !cur->f.file && !cur->f.host) xp_cache_prefetch(cur->cache, &cur->files, cur->t->prepare);
   cur->eof = 0;
   cur->file_i = 0;
   return seek_file(cur);

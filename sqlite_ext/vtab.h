@@ -44,6 +44,9 @@ typedef struct xp_table {
   int (*next)(xp_cursor *cur);
   int (*column)(xp_cursor *cur, sqlite3_context *ctx, int col);
   void (*state_free)(xp_cursor *cur); /* may be NULL */
+  /* Per-profile work done before the rows (e.g. the ops analysis); run on the
+  ** decode threads for every file of a multi-file path. May be NULL. */
+  int (*prepare)(xp_profile *p);
 } xp_table;
 
 /* The pushed-down filters of one scan (decoded from the xBestIndex plan). */

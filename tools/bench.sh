@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# tools/bench.sh: the performance benchmark (not part of the test run).
+#
+#   tools/bench.sh                 # 10 MB, 100 MB and 1 GB profiles + an 8-host logdir
+#   BENCH_SIZES="10 100" tools/bench.sh
+#   BENCH_DIR=/path tools/bench.sh # where generated profiles go (default /tmp/xplane-bench)
+#
+# Everything is measured in this one run, and reported as figures and as
+# ratios against baselines measured in the same run on the same file:
+#   cat        reading the (page-cached) file to /dev/null: the physical floor
+#   protobuf   Debian's python3-protobuf parsing the file into objects
+#              (XSpace.FromString, the C++ implementation), parse only
+#   scan       SELECT count(*), sum(dur_ps) FROM xplane_events(f): cold (first
+#              query of a fresh process: map + validate + scan) and warm (the
+#              same query again: cached index, streaming scan)
+#   ops        SELECT count(*), sum(self_ps) FROM xplane_ops(f), cold and warm
+#   summary    queries/summary.sql (the profile_summary.v1 document), cold and
+#              warm (run twice in one process)
+# Memory: peak RSS and peak RssAnon (anonymous memory; pages of the mapped
+# profile are file-backed and do not count), sampled from /proc every 10 ms.
+# Results: copy the printed tables into BENCHMARKS.md with the date and machine.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+
+BENCH_DIR=${BENCH_DIR:-/tmp/xplane-bench}
+SIZES=${BENCH_SIZES:-"10 100 1000"}
+GEN=$XPLANE_BUILD_DIR/tools/xplane_gen
+EXT=$XPLANE_BUILD_DIR/xplane
+mkdir -p "$BENCH_DIR"
+
+# Python bindings of our schema, for the protobuf baseline.
+protoc -I "$XPLANE_SRC/schema" --python_out="$BENCH_DIR" "$XPLANE_SRC/schema/xplane.proto"
+
+# measure OUT_PREFIX SCRIPT: runs the sqlite3 shell on SCRIPT (from the source
+# root), samples its memory; sets M_WALL (s), M_RSS and M_ANON (peak kB) and
+# leaves its output in OUT_PREFIX.out.
+measure() {
+  local out=$1 script=$2
+  local t0 t1 rss=0 anon=0 r a
+  t0=$(date +%s.%N)
+  (cd "$XPLANE_SRC" && exec sqlite3 :memory: < "$script" > "$out.out" 2> "$out.err") &
+  local pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    r=$(awk '/^VmRSS:/ {print $2}' /proc/$pid/status 2>/dev/null || echo 0)
+    a=$(awk '/^RssAnon:/ {print $2}' /proc/$pid/status 2>/dev/null || echo 0)
+    [ -n "$r" ] && [ "$r" -gt "$rss" ] && rss=$r
+    [ -n "$a" ] && [ "$a" -gt "$anon" ] && anon=$a
+    sleep 0.01
+  done
+  wait "$pid"
+  t1=$(date +%s.%N)
+  M_WALL=$(echo "$t1 - $t0" | bc -l)
+  M_RSS=$rss
+  M_ANON=$anon
+}
+
+# Run times printed by the sqlite3 shell's .timer, in order.
+timers() { grep -o 'Run Time: real [0-9.]*' "$1" | awk '{print $4}'; }
+# A script run twice in one process: the sums of its first and second halves.
+halves() { timers "$1" | awk '{t[NR] = $1} END {for (i = 1; i <= NR; i++) s[i <= NR / 2] += t[i]; printf "%.3f %.3f\n", s[1], s[0]}'; }
+
+ratio() { echo "scale=2; $1 / $2" | bc -l; }
+mbps() { echo "scale=1; $1 / 1000000 / $2" | bc -l; }
+
+twice() { # QUERY -> a script running QUERY twice in one process, timed
+  printf '.load %s\n.timer on\n%s\n%s\n' "$EXT" "$1" "$1" > "$BENCH_DIR/script.sql"
+  echo "$BENCH_DIR/script.sql"
+}
+
+summary_twice() { # FILE -> a script running the summary twice in one process, timed
+  printf '.load %s\n.parameter set @profile %s\n.timer on\n.output /dev/null\n.read queries/summary.sql\n.read queries/summary.sql\n' \
+    "$EXT" "'$1'" > "$BENCH_DIR/script.sql"
+  echo "$BENCH_DIR/script.sql"
+}
+
+printf '\n%-6s %10s | %8s %9s %8s | %9s %9s %7s %7s | %9s %9s | %9s %9s %9s %9s\n' \
+  size bytes cat_MB/s pb_parse pb/scan scan_cold scan_warm MB/s cat/scan ops_cold ops_warm sum_cold sum_warm anon/size rss_MB
+for mb in $SIZES; do
+  dir=$BENCH_DIR/gpu$mb
+  f=$dir/plugins/profile/run1/host0.xplane.pb
+  [ -f "$f" ] || "$GEN" --out "$dir" --style gpu --target-mb "$mb" --seed 11 >/dev/null
+  bytes=$(stat -c %s "$f")
+  cat "$f" > /dev/null
+  t0=$(date +%s.%N); cat "$f" > /dev/null; t1=$(date +%s.%N)
+  cat_s=$(echo "$t1 - $t0" | bc -l)
+  pb_s=$(cd "$BENCH_DIR" && /usr/bin/python3 -c "
+import time, xplane_pb2
+data = open('$f', 'rb').read()
+t = time.perf_counter(); xplane_pb2.XSpace.FromString(data); print(time.perf_counter() - t)")
+  measure "$BENCH_DIR/scan" "$(twice "SELECT count(*), sum(dur_ps) FROM xplane_events('$f');")"
+  read -r scan_cold scan_warm < <(timers "$BENCH_DIR/scan.out" | paste -sd' ')
+  scan_anon=$M_ANON scan_rss=$M_RSS
+  measure "$BENCH_DIR/ops" "$(twice "SELECT count(*), sum(self_ps) FROM xplane_ops('$f');")"
+  read -r ops_cold ops_warm < <(timers "$BENCH_DIR/ops.out" | paste -sd' ')
+  measure "$BENCH_DIR/sum" "$(summary_twice "$f")"
+  read -r sum_cold sum_warm < <(halves "$BENCH_DIR/sum.out")
+  printf '%-6s %10s | %8s %9s %8s | %9s %9s %7s %7s | %9s %9s | %9s %9s %9s %9s\n' \
+    "${mb}MB" "$bytes" "$(mbps "$bytes" "$cat_s")" "$pb_s" "$(ratio "$pb_s" "$scan_cold")" \
+    "$scan_cold" "$scan_warm" "$(mbps "$bytes" "$scan_warm")" "$(ratio "$scan_warm" "$cat_s")" \
+    "$ops_cold" "$ops_warm" "$sum_cold" "$sum_warm" "$(ratio "$M_ANON" "$((bytes / 1024))")" "$((M_RSS / 1024))"
+  echo "        scan: peak RssAnon $((scan_anon / 1024)) MB ($(ratio "$scan_anon" "$((bytes / 1024))")x file), peak RSS $((scan_rss / 1024)) MB;" \
+       "summary: cold/warm $(ratio "$sum_cold" "$sum_warm")x, protobuf parse / summary cold $(ratio "$pb_s" "$sum_cold")x;" \
+       "ops warm / scan warm $(ratio "$ops_warm" "$scan_warm")x"
+done
+
+# Eight hosts in one logdir: decode threads 1 vs 2 (fresh process each).
+logdir=$BENCH_DIR/hosts8
+[ -d "$logdir" ] || "$GEN" --out "$logdir" --style gpu --hosts 8 --target-mb 50 --seed 5 >/dev/null
+q="SELECT count(*), sum(self_ps) FROM xplane_ops('$logdir');"
+for t in 1 2; do
+  printf '.load %s\nSELECT xplane_threads(%d);\n.timer on\n%s\n' "$EXT" "$t" "$q" | sqlite3 :memory: > "$BENCH_DIR/threads$t.out"
+done
+t1=$(timers "$BENCH_DIR/threads1.out"); t2=$(timers "$BENCH_DIR/threads2.out")
+echo
+echo "8 hosts ($(du -sb "$logdir" | cut -f1) bytes), ops query cold: 1 thread ${t1}s, 2 threads ${t2}s, speed-up $(ratio "$t1" "$t2")x"
