@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "json_trace.h"
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT3
 
@@ -19,6 +20,15 @@ SQLITE_EXTENSION_INIT3
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
   return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* The JSON trace names a directory walk accepts, in order of preference
+** (the reference summarizer's); -1 for other names. */
+static int json_rank(const char *name) {
+  if (strcmp(name, "perfetto_trace.json.gz") == 0) return 0;
+  if (ends_with(name, ".trace.json.gz")) return 1;
+  if (ends_with(name, ".trace.json")) return 2;
+  return -1;
 }
 
 /* The last path component of the directory part of `path` ("" if none). */
@@ -32,35 +42,76 @@ static char *parent_name(const char *path) {
   return sqlite3_mprintf("%.*s", (int)(end - start), start);
 }
 
-static char *host_name(const char *path) {
+static const char *base_name(const char *path) {
   const char *slash = strrchr(path, '/');
-  const char *base = slash ? slash + 1 : path;
+  return slash ? slash + 1 : path;
+}
+
+static char *host_name(const char *path) {
+  static const char *const suffixes[] = {XP_PROFILE_SUFFIX, ".trace.json.gz", ".trace.json", ".json.gz", ".json", ".pb"};
+  const char *base = base_name(path);
   size_t n = strlen(base);
-  if (ends_with(base, XP_PROFILE_SUFFIX)) n -= strlen(XP_PROFILE_SUFFIX);
-  else if (ends_with(base, ".pb")) n -= 3;
+  for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+    if (ends_with(base, suffixes[i]) && strlen(suffixes[i]) < n) {
+      n -= strlen(suffixes[i]);
+      break;
+    }
   return sqlite3_mprintf("%.*s", (int)n, base);
 }
 
+/* Room for one more file in l (0 when out of memory). */
+static int reserve_file(xp_filelist *l) {
+  if (l->n < l->cap) return 1;
+  int nc = l->cap ? l->cap * 2 : 8;
+  xp_file *v = sqlite3_realloc64(l->v, (sqlite3_uint64)nc * sizeof(xp_file));
+  if (!v) return 0;
+  l->v = v;
+  l->cap = nc;
+  return 1;
+}
+
 static int add_file(xp_filelist *l, const char *path, const struct stat *st) {
-  if (l->n == l->cap) {
-    int nc = l->cap ? l->cap * 2 : 8;
-    xp_file *v = sqlite3_realloc64(l->v, (sqlite3_uint64)nc * sizeof(xp_file));
-    if (!v) return 0;
-    l->v = v;
-    l->cap = nc;
-  }
+  if (!reserve_file(l)) return 0;
   xp_file *f = &l->v[l->n];
   f->path = sqlite3_mprintf("%s", path);
   f->run = parent_name(path);
   f->host = host_name(path);
   f->size = (int64_t)st->st_size;
   f->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+  f->is_json = f->path && xp_is_json_trace(f->path);
   l->n++;
   return f->path && f->run && f->host;
 }
 
-/* Recursive walk; symbolic links to directories are not followed (no cycles). */
-static int walk_dir(const char *dir, int depth, xp_filelist *l, char **errmsg) {
+/* The profile candidates of one directory (its own files). */
+typedef struct dir_files {
+  xp_filelist xplanes;
+  char *json;           /* its preferred JSON trace (full path), or NULL */
+  struct stat json_st;
+  int json_rank;
+} dir_files;
+
+static void dir_files_free(dir_files *df) {
+  xp_filelist_free(&df->xplanes);
+  sqlite3_free(df->json);
+}
+
+static int keep_json(dir_files *df, const char *path, int rank, const struct stat *st) {
+  if (df->json && (rank > df->json_rank ||
+                   (rank == df->json_rank && strcmp(base_name(path), base_name(df->json)) >= 0)))
+    return 1;
+  sqlite3_free(df->json);
+  df->json = sqlite3_mprintf("%s", path);
+  df->json_rank = rank;
+  df->json_st = *st;
+  return df->json != NULL;
+}
+
+static int walk_dir(const char *dir, int depth, xp_filelist *l, char **errmsg);
+
+/* Read a directory's candidates into df; with l, walk its subdirectories
+** into l (recursively). Symbolic links to directories are not followed. */
+static int read_dir(const char *dir, int depth, dir_files *df, xp_filelist *l, char **errmsg) {
   DIR *d = opendir(dir);
   if (!d) {
     *errmsg = sqlite3_mprintf("%s: cannot read directory: %s", dir, strerror(errno));
@@ -70,15 +121,20 @@ static int walk_dir(const char *dir, int depth, xp_filelist *l, char **errmsg) {
   struct dirent *e;
   while (ok && (e = readdir(d)) != NULL) {
     if (e->d_name[0] == '.') continue;
+    int rank = json_rank(e->d_name), is_xplane = ends_with(e->d_name, XP_PROFILE_SUFFIX);
+    if (!l && rank < 0 && !is_xplane) continue;
     char *child = sqlite3_mprintf("%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
     struct stat st;
     if (!child) { ok = 0; *errmsg = sqlite3_mprintf("out of memory"); break; }
     if (lstat(child, &st) == 0) {
       if (S_ISDIR(st.st_mode)) {
-        if (depth < XP_MAX_DEPTH) ok = walk_dir(child, depth + 1, l, errmsg);
-      } else if (ends_with(e->d_name, XP_PROFILE_SUFFIX)) {
+        if (l && depth < XP_MAX_DEPTH) ok = walk_dir(child, depth + 1, l, errmsg);
+      } else if (is_xplane || rank >= 0) {
         if (S_ISLNK(st.st_mode) && stat(child, &st) != 0) st.st_size = 0;
-        if (!add_file(l, child, &st)) { ok = 0; *errmsg = sqlite3_mprintf("out of memory"); }
+        if (is_xplane ? !add_file(&df->xplanes, child, &st) : !keep_json(df, child, rank, &st)) {
+          ok = 0;
+          *errmsg = sqlite3_mprintf("out of memory");
+        }
       }
     }
     sqlite3_free(child);
@@ -87,8 +143,58 @@ static int walk_dir(const char *dir, int depth, xp_filelist *l, char **errmsg) {
   return ok;
 }
 
+/* Move the profiles the rule picks from df into l. */
+static int apply_rule(dir_files *df, xp_filelist *l) {
+  if (df->json && df->xplanes.n != 1) return add_file(l, df->json, &df->json_st);
+  for (int i = 0; i < df->xplanes.n; i++) {
+    if (!reserve_file(l)) return 0;
+    l->v[l->n++] = df->xplanes.v[i];
+    memset(&df->xplanes.v[i], 0, sizeof(xp_file));
+  }
+  return 1;
+}
+
+static int walk_dir(const char *dir, int depth, xp_filelist *l, char **errmsg) {
+  dir_files df;
+  memset(&df, 0, sizeof(df));
+  int ok = read_dir(dir, depth, &df, l, errmsg);
+  if (ok && !apply_rule(&df, l)) {
+    ok = 0;
+    *errmsg = sqlite3_mprintf("out of memory");
+  }
+  dir_files_free(&df);
+  return ok;
+}
+
 static int cmp_path(const void *a, const void *b) {
   return strcmp(((const xp_file *)a)->path, ((const xp_file *)b)->path);
+}
+
+int xp_discover_companion(const char *path, char **fallback, char **note) {
+  dir_files df;
+  char *err = NULL;
+  const char *base = base_name(path);
+  const char *end = base;
+  while (end > path + 1 && end[-1] == '/') end--; /* the directory without its trailing slash ("/" stays) */
+  char *dir = base == path ? sqlite3_mprintf(".") : sqlite3_mprintf("%.*s", (int)(end - path), path);
+  *fallback = *note = NULL;
+  if (!dir) return 0;
+  memset(&df, 0, sizeof(df));
+  int ok = 1;
+  if (read_dir(dir, 0, &df, NULL, &err) && df.json) {
+    if (df.xplanes.n == 1 && strcmp(base_name(df.xplanes.v[0].path), base) == 0) {
+      ok = (*fallback = sqlite3_mprintf("%s", df.json)) != NULL;
+    } else if (df.xplanes.n > 1 && strcmp(base_name(df.json), base) == 0) {
+      *note = sqlite3_mprintf("%s holds %d XPlane files (one per host): its JSON trace %s was read "
+                              "instead, as the reference summarizer does (name an .xplane.pb file to read it)",
+                              dir, df.xplanes.n, base);
+      ok = *note != NULL;
+    }
+  }
+  sqlite3_free(err); /* an unreadable directory has no companions */
+  sqlite3_free(dir);
+  dir_files_free(&df);
+  return ok;
 }
 
 int xp_discover(const char *root, xp_filelist *out, char **errmsg) {
@@ -96,7 +202,7 @@ int xp_discover(const char *root, xp_filelist *out, char **errmsg) {
   memset(out, 0, sizeof(*out));
   *errmsg = NULL;
   if (!root || !root[0]) {
-    *errmsg = sqlite3_mprintf("empty path: give a .xplane.pb file, a run directory or a logdir");
+    *errmsg = sqlite3_mprintf("empty path: give a .xplane.pb file, a run directory or a logdir (or a JSON trace)");
     return 0;
   }
   if (stat(root, &st) != 0) {
@@ -106,7 +212,8 @@ int xp_discover(const char *root, xp_filelist *out, char **errmsg) {
   if (S_ISDIR(st.st_mode)) {
     if (!walk_dir(root, 0, out, errmsg)) { xp_filelist_free(out); return 0; }
     if (out->n == 0) {
-      *errmsg = sqlite3_mprintf("%s: no *" XP_PROFILE_SUFFIX " profile in this directory or below", root);
+      *errmsg = sqlite3_mprintf("%s: no *" XP_PROFILE_SUFFIX " profile in this directory or below, and no JSON "
+                                "trace (perfetto_trace.json.gz, *.trace.json.gz, *.trace.json)", root);
       return 0;
     }
     qsort(out->v, (size_t)out->n, sizeof(xp_file), cmp_path);

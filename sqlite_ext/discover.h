@@ -2,10 +2,24 @@
 ** discover.h: from the path a user gives to the profiles it names.
 **
 ** A path is one profile file, a run directory (`.../plugins/profile/<run>/`)
-** or a whole TensorBoard logdir; directories are searched recursively for
-** `*.xplane.pb`. Every profile found is named by its run (the directory that
-** holds it) and host (the file name without `.xplane.pb`), the names
-** TensorBoard's profile plugin shows.
+** or a whole TensorBoard logdir; directories are searched recursively. Every
+** profile found is named by its run (the directory that holds it) and host
+** (the file name without `.xplane.pb`, `.trace.json.gz`, `.trace.json`,
+** `.json.gz` or `.json`), the names TensorBoard's profile plugin shows.
+**
+** Which files of a directory are profiles (the rule of the field's reference
+** summarizer, applied to each directory's own files): the XPlane is preferred,
+** and the directory's JSON trace is read instead
+**   - when the directory holds no `*.xplane.pb`;
+**   - when it holds several (one per host): then its JSON trace is the one
+**     profile listed, and a quality warning (XSpace.warnings) says so; with
+**     no JSON trace, every XPlane is listed;
+**   - when its one XPlane cannot be read: xp_profile_open() then reads the
+**     JSON trace and records why in the warnings (see xp_discover_companion).
+** A directory's JSON trace is the first of `perfetto_trace.json.gz`,
+** `*.trace.json.gz`, `*.trace.json` (by name among several). A file named
+** directly is listed as it is, whatever its name, and gets the same fallback
+** or warning as when its directory is listed and the rule picks it.
 */
 #ifndef XPLANE_DISCOVER_H
 #define XPLANE_DISCOVER_H
@@ -18,6 +32,7 @@ typedef struct xp_file {
   char *host;
   int64_t size;
   int64_t mtime_ns;
+  int is_json;     /* a JSON trace by name or content (json_trace.h), else an XPlane */
 } xp_file;
 
 typedef struct xp_filelist {
@@ -30,5 +45,12 @@ typedef struct xp_filelist {
 ** directory holding no profile. */
 int xp_discover(const char *root, xp_filelist *out, char **errmsg);
 void xp_filelist_free(xp_filelist *l);
+
+/* What the directory rule attaches to the file `path`: *fallback, the JSON
+** trace to read if this XPlane cannot be read (it is its directory's only
+** one); *note, the quality warning for a JSON trace read instead of its
+** directory's several XPlanes. Each sqlite3_malloc'd, or NULL. Returns 0 only
+** when out of memory. */
+int xp_discover_companion(const char *path, char **fallback, char **note);
 
 #endif

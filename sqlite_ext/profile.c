@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "discover.h"
+#include "json_trace.h"
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT3
 
@@ -664,46 +666,140 @@ static void profile_free(xp_profile *p) {
   sqlite3_free(p->hostnames);
   if (p->base && p->size > 0 && p->mapped) munmap((void *)p->base, (size_t)p->size);
   sqlite3_free(p->path);
+  sqlite3_free(p->source_path);
+  sqlite3_free(p->display_time_unit);
   sqlite3_free(p);
 }
 
-xp_profile *xp_profile_open(const char *path, int threads, char **errmsg) {
-  char *why = NULL;
-  struct stat st;
+const char *xp_source_format_name(int source_format) {
+  return source_format == XP_SOURCE_TRACE_JSON ? "perfetto_trace_json" : "xplane_pb";
+}
+
+static xp_profile *profile_new(const char *path) {
   xp_profile *p = sqlite3_malloc(sizeof(*p));
-  *errmsg = NULL;
-  if (!p) { *errmsg = sqlite3_mprintf("%s: out of memory", path); return NULL; }
+  if (!p) return NULL;
   memset(p, 0, sizeof(*p));
   p->refcount = 1;
   p->path = sqlite3_mprintf("%s", path);
+  p->source_path = sqlite3_mprintf("%s", path);
+  if (!p->path || !p->source_path) {
+    profile_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+/* Map the XPlane file open on fd (st: its stat) and index it. */
+static char *load_xplane(xp_profile *p, int fd, const struct stat *st, int threads) {
+  if (st->st_size == 0) return sqlite3_mprintf("empty file (0 bytes): not an XSpace");
+  if ((int64_t)st->st_size > XP_MAX_FILE_BYTES)
+    return sqlite3_mprintf("too large: %lld bytes, over the 2 GiB limit of a protobuf message",
+                           (long long)st->st_size);
+  p->size = (int64_t)st->st_size;
+  void *m = mmap(NULL, (size_t)p->size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (m == MAP_FAILED) return sqlite3_mprintf("cannot map: %s", strerror(errno));
+  p->base = m;
+  p->mapped = 1;
+  return index_space(p, threads);
+}
+
+/* Convert the JSON trace open on fd and index the XSpace it gives. */
+static char *load_json(xp_profile *p, int fd, const struct stat *st, const char *note, int threads) {
+  xp_json_trace t;
+  char *why = NULL;
+  if (st->st_size == 0) return sqlite3_mprintf("empty file (0 bytes): not a JSON trace");
+  if (!xp_json_trace_convert(fd, note, &t, &why)) return why;
+  void *m = mmap(NULL, (size_t)t.size, PROT_READ, MAP_SHARED, t.fd, 0);
+  close(t.fd);
+  p->source_format = XP_SOURCE_TRACE_JSON;
+  p->n_trace_events = t.n_trace_events;
+  p->display_time_unit = t.display_time_unit;
+  if (m == MAP_FAILED) return sqlite3_mprintf("cannot map the converted trace: %s", strerror(errno));
+  p->base = m;
+  p->size = t.size;
+  p->mapped = 1;
+  return index_space(p, threads);
+}
+
+/* Read `file` into p (an XPlane, or a JSON trace with its note); returns an
+** error text or NULL. */
+static char *load_file(xp_profile *p, const char *file, int as_json, const char *note, int threads) {
+  char *why = NULL;
+  struct stat st;
   /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused below). */
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     why = sqlite3_mprintf("cannot open: %s", strerror(errno));
   } else if (fstat(fd, &st) != 0) {
     why = sqlite3_mprintf("cannot stat: %s", strerror(errno));
   } else if (!S_ISREG(st.st_mode)) {
     why = sqlite3_mprintf("not a regular file");
-  } else if (st.st_size == 0) {
-    why = sqlite3_mprintf("empty file (0 bytes): not an XSpace");
-  } else if ((int64_t)st.st_size > XP_MAX_FILE_BYTES) {
-    why = sqlite3_mprintf("too large: %lld bytes, over the 2 GiB limit of a protobuf message",
-                          (long long)st.st_size);
   } else {
-    p->size = (int64_t)st.st_size;
+    p->file_size = (int64_t)st.st_size;
     p->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-    void *m = mmap(NULL, (size_t)p->size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (m == MAP_FAILED) {
-      why = sqlite3_mprintf("cannot map: %s", strerror(errno));
-    } else {
-      p->base = m;
-      p->mapped = 1;
-      why = index_space(p, threads);
-    }
+    why = as_json ? load_json(p, fd, &st, note, threads) : load_xplane(p, fd, &st, threads);
   }
   if (fd >= 0) close(fd);
-  if (why || !p->path) {
-    *errmsg = sqlite3_mprintf("%s: %s", path, why ? why : "out of memory");
+  return why;
+}
+
+/* The XPlane at `path` could not be read (why): read its directory's JSON
+** trace instead when the rule gives it one. Returns the new profile (keyed,
+** for the cache, by the XPlane's path, size and mtime), or NULL with *why
+** extended when the fallback fails too or there is none. */
+static xp_profile *open_fallback(const xp_profile *failed, const char *path, int threads, char **why) {
+  char *fallback = NULL, *note = NULL;
+  xp_profile *q = NULL;
+  if (!xp_discover_companion(path, &fallback, &note) || !fallback) goto out;
+  char *reason = sqlite3_mprintf("%s: %s; read the JSON trace %s instead", path, *why, fallback);
+  char *why2 = NULL;
+  q = profile_new(path);
+  if (!q || !reason) why2 = sqlite3_mprintf("out of memory");
+  else why2 = load_file(q, fallback, 1, reason, threads);
+  sqlite3_free(reason);
+  if (why2) {
+    char *both = sqlite3_mprintf("%s; its directory's JSON trace %s could not be read either: %s", *why, fallback,
+                                 why2);
+    sqlite3_free(why2);
+    if (both) {
+      sqlite3_free(*why);
+      *why = both;
+    }
+    profile_free(q);
+    q = NULL;
+    goto out;
+  }
+  sqlite3_free(q->source_path);
+  q->source_path = fallback;
+  fallback = NULL;
+  q->file_size = failed->file_size; /* the cache's key: the XPlane (0 if it could not be stat'ed) */
+  q->mtime_ns = failed->mtime_ns;
+out:
+  sqlite3_free(fallback);
+  sqlite3_free(note);
+  return q;
+}
+
+xp_profile *xp_profile_open(const char *path, int threads, char **errmsg) {
+  char *why = NULL, *fallback = NULL, *note = NULL;
+  int as_json = xp_is_json_trace(path);
+  xp_profile *p = profile_new(path);
+  *errmsg = NULL;
+  if (!p) { *errmsg = sqlite3_mprintf("%s: out of memory", path); return NULL; }
+  if (as_json && !xp_discover_companion(path, &fallback, &note)) why = sqlite3_mprintf("out of memory");
+  else why = load_file(p, path, as_json, note, threads);
+  sqlite3_free(fallback);
+  sqlite3_free(note);
+  if (why && !as_json) {
+    xp_profile *q = open_fallback(p, path, threads, &why);
+    if (q) {
+      profile_free(p);
+      sqlite3_free(why);
+      return q;
+    }
+  }
+  if (why) {
+    *errmsg = sqlite3_mprintf("%s: %s", path, why);
     sqlite3_free(why);
     profile_free(p);
     return NULL;
@@ -712,20 +808,17 @@ xp_profile *xp_profile_open(const char *path, int threads, char **errmsg) {
 }
 
 xp_profile *xp_profile_from_memory(const char *name, const uint8_t *buf, size_t n, char **errmsg) {
-  xp_profile *p = sqlite3_malloc(sizeof(*p));
+  xp_profile *p = profile_new(name);
   char *why = NULL;
   *errmsg = NULL;
   if (!p) { *errmsg = sqlite3_mprintf("%s: out of memory", name); return NULL; }
-  memset(p, 0, sizeof(*p));
-  p->refcount = 1;
-  p->path = sqlite3_mprintf("%s", name);
   p->base = buf;
-  p->size = (int64_t)n;
+  p->size = p->file_size = (int64_t)n;
   if (n == 0) why = sqlite3_mprintf("empty file (0 bytes): not an XSpace");
   else if ((int64_t)n > XP_MAX_FILE_BYTES) why = sqlite3_mprintf("too large: %lld bytes", (long long)n);
   else why = index_space(p, 1);
-  if (why || !p->path) {
-    *errmsg = sqlite3_mprintf("%s: %s", name, why ? why : "out of memory");
+  if (why) {
+    *errmsg = sqlite3_mprintf("%s: %s", name, why);
     sqlite3_free(why);
     profile_free(p);
     return NULL;

@@ -9,6 +9,11 @@
 ** strings are pointers into the mapping, and event scans re-walk each line's
 ** bytes (xp_events_next), which is what keeps memory flat on 2 GB files.
 **
+** A Chrome/Perfetto JSON trace is read the same way: json_trace.h converts it
+** (streaming) into a serialized XSpace in an anonymous memory file, which is
+** mapped and walked like a file. The directory rule of discover.h may read a
+** JSON trace in place of an XPlane that cannot be read.
+**
 ** A profile is immutable once open and reference-counted, so the per-connection
 ** cache (cache.h) can hand it to many cursors and drop it when the file changes.
 */
@@ -120,10 +125,20 @@ typedef struct xp_plane {
   xp_idmap smeta_idx;
 } xp_plane;
 
+/* What a profile was read from (xp_profile.source_format). */
+enum { XP_SOURCE_XPLANE_PB = 0, XP_SOURCE_TRACE_JSON = 1 };
+/* "xplane_pb" or "perfetto_trace_json" (the summary's source_format). */
+const char *xp_source_format_name(int source_format);
+
 typedef struct xp_profile {
   char *path;           /* as resolved by discovery */
-  int64_t size;
+  int64_t size;         /* bytes of the XSpace at base */
+  int64_t file_size;    /* bytes of the file at path (== size for an XPlane) */
   int64_t mtime_ns;
+  int source_format;    /* XP_SOURCE_* */
+  char *source_path;    /* the file read: path, or the JSON trace read in its place */
+  int64_t n_trace_events;   /* JSON traces: entries of traceEvents */
+  char *display_time_unit;  /* JSON traces: their displayTimeUnit, or NULL */
   const uint8_t *base;  /* the mapping (or the caller's buffer) */
   int mapped;           /* base is our mmap, unmapped on free */
   xp_plane *planes;
@@ -147,8 +162,11 @@ typedef struct xp_profile {
 #define XP_MAX_INDEX_THREADS 16
 
 /* Open, map, validate and index `path`, walking its planes on up to
-** `threads` threads. On failure returns NULL and sets *errmsg
-** (sqlite3_malloc'd) to "<path>: <problem>". */
+** `threads` threads. A JSON trace (by name or content, json_trace.h) is
+** converted first. An XPlane that cannot be read is replaced by its
+** directory's JSON trace where discover.h's rule says so, the reason
+** becoming the first XSpace warning. On failure returns NULL and sets
+** *errmsg (sqlite3_malloc'd) to "<path>: <problem>". */
 xp_profile *xp_profile_open(const char *path, int threads, char **errmsg);
 /* The same over a caller-owned buffer that must outlive the profile (the
 ** fuzzer and unit tests use it). */

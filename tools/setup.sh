@@ -7,7 +7,8 @@
 #
 # Debian packages: a C toolchain, CMake, SQLite (library, headers, shell),
 # protobuf-c (library, headers, protoc-c), protoc (tests decode traces with
-# it), clang (the fuzzer) and valgrind.
+# it), yajl and zlib (reading JSON traces, streaming, gzip), clang (the
+# fuzzer) and valgrind.
 set -euo pipefail
 
 XPLANE_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,7 +16,7 @@ XPLANE_BUILD_DIR="${XPLANE_BUILD_DIR:-$XPLANE_SRC/build}"
 export XPLANE_SRC XPLANE_BUILD_DIR
 
 xplane_packages=(build-essential cmake pkg-config sqlite3 libsqlite3-dev libprotobuf-c-dev
-                 protobuf-c-compiler protobuf-compiler clang valgrind)
+                 protobuf-c-compiler protobuf-compiler libyajl-dev zlib1g-dev clang valgrind)
 
 xplane_install_deps() {
   local missing=()

@@ -1,0 +1,339 @@
+/*
+** perfetto_writer.c: Perfetto protobuf trace writer (see perfetto_writer.h).
+** Packets are built as protobuf-c structs (perfetto_trace.pb-c.h) over
+** scratch arrays reused from one packet to the next.
+*/
+#include "perfetto_writer.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "perfetto_trace.pb-c.h"
+
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+/* String -> interning id (ids from 1, per table); keys are owned copies. */
+typedef struct intern_map {
+  char **keys;
+  size_t *lens;
+  uint64_t *iids;
+  uint64_t mask, n;
+} intern_map;
+
+typedef struct scratch {
+  Perfetto__Protos__DebugAnnotation *da;
+  Perfetto__Protos__DebugAnnotation **dap;
+  Perfetto__Protos__DebugAnnotationName *dn;
+  Perfetto__Protos__DebugAnnotationName **dnp;
+  int cap;
+  char *strings;
+  size_t cap_strings;
+} scratch;
+
+struct pf_writer {
+  FILE *f;
+  int64_t packets;
+  int failed;
+  intern_map names, cats, anames;
+  uint8_t *buf;
+  size_t cap_buf;
+  scratch sc;
+};
+
+static uint64_t hash_bytes(const char *p, size_t n) {
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
+  return h;
+}
+
+static int intern_grow(intern_map *m) {
+  uint64_t cap = m->mask ? (m->mask + 1) * 2 : 256;
+  char **keys = sqlite3_malloc64(sizeof(char *) * cap);
+  size_t *lens = sqlite3_malloc64(sizeof(size_t) * cap);
+  uint64_t *iids = sqlite3_malloc64(sizeof(uint64_t) * cap);
+  if (!keys || !lens || !iids) {
+    sqlite3_free(keys);
+    sqlite3_free(lens);
+    sqlite3_free(iids);
+    return 0;
+  }
+  memset(keys, 0, sizeof(char *) * cap);
+  for (uint64_t i = 0; m->mask && i <= m->mask; i++) {
+    if (!m->keys[i]) continue;
+    uint64_t h = hash_bytes(m->keys[i], m->lens[i]) & (cap - 1);
+    while (keys[h]) h = (h + 1) & (cap - 1);
+    keys[h] = m->keys[i];
+    lens[h] = m->lens[i];
+    iids[h] = m->iids[i];
+  }
+  sqlite3_free(m->keys);
+  sqlite3_free(m->lens);
+  sqlite3_free(m->iids);
+  m->keys = keys;
+  m->lens = lens;
+  m->iids = iids;
+  m->mask = cap - 1;
+  return 1;
+}
+
+/* The id of p[0..n), added when absent (*added = its NUL-terminated copy,
+** else NULL). 0 on out-of-memory. */
+static uint64_t intern(intern_map *m, const char *p, size_t n, const char **added) {
+  *added = NULL;
+  if ((!m->mask || (m->n + 1) * 2 > m->mask) && !intern_grow(m)) return 0;
+  uint64_t h = hash_bytes(p, n) & m->mask;
+  while (m->keys[h]) {
+    if (m->lens[h] == n && memcmp(m->keys[h], p, n) == 0) return m->iids[h];
+    h = (h + 1) & m->mask;
+  }
+  char *k = sqlite3_malloc64(n + 1);
+  if (!k) return 0;
+  memcpy(k, p, n);
+  k[n] = 0;
+  m->keys[h] = k;
+  m->lens[h] = n;
+  m->iids[h] = ++m->n;
+  *added = k;
+  return m->n;
+}
+
+static void intern_free(intern_map *m) {
+  for (uint64_t i = 0; m->mask && i <= m->mask; i++) sqlite3_free(m->keys[i]);
+  sqlite3_free(m->keys);
+  sqlite3_free(m->lens);
+  sqlite3_free(m->iids);
+  memset(m, 0, sizeof(*m));
+}
+
+static int fail(pf_writer *w, char **errmsg, const char *what) {
+  w->failed = 1;
+  if (!*errmsg) *errmsg = sqlite3_mprintf("%s", what);
+  return 0;
+}
+
+/* Write one packet: 0x0A <varint len> <bytes>. */
+static int write_packet(pf_writer *w, Perfetto__Protos__TracePacket *pkt, char **errmsg) {
+  pkt->has_trusted_packet_sequence_id = 1;
+  pkt->trusted_packet_sequence_id = PF_SEQUENCE_ID;
+  pkt->has_sequence_flags = 1;
+  pkt->sequence_flags = w->packets == 0 ? PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED |
+                                              PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE
+                                        : PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+  size_t n = protobuf_c_message_get_packed_size(&pkt->base);
+  if (n + 11 > w->cap_buf) {
+    size_t cap = w->cap_buf ? w->cap_buf : 4096;
+    while (cap < n + 11) cap *= 2;
+    uint8_t *b = sqlite3_realloc64(w->buf, cap);
+    if (!b) return fail(w, errmsg, "out of memory");
+    w->buf = b;
+    w->cap_buf = cap;
+  }
+  size_t h = 0;
+  w->buf[h++] = 0x0A;
+  for (uint64_t v = n; ; v >>= 7) {
+    w->buf[h++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+    if (v < 0x80) break;
+  }
+  protobuf_c_message_pack(&pkt->base, w->buf + h);
+  if (fwrite(w->buf, 1, h + n, w->f) != h + n) return fail(w, errmsg, strerror(errno));
+  w->packets++;
+  return 1;
+}
+
+static int on_process(void *ctx, const pf_process *p, char **errmsg) {
+  pf_writer *w = ctx;
+  Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+  Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+  td.has_uuid = 1;
+  td.uuid = p->uuid;
+  pd.has_pid = 1;
+  pd.pid = p->pid;
+  pd.process_name = (char *)p->name;
+  td.process = &pd;
+  pkt.track_descriptor = &td;
+  return write_packet(w, &pkt, errmsg);
+}
+
+static int on_track(void *ctx, const pf_track *t, char **errmsg) {
+  pf_writer *w = ctx;
+  Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+  Perfetto__Protos__ThreadDescriptor thd = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+  td.has_uuid = 1;
+  td.uuid = t->uuid;
+  if (t->parent_uuid) {
+    td.has_parent_uuid = 1;
+    td.parent_uuid = t->parent_uuid;
+    td.name = (char *)t->name;
+    td.has_sibling_merge_behavior = 1;
+    td.sibling_merge_behavior = PERFETTO__PROTOS__TRACK_DESCRIPTOR__SIBLING_MERGE_BEHAVIOR__SIBLING_MERGE_BEHAVIOR_NONE;
+  } else {
+    thd.has_pid = thd.has_tid = 1;
+    thd.pid = t->pid;
+    thd.tid = t->tid;
+    thd.thread_name = (char *)t->thread_name;
+    td.thread = &thd;
+  }
+  pkt.track_descriptor = &td;
+  return write_packet(w, &pkt, errmsg);
+}
+
+static int scratch_reserve(pf_writer *w, int n, size_t strings) {
+  scratch *s = &w->sc;
+  if (n > s->cap) {
+    int cap = s->cap ? s->cap : 16;
+    while (cap < n) cap *= 2;
+    void *a = sqlite3_realloc64(s->da, sizeof(*s->da) * (sqlite3_uint64)cap);
+    if (a) s->da = a;
+    void *b = sqlite3_realloc64(s->dap, sizeof(*s->dap) * (sqlite3_uint64)cap);
+    if (b) s->dap = b;
+    void *c = sqlite3_realloc64(s->dn, sizeof(*s->dn) * (sqlite3_uint64)cap);
+    if (c) s->dn = c;
+    void *d = sqlite3_realloc64(s->dnp, sizeof(*s->dnp) * (sqlite3_uint64)cap);
+    if (d) s->dnp = d;
+    if (!a || !b || !c || !d) return 0;
+    s->cap = cap;
+  }
+  if (strings > s->cap_strings) {
+    char *z = sqlite3_realloc64(s->strings, strings);
+    if (!z) return 0;
+    s->strings = z;
+    s->cap_strings = strings;
+  }
+  return 1;
+}
+
+static int on_event(void *ctx, const pf_event *e, char **errmsg) {
+  pf_writer *w = ctx;
+  Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+  Perfetto__Protos__InternedData idata = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+  Perfetto__Protos__EventName en = PERFETTO__PROTOS__EVENT_NAME__INIT;
+  Perfetto__Protos__EventCategory ec = PERFETTO__PROTOS__EVENT_CATEGORY__INIT;
+  Perfetto__Protos__EventName *enp = &en;
+  Perfetto__Protos__EventCategory *ecp = &ec;
+  uint64_t cat_iid, flow = e->flow_id;
+  const char *added;
+  pkt.has_timestamp = 1;
+  pkt.timestamp = (uint64_t)e->ts_ns;
+  pkt.track_event = &te;
+  te.has_track_uuid = 1;
+  te.track_uuid = e->track->uuid;
+  te.has_type = 1;
+  if (e->type == PF_END) {
+    te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+    return write_packet(w, &pkt, errmsg);
+  }
+  te.type = e->type == PF_BEGIN ? PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
+                                : PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT;
+  if (e->has_name) {
+    te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
+    if (!(te.name_iid = intern(&w->names, e->name.p, e->name.n, &added))) return fail(w, errmsg, "out of memory");
+    if (added) {
+      en.has_iid = 1;
+      en.iid = te.name_iid;
+      en.name = (char *)added;
+      idata.n_event_names = 1;
+      idata.event_names = &enp;
+    }
+  }
+  if (!(cat_iid = intern(&w->cats, e->category.p, e->category.n, &added))) return fail(w, errmsg, "out of memory");
+  te.n_category_iids = 1;
+  te.category_iids = &cat_iid;
+  if (added) {
+    ec.has_iid = 1;
+    ec.iid = cat_iid;
+    ec.name = (char *)added;
+    idata.n_event_categories = 1;
+    idata.event_categories = &ecp;
+  }
+  if (e->has_flow) {
+    te.n_flow_ids = 1;
+    te.flow_ids = &flow;
+  }
+  size_t strings = 0;
+  for (int i = 0; i < e->n_args; i++)
+    if (e->args[i].type == PF_A_STRING) strings += e->args[i].s.n + 1;
+  if (!scratch_reserve(w, e->n_args, strings)) return fail(w, errmsg, "out of memory");
+  char *z = w->sc.strings;
+  int n_new = 0;
+  for (int i = 0; i < e->n_args; i++) {
+    const pf_arg *a = &e->args[i];
+    Perfetto__Protos__DebugAnnotation *d = &w->sc.da[i];
+    perfetto__protos__debug_annotation__init(d);
+    w->sc.dap[i] = d;
+    d->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
+    if (!(d->name_iid = intern(&w->anames, a->name.p, a->name.n, &added))) return fail(w, errmsg, "out of memory");
+    if (added) {
+      Perfetto__Protos__DebugAnnotationName *dn = &w->sc.dn[n_new];
+      perfetto__protos__debug_annotation_name__init(dn);
+      dn->has_iid = 1;
+      dn->iid = d->name_iid;
+      dn->name = (char *)added;
+      w->sc.dnp[n_new++] = dn;
+    }
+    switch (a->type) {
+      case PF_A_INT: d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE, d->int_value = a->v.i; break;
+      case PF_A_UINT: d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE, d->uint_value = a->v.u; break;
+      case PF_A_DOUBLE:
+        d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE, d->double_value = a->v.d;
+        break;
+      case PF_A_STRING:
+        /* protobuf-c strings are NUL-terminated: a value stops at an embedded NUL */
+        if (a->s.n) memcpy(z, a->s.p, a->s.n);
+        z[a->s.n] = 0;
+        d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+        d->string_value = z;
+        z += a->s.n + 1;
+        break;
+    }
+  }
+  te.n_debug_annotations = (size_t)e->n_args;
+  te.debug_annotations = w->sc.dap;
+  if (n_new) {
+    idata.n_debug_annotation_names = (size_t)n_new;
+    idata.debug_annotation_names = w->sc.dnp;
+  }
+  if (idata.n_event_names || idata.n_event_categories || idata.n_debug_annotation_names) pkt.interned_data = &idata;
+  return write_packet(w, &pkt, errmsg);
+}
+
+pf_writer *pf_writer_new(FILE *f) {
+  pf_writer *w = sqlite3_malloc(sizeof(*w));
+  if (!w) return NULL;
+  memset(w, 0, sizeof(*w));
+  w->f = f;
+  return w;
+}
+
+void pf_writer_sink(pf_writer *w, pf_sink *sink) {
+  memset(sink, 0, sizeof(*sink));
+  sink->ctx = w;
+  sink->process = on_process;
+  sink->track = on_track;
+  sink->event = on_event;
+  sink->want_args = 1;
+}
+
+int64_t pf_writer_packets(const pf_writer *w) { return w->packets; }
+
+int pf_writer_finish(pf_writer *w, char **errmsg) {
+  if (fflush(w->f) != 0 || ferror(w->f)) return fail(w, errmsg, strerror(errno));
+  return !w->failed;
+}
+
+void pf_writer_free(pf_writer *w) {
+  if (!w) return;
+  intern_free(&w->names);
+  intern_free(&w->cats);
+  intern_free(&w->anames);
+  sqlite3_free(w->buf);
+  sqlite3_free(w->sc.da);
+  sqlite3_free(w->sc.dap);
+  sqlite3_free(w->sc.dn);
+  sqlite3_free(w->sc.dnp);
+  sqlite3_free(w->sc.strings);
+  sqlite3_free(w);
+}

@@ -1,0 +1,177 @@
+/*
+** pf_export.c: profiles -> trace files (see pf_export.h).
+*/
+#include "pf_export.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "chrome_json_writer.h"
+#include "discover.h"
+#include "perfetto_writer.h"
+
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static const char *suffix_of(const pf_export_opts *o) { return o->format == PF_FORMAT_JSON ? ".json" : ".pftrace"; }
+
+/* `path` with a trailing .xplane.pb (or .pb) replaced by the output suffix. */
+static char *swap_suffix(const char *path, const pf_export_opts *o) {
+  size_t n = strlen(path);
+  if (ends_with(path, ".xplane.pb")) n -= strlen(".xplane.pb");
+  else if (ends_with(path, ".pb")) n -= 3;
+  return sqlite3_mprintf("%.*s%s", (int)n, path, suffix_of(o));
+}
+
+char *pf_default_output(const char *in, const pf_export_opts *o) {
+  struct stat st;
+  if (stat(in, &st) != 0 || !S_ISDIR(st.st_mode)) return swap_suffix(in, o);
+  size_t n = strlen(in);
+  while (n > 1 && in[n - 1] == '/') n--;
+  if (o->merged) return sqlite3_mprintf("%.*s%s", (int)n, in, suffix_of(o));
+  return sqlite3_mprintf("%.*s", (int)n, in);
+}
+
+/* mkdir -p of the directory part of `path`. */
+static int make_parents(const char *path, char **errmsg) {
+  char *d = sqlite3_mprintf("%s", path);
+  if (!d) return 0;
+  for (char *c = d + 1; *c; c++) {
+    if (*c != '/') continue;
+    *c = 0;
+    if (mkdir(d, 0777) != 0 && errno != EEXIST) {
+      *errmsg = sqlite3_mprintf("%s: cannot create directory: %s", d, strerror(errno));
+      sqlite3_free(d);
+      return 0;
+    }
+    *c = '/';
+  }
+  sqlite3_free(d);
+  return 1;
+}
+
+/* Refuse outputs that could be taken for, or overwrite, an input. */
+static int check_output(const char *out, const xp_filelist *files, char **errmsg) {
+  struct stat so;
+  if (ends_with(out, ".pb")) {
+    *errmsg = sqlite3_mprintf("%s: refusing to write a trace to a .pb name (it would pass for an XPlane "
+                              "profile, and trace processor would misread an XPlane given in its place); "
+                              "use .pftrace or .json", out);
+    return 0;
+  }
+  if (stat(out, &so) != 0) return 1;
+  if (S_ISDIR(so.st_mode)) {
+    *errmsg = sqlite3_mprintf("%s: is a directory, not a trace file", out);
+    return 0;
+  }
+  for (int i = 0; i < files->n; i++) {
+    struct stat si;
+    if (stat(files->v[i].path, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+      *errmsg = sqlite3_mprintf("%s: refusing to write over the input profile %s", out, files->v[i].path);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* One trace file: the profiles files[lo..hi) into `out`. */
+static int write_trace(const char *out, const xp_filelist *files, int lo, int hi, const pf_export_opts *o,
+                       pf_export_result *r, char **errmsg) {
+  if (!check_output(out, files, errmsg) || !make_parents(out, errmsg)) return 0;
+  char *tmp = sqlite3_mprintf("%s.partial", out);
+  if (!tmp) return 0;
+  FILE *f = fopen(tmp, "wb");
+  if (!f) {
+    *errmsg = sqlite3_mprintf("%s: cannot write: %s", tmp, strerror(errno));
+    sqlite3_free(tmp);
+    return 0;
+  }
+  pf_sink sink;
+  pf_writer *pw = NULL;
+  pf_json *jw = NULL;
+  if (o->format == PF_FORMAT_JSON) {
+    if ((jw = pf_json_new(f))) pf_json_sink(jw, &sink);
+  } else {
+    if ((pw = pf_writer_new(f))) pf_writer_sink(pw, &sink);
+  }
+  pf_model *m = (pw || jw) ? pf_model_new(&sink, o->merged) : NULL;
+  int ok = m != NULL;
+  char *err = NULL;
+  for (int i = lo; ok && i < hi; i++) {
+    xp_profile *p = xp_profile_open(files->v[i].path, 2, &err);
+    ok = p && pf_model_add(m, p, files->v[i].host, &err);
+    if (p && !ok) {
+      char *e = sqlite3_mprintf("%s: %s", files->v[i].path, err);
+      sqlite3_free(err);
+      err = e;
+    }
+    if (p) xp_profile_release(p);
+  }
+  if (ok) ok = pw ? pf_writer_finish(pw, &err) : pf_json_finish(jw, &err);
+  if (m) {
+    const pf_counts *c = pf_model_counts(m);
+    r->counts.slices += c->slices;
+    r->counts.instants += c->instants;
+    r->counts.skipped_untimed += c->skipped_untimed;
+    r->counts.skipped_invalid += c->skipped_invalid;
+    r->counts.processes += c->processes;
+    r->counts.threads += c->threads;
+    r->counts.tracks += c->tracks;
+  }
+  r->records += pw ? pf_writer_packets(pw) : jw ? pf_json_events(jw) : 0;
+  pf_model_free(m);
+  pf_writer_free(pw);
+  pf_json_free(jw);
+  if (fclose(f) != 0 && ok) {
+    ok = 0;
+    err = sqlite3_mprintf("%s: %s", tmp, strerror(errno));
+  }
+  if (ok && rename(tmp, out) != 0) {
+    ok = 0;
+    err = sqlite3_mprintf("%s: cannot rename to %s: %s", tmp, out, strerror(errno));
+  }
+  if (!ok) {
+    unlink(tmp);
+    *errmsg = err ? err : sqlite3_mprintf("%s: out of memory", out);
+  } else {
+    r->files_out++;
+  }
+  sqlite3_free(tmp);
+  return ok;
+}
+
+int pf_export(const char *in, const char *out, const pf_export_opts *o, pf_export_result *r, char **errmsg) {
+  xp_filelist files;
+  struct stat st;
+  memset(r, 0, sizeof(*r));
+  *errmsg = NULL;
+  if (!xp_discover(in, &files, errmsg)) return 0;
+  r->files_in = files.n;
+  int ok;
+  if (stat(in, &st) == 0 && S_ISDIR(st.st_mode) && !o->merged) {
+    size_t root_n = strlen(in);
+    ok = 1;
+    for (int i = 0; ok && i < files.n; i++) {
+      const char *rel = files.v[i].path + root_n;
+      while (*rel == '/') rel++;
+      char *base = sqlite3_mprintf("%s%s%s", out, ends_with(out, "/") ? "" : "/", rel);
+      char *path = base ? swap_suffix(base, o) : NULL;
+      ok = path && write_trace(path, &files, i, i + 1, o, r, errmsg);
+      if (!path && !*errmsg) *errmsg = sqlite3_mprintf("out of memory");
+      sqlite3_free(base);
+      sqlite3_free(path);
+    }
+  } else {
+    ok = write_trace(out, &files, 0, files.n, o, r, errmsg);
+  }
+  xp_filelist_free(&files);
+  return ok;
+}

@@ -1,0 +1,563 @@
+/*
+** pf_model.c: XPlane -> Perfetto model records (see pf_model.h for the
+** mapping, the lanes and the ordering).
+*/
+#include "pf_model.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+/* An open slice: on a lane's stack and on the analysis stack. */
+typedef struct pf_open {
+  int64_t end_ps, end_ns, ordinal, event_index;
+  int32_t line, lane;
+} pf_open;
+
+typedef struct pf_lane {
+  pf_track t;
+  char *name;
+  int emitted;
+  pf_open *st;
+  int n, cap;
+} pf_lane;
+
+/* One event of a track, in the order it is handed on. */
+typedef struct pf_item {
+  xp_event ev;
+  int64_t start_ps, end_ps, event_index;
+  int32_t line;
+  int32_t pos; /* position of the line among the track's lines */
+} pf_item;
+
+struct pf_model {
+  pf_sink sink;
+  int merged;
+  uint64_t next_uuid;
+  int64_t next_upid, next_utid, ordinal;
+  int32_t n_processes;
+  int64_t n_tids;
+  uint64_t host_ordinal;
+  pf_counts counts;
+  /* per event */
+  xp_statvec sv;
+  pf_arg *args;
+  int cap_args;
+  char *arena;
+  size_t cap_arena;
+  /* per profile / plane / thread */
+  const xp_profile *p;
+  const xp_plane *pl;
+  int32_t plane_index, pid;
+  int64_t upid;
+  pf_lane *lanes, *other;
+  int n_lanes, cap_lanes, n_other, cap_other;
+  pf_open *spec;
+  int n_spec, cap_spec;
+  char *thread_name;
+  char **errmsg;
+};
+
+/* ---- small helpers ---- */
+
+static int grow(void **v, int *cap, int need, size_t size) {
+  if (need <= *cap) return 1;
+  int nc = *cap ? *cap : 8;
+  while (nc < need) nc *= 2;
+  void *q = sqlite3_realloc64(*v, (sqlite3_uint64)nc * size);
+  if (!q) return 0;
+  *v = q;
+  *cap = nc;
+  return 1;
+}
+
+static int oom(pf_model *m) {
+  if (!*m->errmsg) *m->errmsg = sqlite3_mprintf("out of memory");
+  return 0;
+}
+
+/* The track key of a line (the rule of analysis.c): its id, or index + 1. */
+static int64_t track_key(const xp_line *ln, int32_t i) { return ln->id ? ln->id : (int64_t)i + 1; }
+
+static xp_str meta_name(const xp_event_meta *em) { return em->display_name.n ? em->display_name : em->name; }
+
+/* 1: a timed event (start/end set, on the tables' clock: xp_event_start);
+** 0: no start; -1: invalid time. */
+static int classify(const xp_line *ln, const xp_event *ev, int64_t *start, int64_t *end) {
+  if (!ev->has_offset) return 0;
+  *start = xp_event_start(ln, ev);
+  if (ev->duration_ps < 0 || *start < 0 || __builtin_add_overflow(*start, ev->duration_ps, end)) return -1;
+  return 1;
+}
+
+/* (start asc, end desc, line position, event index): the analysis order. */
+static int item_cmp(const pf_item *a, const pf_item *b) {
+  if (a->start_ps != b->start_ps) return a->start_ps < b->start_ps ? -1 : 1;
+  if (a->end_ps != b->end_ps) return a->end_ps > b->end_ps ? -1 : 1;
+  if (a->pos != b->pos) return a->pos < b->pos ? -1 : 1;
+  return a->event_index < b->event_index ? -1 : a->event_index > b->event_index;
+}
+
+static int item_qsort_cmp(const void *a, const void *b) { return item_cmp(a, b); }
+
+/* ---- the events of one track, in order ---- */
+
+typedef struct pf_source {
+  pf_model *m;
+  const int32_t *lines;
+  int n;
+  /* streaming merge */
+  xp_event_iter *it;
+  pf_item *cur;
+  uint8_t *live;
+  int64_t *next_index;
+  /* gathered and sorted */
+  pf_item *items;
+  int64_t n_items, pos;
+  int gathered;
+} pf_source;
+
+/* Next timed event of line k (counting the skipped ones); 0 at its end. */
+static int line_next(pf_source *s, int k, pf_item *out) {
+  pf_model *m = s->m;
+  const xp_line *ln = &m->pl->lines[s->lines[k]];
+  while (xp_events_next(&s->it[k], &out->ev)) {
+    out->event_index = s->next_index[k]++;
+    int c = classify(ln, &out->ev, &out->start_ps, &out->end_ps);
+    if (c == 0) m->counts.skipped_untimed++;
+    if (c < 0) m->counts.skipped_invalid++;
+    if (c == 1) {
+      out->line = s->lines[k];
+      out->pos = k;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Are the timed events of every line already in the analysis order? */
+static int lines_ordered(const pf_model *m, const int32_t *lines, int n) {
+  for (int k = 0; k < n; k++) {
+    const xp_line *ln = &m->pl->lines[lines[k]];
+    xp_event_iter it;
+    xp_event ev;
+    int64_t ps = 0, pe = 0, s, e;
+    int have = 0;
+    xp_events_begin(m->p, ln, &it);
+    while (xp_events_next(&it, &ev)) {
+      if (classify(ln, &ev, &s, &e) != 1) continue;
+      if (have && (s < ps || (s == ps && e > pe))) return 0;
+      ps = s, pe = e, have = 1;
+    }
+  }
+  return 1;
+}
+
+static void source_free(pf_source *s) {
+  sqlite3_free(s->it);
+  sqlite3_free(s->cur);
+  sqlite3_free(s->live);
+  sqlite3_free(s->next_index);
+  sqlite3_free(s->items);
+  memset(s, 0, sizeof(*s));
+}
+
+static int source_open(pf_model *m, const int32_t *lines, int n, pf_source *s) {
+  memset(s, 0, sizeof(*s));
+  s->m = m;
+  s->lines = lines;
+  s->n = n;
+  s->it = sqlite3_malloc64(sizeof(xp_event_iter) * (sqlite3_uint64)n);
+  s->cur = sqlite3_malloc64(sizeof(pf_item) * (sqlite3_uint64)n);
+  s->live = sqlite3_malloc64((sqlite3_uint64)n);
+  s->next_index = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)n);
+  if (!s->it || !s->cur || !s->live || !s->next_index) return oom(m);
+  for (int k = 0; k < n; k++) {
+    xp_events_begin(m->p, &m->pl->lines[lines[k]], &s->it[k]);
+    s->next_index[k] = 0;
+  }
+  if (lines_ordered(m, lines, n)) {
+    for (int k = 0; k < n; k++) s->live[k] = (uint8_t)line_next(s, k, &s->cur[k]);
+    return 1;
+  }
+  s->gathered = 1;
+  int64_t cap = 0;
+  for (int k = 0; k < n; k++) {
+    pf_item item;
+    while (line_next(s, k, &item)) {
+      if (s->n_items == cap) {
+        cap = cap ? cap * 2 : 1024;
+        pf_item *v = sqlite3_realloc64(s->items, sizeof(pf_item) * (sqlite3_uint64)cap);
+        if (!v) return oom(m);
+        s->items = v;
+      }
+      s->items[s->n_items++] = item;
+    }
+  }
+  if (s->n_items) qsort(s->items, (size_t)s->n_items, sizeof(pf_item), item_qsort_cmp);
+  return 1;
+}
+
+static int source_next(pf_source *s, pf_item *out) {
+  if (s->gathered) {
+    if (s->pos >= s->n_items) return 0;
+    *out = s->items[s->pos++];
+    return 1;
+  }
+  int best = -1;
+  for (int k = 0; k < s->n; k++)
+    if (s->live[k] && (best < 0 || item_cmp(&s->cur[k], &s->cur[best]) < 0)) best = k;
+  if (best < 0) return 0;
+  *out = s->cur[best];
+  s->live[best] = (uint8_t)line_next(s, best, &s->cur[best]);
+  return 1;
+}
+
+/* ---- args ---- */
+
+static char *arena_reserve(pf_model *m, size_t n) {
+  if (n > m->cap_arena) {
+    char *a = sqlite3_realloc64(m->arena, n);
+    if (!a) return NULL;
+    m->arena = a;
+    m->cap_arena = n;
+  }
+  return m->arena;
+}
+
+static void arg_int(pf_arg *a, const char *name, int64_t v) {
+  a->name.p = name;
+  a->name.n = strlen(name);
+  a->type = PF_A_INT;
+  a->v.i = v;
+  a->s.p = NULL;
+  a->s.n = 0;
+}
+
+/* The annotations of an event (m->sv holds its effective stats). */
+static int build_args(pf_model *m, const pf_item *it, int known_meta, const pf_open *spec_parent, int *n_out) {
+  static const char hex[] = "0123456789abcdef";
+  const xp_statvec *sv = &m->sv;
+  if (!grow((void **)&m->args, &m->cap_args, sv->n + 8, sizeof(pf_arg))) return oom(m);
+  size_t need = 1;
+  for (int i = 0; i < sv->n; i++) {
+    if (sv->v[i].type == XP_V_BYTES) need += 2 * sv->v[i].s.n;
+    if (!sv->v[i].name.n) need += 24;
+  }
+  char *ar = arena_reserve(m, need);
+  if (!ar) return oom(m);
+  int n = 0;
+  arg_int(&m->args[n++], "xplane.plane_index", m->plane_index);
+  arg_int(&m->args[n++], "xplane.line_index", it->line);
+  arg_int(&m->args[n++], "xplane.event_index", it->event_index);
+  arg_int(&m->args[n++], "xplane.start_ps", it->start_ps);
+  arg_int(&m->args[n++], "xplane.dur_ps", it->ev.duration_ps);
+  if (spec_parent) {
+    arg_int(&m->args[n++], "xplane.parent_line_index", spec_parent->line);
+    arg_int(&m->args[n++], "xplane.parent_event_index", spec_parent->event_index);
+  }
+  if (!known_meta) arg_int(&m->args[n++], "xplane.metadata_id", it->ev.metadata_id);
+  for (int i = 0; i < sv->n; i++) {
+    const xp_stat *st = &sv->v[i];
+    pf_arg *a = &m->args[n];
+    a->s.p = NULL;
+    a->s.n = 0;
+    switch (st->type) {
+      case XP_V_DOUBLE: a->type = PF_A_DOUBLE, a->v.d = st->num.d; break;
+      case XP_V_UINT64: a->type = PF_A_UINT, a->v.u = st->num.u; break;
+      case XP_V_INT64: a->type = PF_A_INT, a->v.i = st->num.i; break;
+      case XP_V_STR:
+      case XP_V_REF: a->type = PF_A_STRING, a->s = st->s; break;
+      case XP_V_BYTES:
+        a->type = PF_A_STRING;
+        a->s.p = ar;
+        a->s.n = 2 * st->s.n;
+        for (size_t k = 0; k < st->s.n; k++) {
+          unsigned char c = (unsigned char)st->s.p[k];
+          *ar++ = hex[c >> 4];
+          *ar++ = hex[c & 15];
+        }
+        break;
+      default: continue; /* a stat without a value */
+    }
+    if (st->name.n) {
+      a->name = st->name;
+    } else {
+      int k = snprintf(ar, 24, "#%lld", (long long)st->metadata_id);
+      a->name.p = ar;
+      a->name.n = (size_t)k;
+      ar += k;
+    }
+    n++;
+  }
+  *n_out = n;
+  return 1;
+}
+
+/* ---- emission ---- */
+
+static int emit_track(pf_model *m, pf_lane *ln) {
+  if (ln->emitted) return 1;
+  ln->emitted = 1;
+  m->counts.tracks++;
+  return m->sink.track(m->sink.ctx, &ln->t, m->errmsg);
+}
+
+static int close_until(pf_model *m, pf_lane *ln, int64_t t_ps) {
+  while (ln->n && ln->st[ln->n - 1].end_ps <= t_ps) {
+    pf_event e;
+    memset(&e, 0, sizeof(e));
+    e.type = PF_END;
+    e.track = &ln->t;
+    e.ts_ns = ln->st[ln->n - 1].end_ns;
+    e.parent_ordinal = -1;
+    ln->n--;
+    if (!m->sink.event(m->sink.ctx, &e, m->errmsg)) return 0;
+  }
+  return 1;
+}
+
+/* Emit a BEGIN (or INSTANT) of item `it` on lane ln and push it there. */
+static int place(pf_model *m, pf_lane *ln, const pf_item *it, const pf_open *spec_parent, pf_open *opened) {
+  const xp_event_meta *em = xp_plane_event_meta(m->pl, it->ev.metadata_id);
+  pf_event e;
+  memset(&e, 0, sizeof(e));
+  e.type = it->ev.duration_ps ? PF_BEGIN : PF_INSTANT;
+  e.track = &ln->t;
+  e.start_ps = it->start_ps;
+  e.dur_ps = it->ev.duration_ps;
+  e.ts_ns = it->start_ps / 1000;
+  e.end_ns = it->end_ps / 1000;
+  e.has_name = em != NULL;
+  if (em) e.name = meta_name(em);
+  e.category = m->pl->lines[it->line].name;
+  e.ordinal = m->ordinal++;
+  e.depth = ln->n;
+  e.parent_ordinal = ln->n ? ln->st[ln->n - 1].ordinal : -1;
+  if (m->sink.want_args) {
+    if (!xp_event_stats(m->p, m->pl, &it->ev, &m->sv)) return oom(m);
+    if (!build_args(m, it, em != NULL, spec_parent, &e.n_args)) return 0;
+    e.args = m->args;
+    e.stats = &m->sv;
+    const xp_stat *c = xp_statvec_find(&m->sv, "correlation_id");
+    uint64_t id = 0;
+    if (c && c->type == XP_V_INT64) id = (uint64_t)c->num.i;
+    if (c && c->type == XP_V_UINT64) id = c->num.u;
+    if (id) {
+      e.has_flow = 1;
+      e.flow_id = (m->host_ordinal << 48) ^ id;
+    }
+  }
+  if (!emit_track(m, ln)) return 0;
+  if (e.type == PF_INSTANT) {
+    m->counts.instants++;
+    return m->sink.event(m->sink.ctx, &e, m->errmsg);
+  }
+  m->counts.slices++;
+  if (!grow((void **)&ln->st, &ln->cap, ln->n + 1, sizeof(pf_open))) return oom(m);
+  pf_open *o = &ln->st[ln->n++];
+  o->end_ps = it->end_ps;
+  o->end_ns = e.end_ns;
+  o->ordinal = e.ordinal;
+  o->event_index = it->event_index;
+  o->line = it->line;
+  o->lane = ln->t.lane;
+  if (opened) *opened = *o;
+  return m->sink.event(m->sink.ctx, &e, m->errmsg);
+}
+
+/* Lane `k` of a family (overlap lanes: other = 0, k >= 1; other lanes: k >= 0),
+** created when absent. */
+static pf_lane *lane_at(pf_model *m, int other, int k) {
+  pf_lane **v = other ? &m->other : &m->lanes;
+  int *n = other ? &m->n_other : &m->n_lanes;
+  int *cap = other ? &m->cap_other : &m->cap_lanes;
+  if (k < *n) return &(*v)[k];
+  if (!grow((void **)v, cap, k + 1, sizeof(pf_lane))) return NULL;
+  pf_lane *ln = &(*v)[k];
+  memset(ln, 0, sizeof(*ln));
+  ln->t = m->lanes[0].t;
+  ln->t.uuid = m->next_uuid++;
+  ln->t.parent_uuid = m->lanes[0].t.uuid;
+  ln->t.lane = other ? -(k + 1) : k;
+  ln->t.json_tid = (int32_t)(PF_TID_BASE + m->n_tids++);
+  ln->name = sqlite3_mprintf("%s (%s %d)", m->thread_name, other ? "other" : "overlap", other ? k + 1 : k);
+  if (!ln->name) return NULL;
+  ln->t.name = ln->name;
+  (*n)++;
+  return ln;
+}
+
+/* The lowest lane of a family free at `start` (or, for other lanes, where
+** the event nests); a new one when none is. */
+static pf_lane *free_lane(pf_model *m, int other, int64_t start, int64_t end) {
+  int n = other ? m->n_other : m->n_lanes;
+  for (int k = 0; k < n; k++) {
+    pf_lane *ln = other ? &m->other[k] : &m->lanes[k];
+    if (!close_until(m, ln, start)) return NULL;
+    if (!ln->n || (other && ln->st[ln->n - 1].end_ps >= end)) return ln;
+  }
+  pf_lane *ln = lane_at(m, other, n);
+  if (!ln) oom(m);
+  return ln;
+}
+
+static int handle(pf_model *m, const pf_item *it) {
+  if (it->ev.duration_ps == 0) {
+    if (!close_until(m, &m->lanes[0], it->start_ps)) return 0;
+    return place(m, &m->lanes[0], it, NULL, NULL);
+  }
+  const xp_event_meta *em;
+  xp_str name;
+  if (!xp_analysis_event(m->pl, &it->ev, &em, &name)) {
+    pf_lane *ln = free_lane(m, 1, it->start_ps, it->end_ps);
+    return ln && place(m, ln, it, NULL, NULL);
+  }
+  while (m->n_spec && m->spec[m->n_spec - 1].end_ps <= it->start_ps) m->n_spec--;
+  while (m->n_spec && m->spec[m->n_spec - 1].end_ps < it->end_ps) m->n_spec--;
+  pf_open parent;
+  int has_parent = m->n_spec > 0, annotate = 0;
+  pf_lane *ln = NULL;
+  if (has_parent) {
+    parent = m->spec[m->n_spec - 1];
+    pf_lane *pl = &m->lanes[parent.lane];
+    if (!close_until(m, pl, it->start_ps)) return 0;
+    if (pl->n && pl->st[pl->n - 1].ordinal == parent.ordinal) ln = pl;
+    else annotate = 1;
+  }
+  if (!ln && !(ln = free_lane(m, 0, it->start_ps, it->end_ps))) return 0;
+  if (!grow((void **)&m->spec, &m->cap_spec, m->n_spec + 1, sizeof(pf_open))) return oom(m);
+  return place(m, ln, it, annotate ? &parent : NULL, &m->spec[m->n_spec++]);
+}
+
+static void thread_free(pf_model *m) {
+  for (int k = 0; k < m->n_lanes; k++) {
+    sqlite3_free(m->lanes[k].st);
+    sqlite3_free(m->lanes[k].name);
+  }
+  for (int k = 0; k < m->n_other; k++) {
+    sqlite3_free(m->other[k].st);
+    sqlite3_free(m->other[k].name);
+  }
+  m->n_lanes = m->n_other = m->n_spec = 0;
+  sqlite3_free(m->thread_name);
+  m->thread_name = NULL;
+}
+
+/* One thread: the lines `lines[0..n)` of the current plane (one track key). */
+static int emit_thread(pf_model *m, const int32_t *lines, int n) {
+  const xp_line *first = &m->pl->lines[lines[0]];
+  xp_str label = first->display_name.n ? first->display_name : first->name;
+  m->thread_name = label.n ? sqlite3_mprintf("%.*s", (int)label.n, label.p) : sqlite3_mprintf("xline:%d", lines[0]);
+  if (!m->thread_name || m->n_tids >= INT32_MAX - PF_TID_BASE || !grow((void **)&m->lanes, &m->cap_lanes, 1, sizeof(pf_lane)))
+    return oom(m);
+  pf_lane *ln = &m->lanes[0];
+  memset(ln, 0, sizeof(*ln));
+  m->n_lanes = 1;
+  ln->t.uuid = m->next_uuid++;
+  ln->t.upid = m->upid;
+  ln->t.utid = m->next_utid++;
+  ln->t.pid = m->pid;
+  ln->t.tid = ln->t.json_tid = (int32_t)(PF_TID_BASE + m->n_tids++);
+  ln->t.plane_index = m->plane_index;
+  ln->t.line_index = lines[0];
+  ln->t.name = ln->t.thread_name = m->thread_name;
+  m->counts.threads++;
+  if (!emit_track(m, ln)) return 0;
+  pf_source src;
+  pf_item it;
+  int ok = source_open(m, lines, n, &src);
+  while (ok && source_next(&src, &it)) ok = handle(m, &it);
+  for (int k = 0; ok && k < m->n_lanes; k++) ok = close_until(m, &m->lanes[k], INT64_MAX);
+  for (int k = 0; ok && k < m->n_other; k++) ok = close_until(m, &m->other[k], INT64_MAX);
+  source_free(&src);
+  return ok;
+}
+
+static int emit_plane(pf_model *m, int32_t pi, const char *host) {
+  const xp_plane *pl = &m->p->planes[pi];
+  m->pl = pl;
+  m->plane_index = pi;
+  if (m->n_processes >= PF_TID_BASE - 1) {
+    *m->errmsg = sqlite3_mprintf("more than %d planes in one trace", PF_TID_BASE - 1);
+    return 0;
+  }
+  pf_process pr;
+  memset(&pr, 0, sizeof(pr));
+  pr.uuid = m->next_uuid++;
+  pr.pid = m->pid = ++m->n_processes;
+  pr.upid = m->upid = m->next_upid++;
+  pr.main_utid = m->next_utid++;
+  pr.plane_index = pi;
+  char *name = pl->name.n ? sqlite3_mprintf("%.*s", (int)pl->name.n, pl->name.p) : sqlite3_mprintf("xplane:%d", pi);
+  if (name && m->merged) {
+    char *h = sqlite3_mprintf("[%s] %s", host, name);
+    for (char *c = h ? h + 1 : NULL; c && *c && c - h <= (ptrdiff_t)strlen(host); c++)
+      if (*c == ']') *c = ')'; /* keep the prefix parseable */
+    sqlite3_free(name);
+    name = h;
+  }
+  if (!name) return oom(m);
+  pr.name = name;
+  m->counts.processes++;
+  int ok = m->sink.process(m->sink.ctx, &pr, m->errmsg);
+  sqlite3_free(name);
+  int32_t *lines = ok ? sqlite3_malloc64(sizeof(int32_t) * (sqlite3_uint64)(pl->n_lines + 1)) : NULL;
+  if (ok && !lines) return oom(m);
+  for (int32_t li = 0; ok && li < pl->n_lines; li++) {
+    int64_t key = track_key(&pl->lines[li], li);
+    int seen = 0, n = 0;
+    for (int32_t k = 0; k < li && !seen; k++) seen = track_key(&pl->lines[k], k) == key;
+    if (seen) continue;
+    for (int32_t k = li; k < pl->n_lines; k++)
+      if (track_key(&pl->lines[k], k) == key) lines[n++] = k;
+    ok = emit_thread(m, lines, n);
+    thread_free(m);
+  }
+  sqlite3_free(lines);
+  return ok;
+}
+
+pf_model *pf_model_new(const pf_sink *sink, int merged) {
+  pf_model *m = sqlite3_malloc(sizeof(*m));
+  if (!m) return NULL;
+  memset(m, 0, sizeof(*m));
+  m->sink = *sink;
+  m->merged = merged;
+  m->next_uuid = 1;
+  m->next_upid = 1; /* upid/utid 0: trace processor's placeholders */
+  m->next_utid = 1;
+  return m;
+}
+
+int pf_model_add(pf_model *m, const xp_profile *p, const char *host, char **errmsg) {
+  *errmsg = NULL;
+  m->errmsg = errmsg;
+  m->p = p;
+  int ok = 1;
+  for (int32_t pi = 0; ok && pi < p->n_planes; pi++) ok = emit_plane(m, pi, host ? host : "");
+  thread_free(m);
+  m->host_ordinal++;
+  if (!ok && !*errmsg) *errmsg = sqlite3_mprintf("out of memory");
+  return ok;
+}
+
+const pf_counts *pf_model_counts(const pf_model *m) { return &m->counts; }
+
+void pf_model_free(pf_model *m) {
+  if (!m) return;
+  thread_free(m);
+  sqlite3_free(m->lanes);
+  sqlite3_free(m->other);
+  sqlite3_free(m->spec);
+  sqlite3_free(m->args);
+  sqlite3_free(m->arena);
+  xp_statvec_free(&m->sv);
+  sqlite3_free(m);
+}

@@ -1,0 +1,209 @@
+-- xplane.slices: the slices xplane2perfetto wrote, with their XPlane
+-- identity and exact times.
+--
+--   INCLUDE PERFETTO MODULE xplane.slices;
+--   SELECT plane_name, line_name, name, start_ps, dur_ps FROM xplane_slice LIMIT 10;
+--
+-- The converter (tp_plugin/pf_model.h) maps plane -> process, the lines of
+-- a plane sharing an id -> thread, the XLine name -> slice category, and
+-- annotates every slice with xplane.plane_index / line_index / event_index
+-- (its XEvent) and xplane.start_ps / dur_ps (exact picoseconds: ts and dur
+-- are floor(ps / 1000) of both ends). Partially overlapping events of one
+-- thread sit on child tracks ("<thread> (overlap k)") so nesting stays
+-- strict; an event whose analysis parent is on another track carries it as
+-- xplane.parent_line_index / parent_event_index. Slices of other sources
+-- (without these annotations) are left out.
+
+-- The xplane.* annotations of every converted slice, one row per arg set.
+CREATE PERFETTO TABLE _xplane_slice_args(
+  -- Arg set of the slice.
+  arg_set_id LONG,
+  -- XPlane index of the event's plane.
+  plane_index LONG,
+  -- XLine index of the event within its plane.
+  line_index LONG,
+  -- XEvent index within its line.
+  event_index LONG,
+  -- Exact start in picoseconds.
+  start_ps LONG,
+  -- Exact duration in picoseconds.
+  dur_ps LONG,
+  -- Line of the analysis parent when it is not the slice's parent_id.
+  parent_line_index LONG,
+  -- Event index of that parent.
+  parent_event_index LONG
+) AS
+SELECT
+  arg_set_id,
+  max(CASE WHEN key = 'debug.xplane.plane_index' THEN int_value END) AS plane_index,
+  max(CASE WHEN key = 'debug.xplane.line_index' THEN int_value END) AS line_index,
+  max(CASE WHEN key = 'debug.xplane.event_index' THEN int_value END) AS event_index,
+  max(CASE WHEN key = 'debug.xplane.start_ps' THEN int_value END) AS start_ps,
+  max(CASE WHEN key = 'debug.xplane.dur_ps' THEN int_value END) AS dur_ps,
+  max(CASE WHEN key = 'debug.xplane.parent_line_index' THEN int_value END) AS parent_line_index,
+  max(CASE WHEN key = 'debug.xplane.parent_event_index' THEN int_value END) AS parent_event_index
+FROM args
+WHERE key IN ('debug.xplane.plane_index', 'debug.xplane.line_index', 'debug.xplane.event_index',
+              'debug.xplane.start_ps', 'debug.xplane.dur_ps', 'debug.xplane.parent_line_index',
+              'debug.xplane.parent_event_index')
+GROUP BY arg_set_id;
+
+-- Every slice converted from an XPlane event (instants included).
+CREATE PERFETTO TABLE xplane_slice(
+  -- Slice id.
+  id LONG,
+  -- Start in ns (floor of start_ps / 1000).
+  ts TIMESTAMP,
+  -- Duration in ns (end and start each floored to ns).
+  dur DURATION,
+  -- Track of the slice (the thread's track or one of its overlap tracks).
+  track_id LONG,
+  -- Thread: one XPlane track (the lines of a plane sharing an id).
+  utid LONG,
+  -- Process: one XPlane plane.
+  upid LONG,
+  -- Thread id (orders the tracks as the extension does).
+  tid LONG,
+  -- XPlane index of the plane.
+  plane_index LONG,
+  -- Plane name (the process name without a merged trace's `[host] ` prefix).
+  plane_name STRING,
+  -- XLine index of the event.
+  line_index LONG,
+  -- Raw XLine name (the slice category).
+  line_name STRING,
+  -- Thread name: display name, else name, of the track's first line.
+  thread_name STRING,
+  -- XEvent index within its line.
+  event_index LONG,
+  -- Event name (display name, else name); NULL for an unknown metadata id.
+  name STRING,
+  -- Exact start in picoseconds.
+  start_ps LONG,
+  -- Exact duration in picoseconds.
+  dur_ps LONG,
+  -- Exact end in picoseconds.
+  end_ps LONG,
+  -- Nesting depth on its track.
+  depth LONG,
+  -- Enclosing slice on its track.
+  parent_id LONG,
+  -- Line of the analysis parent when it is not parent_id (else NULL).
+  parent_line_index LONG,
+  -- Event index of that parent.
+  parent_event_index LONG,
+  -- Args of the slice (every effective XStat as debug.<name>).
+  arg_set_id LONG
+) AS
+SELECT
+  s.id,
+  s.ts,
+  s.dur,
+  s.track_id,
+  tt.utid,
+  t.upid,
+  t.tid,
+  a.plane_index,
+  CASE WHEN p.name GLOB '[[]*] *' THEN substr(p.name, instr(p.name, '] ') + 2) ELSE p.name END AS plane_name,
+  a.line_index,
+  s.category AS line_name,
+  t.name AS thread_name,
+  a.event_index,
+  s.name,
+  a.start_ps,
+  a.dur_ps,
+  a.start_ps + a.dur_ps AS end_ps,
+  s.depth,
+  s.parent_id,
+  a.parent_line_index,
+  a.parent_event_index,
+  s.arg_set_id
+FROM slice s
+JOIN _xplane_slice_args a USING (arg_set_id)
+JOIN thread_track tt ON tt.id = s.track_id
+JOIN thread t USING (utid)
+JOIN process p USING (upid);
+
+-- The analysis events (shared/spec/analysis.md): a start, a duration > 0
+-- and a non-empty name, with their analysis parent and exclusive time.
+CREATE PERFETTO TABLE xplane_analysis_event(
+  -- Slice id.
+  id LONG,
+  -- Thread (XPlane track).
+  utid LONG,
+  -- Thread id (track order).
+  tid LONG,
+  -- XPlane index of the plane.
+  plane_index LONG,
+  -- Plane name.
+  plane_name STRING,
+  -- XLine index.
+  line_index LONG,
+  -- Raw XLine name.
+  line_name STRING,
+  -- Thread name.
+  thread_name STRING,
+  -- XEvent index within its line.
+  event_index LONG,
+  -- Event name.
+  name STRING,
+  -- Exact start in picoseconds.
+  start_ps LONG,
+  -- Exact duration in picoseconds.
+  dur_ps LONG,
+  -- Exact end in picoseconds.
+  end_ps LONG,
+  -- The analysis parent: the annotated one, else parent_id.
+  analysis_parent_id LONG,
+  -- Exclusive time: duration minus the durations of the events whose
+  -- analysis parent this is, at least 0.
+  self_ps LONG,
+  -- Start in ns.
+  ts TIMESTAMP,
+  -- Duration in ns.
+  dur DURATION,
+  -- Args of the slice.
+  arg_set_id LONG
+) AS
+WITH
+  ev AS (
+    SELECT * FROM xplane_slice WHERE name IS NOT NULL AND name != '' AND dur_ps > 0
+  ),
+  parented AS (
+    SELECT
+      e.*,
+      CASE WHEN e.parent_event_index IS NULL THEN e.parent_id ELSE p.id END AS analysis_parent_id
+    FROM ev e
+    LEFT JOIN ev p
+      ON e.parent_event_index IS NOT NULL
+      AND p.utid = e.utid
+      AND p.line_index = e.parent_line_index
+      AND p.event_index = e.parent_event_index
+  ),
+  children AS (
+    SELECT analysis_parent_id AS id, sum(dur_ps) AS children_ps
+    FROM parented
+    WHERE analysis_parent_id IS NOT NULL
+    GROUP BY analysis_parent_id
+  )
+SELECT
+  e.id,
+  e.utid,
+  e.tid,
+  e.plane_index,
+  e.plane_name,
+  e.line_index,
+  e.line_name,
+  e.thread_name,
+  e.event_index,
+  e.name,
+  e.start_ps,
+  e.dur_ps,
+  e.end_ps,
+  e.analysis_parent_id,
+  max(0, e.dur_ps - coalesce(c.children_ps, 0)) AS self_ps,
+  e.ts,
+  e.dur,
+  e.arg_set_id
+FROM parented e
+LEFT JOIN children c USING (id);
