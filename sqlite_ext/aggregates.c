@@ -153,6 +153,10 @@ static int build_tracks(xp_profile *p, tracks *t) {
   if (!acc) return 0;
   for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
     const xp_plane *pl = &p->planes[pi];
+    /* the category depends on the plane and the event's name: once per metadata */
+    int8_t *cat_of = sqlite3_malloc64((sqlite3_uint64)pl->n_emeta + 1);
+    if (!cat_of) { ok = 0; break; }
+    memset(cat_of, -1, (size_t)pl->n_emeta + 1);
     for (int32_t li = 0; ok && li < pl->n_lines; li++, lines++) {
       const xp_line *ln = &pl->lines[li];
       int64_t *a = acc + lines * 5 * XP_N_CATS;
@@ -172,7 +176,9 @@ static int build_tracks(xp_profile *p, tracks *t) {
         xp_str name;
         idx++;
         if (!xp_analysis_event(pl, &ev, &em, &name)) continue;
-        int c = category_of(xp_event_category(pl->name.p, pl->name.n, name.p, name.n));
+        int8_t *c_em = &cat_of[em - pl->emeta];
+        if (*c_em < 0) *c_em = (int8_t)category_of(xp_event_category(pl->name.p, pl->name.n, name.p, name.n));
+        int c = *c_em;
         int64_t start = xp_event_start(ln, &ev), end = start + ev.duration_ps;
         int64_t *b = a + c * 5;
         b[0]++;
@@ -189,6 +195,7 @@ static int build_tracks(xp_profile *p, tracks *t) {
         if (ok && v.n) ok = counter_add(&hints, 0, XP_HINT_SOURCE_FILE, v.p, v.n, seen);
       }
     }
+    sqlite3_free(cat_of);
   }
   /* rows: the (line, category) pairs that saw events */
   int64_t n = 0;

@@ -66,6 +66,8 @@ static analysis *get(xp_profile *p) {
   return a;
 }
 
+const char *const xp_op_category_names[3] = {"compute", "communication", "stall"};
+
 void **xp_analysis_slot(xp_profile *p, xp_slot slot, void (*free_fn)(void *)) {
   analysis *a = get(p);
   if (!a) return NULL;
@@ -267,11 +269,20 @@ static int add_track_ops(xp_profile *p, analysis *a, int32_t plane, int32_t firs
   uint8_t *marker = ok ? sqlite3_malloc64((sqlite3_uint64)g.n + 1) : NULL;
   int64_t *gap = ok ? sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(g.n + 1)) : NULL;
   int64_t *payload = ok ? sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(g.n + 1)) : NULL;
-  ok = marker && gap && payload;
+  /* name rules, once per event metadata: bit 0x80 = known, 0x40 = marker-like, low bits = category */
+  uint8_t *rules = ok ? sqlite3_malloc64((sqlite3_uint64)pl->n_emeta + 1) : NULL;
+  ok = marker && gap && payload && rules;
+  if (rules) memset(rules, 0, (size_t)pl->n_emeta + 1);
   for (int64_t k = 0; ok && k < g.n; k++) {
-    const xp_event_meta *em = &pl->emeta[g.emeta[k]];
-    xp_str name = em->display_name.n ? em->display_name : em->name;
-    marker[k] = (uint8_t)xp_marker_like_n(name.p, name.n);
+    uint8_t *r = &rules[g.emeta[k]];
+    if (!*r) {
+      const xp_event_meta *em = &pl->emeta[g.emeta[k]];
+      xp_str name = em->display_name.n ? em->display_name : em->name;
+      const char *cat = xp_op_category(name.p, name.n);
+      int c = cat[0] == 's' ? XP_OP_STALL : cat[1] == 'o' && cat[2] == 'm' && cat[3] == 'm' ? XP_OP_COMMUNICATION : XP_OP_COMPUTE;
+      *r = (uint8_t)(0x80 | (xp_marker_like_n(name.p, name.n) ? 0x40 : 0) | c);
+    }
+    marker[k] = (*r & 0x40) != 0;
   }
   ok = ok && xp_pre_op_gaps(g.n, g.start, g.dur, marker, gap, payload);
   if (ok && a->n_ops + g.n > *cap) {
@@ -298,8 +309,10 @@ static int add_track_ops(xp_profile *p, analysis *a, int32_t plane, int32_t firs
     o->line = g.line[k];
     o->event_index = g.event_index[k];
     o->emeta = g.emeta[k];
+    o->category = rules[g.emeta[k]] & 0x3f;
   }
   if (ok) a->n_ops += g.n;
+  sqlite3_free(rules);
   sqlite3_free(marker);
   sqlite3_free(gap);
   sqlite3_free(payload);
@@ -457,6 +470,16 @@ static int by_plane_start(const void *a, const void *b) {
   const xp_step *x = a, *y = b;
   if (x->plane != y->plane) return x->plane < y->plane ? -1 : 1;
   if (x->start_ps != y->start_ps) return x->start_ps < y->start_ps ? -1 : 1;
+  if (x->dur_ps != y->dur_ps) return x->dur_ps < y->dur_ps ? -1 : 1;
+  return x->number < y->number ? -1 : x->number > y->number;
+}
+
+/* Host annotations may sit on several host planes: one time order for all. */
+static int by_start_plane(const void *a, const void *b) {
+  const xp_step *x = a, *y = b;
+  if (x->start_ps != y->start_ps) return x->start_ps < y->start_ps ? -1 : 1;
+  if (x->plane != y->plane) return x->plane < y->plane ? -1 : 1;
+  if (x->dur_ps != y->dur_ps) return x->dur_ps < y->dur_ps ? -1 : 1;
   return x->number < y->number ? -1 : x->number > y->number;
 }
 
@@ -474,9 +497,11 @@ static int64_t containing(const xp_step *s, int64_t lo, int64_t hi, int64_t t) {
 /* Host launch times by correlation_id (sorted pairs for binary search). */
 typedef struct corr { int64_t id, t; } corr;
 
+/* By id, then time: a repeated id resolves to its earliest launch. */
 static int by_corr(const void *a, const void *b) {
   const corr *x = a, *y = b;
-  return x->id < y->id ? -1 : x->id > y->id;
+  if (x->id != y->id) return x->id < y->id ? -1 : 1;
+  return x->t < y->t ? -1 : x->t > y->t;
 }
 
 static int host_launches(const xp_profile *p, corr **out, int64_t *n_out) {
@@ -527,12 +552,10 @@ static int64_t launch_time(const corr *v, int64_t n, int64_t id, int64_t fallbac
 }
 
 /* Credit op o's self time to its step's breakdown. */
-static void credit(xp_step *s, const xp_profile *p, const xp_op *o) {
-  xp_str name = xp_op_name(p, o);
-  const char *cat = xp_op_category(name.p, name.n);
+static void credit(xp_step *s, const xp_op *o) {
   int64_t self = o->self_ps > 0 ? o->self_ps : 0;
-  if (cat[0] == 's') s->stall_ps += self;
-  else if (cat[1] == 'o' && cat[2] == 'm' && cat[3] == 'm') s->communication_ps += self;
+  if (o->category == XP_OP_STALL) s->stall_ps += self;
+  else if (o->category == XP_OP_COMMUNICATION) s->communication_ps += self;
   else s->compute_ps += self;
   s->n_ops++;
 }
@@ -612,7 +635,8 @@ int64_t xp_steps(xp_profile *p, const xp_step **steps) {
       source = order[k].source;
     }
     if (ok && st.n) {
-      qsort(st.v, (size_t)st.n, sizeof(xp_step), by_plane_start);
+      qsort(st.v, (size_t)st.n, sizeof(xp_step),
+            source == XP_STEP_HOST_ANNOTATION ? by_start_plane : by_plane_start);
       /* module runs are numbered in time order, per device */
       for (int64_t i = 0; source == XP_STEP_MODULE && i < st.n; i++)
         st.v[i].number = i && st.v[i - 1].plane == st.v[i].plane ? st.v[i - 1].number + 1 : 0;
@@ -620,7 +644,7 @@ int64_t xp_steps(xp_profile *p, const xp_step **steps) {
     }
     if (ok && source == XP_STEP_HOST_ANNOTATION) ok = per_device_rows(p, a, &st);
     for (int64_t i = 0; ok && i < a->n_ops; i++)
-      if (a->ops[i].step >= 0) credit(&st.v[a->ops[i].step], p, &a->ops[i]);
+      if (a->ops[i].step >= 0) credit(&st.v[a->ops[i].step], &a->ops[i]);
     if (!ok) {
       sqlite3_free(st.v);
       return -1;
@@ -647,8 +671,10 @@ static uint64_t hash_str(const char *p, size_t n) {
   return h;
 }
 
+/* (Re)build the slots at least twice as many as the entries. */
 static int map_rehash(scope_map *m) {
   uint64_t cap = m->mask ? (m->mask + 1) * 2 : 1024;
+  while (cap < 2 * ((uint64_t)m->n + 1)) cap *= 2;
   int64_t *slot = sqlite3_malloc64(sizeof(int64_t) * cap);
   if (!slot) return 0;
   for (uint64_t i = 0; i < cap; i++) slot[i] = -1;

@@ -27,7 +27,11 @@ typedef struct xp_op {
   uint32_t msg_n;
   int32_t plane, line, event_index;
   int32_t emeta;          /* index into the plane's emeta */
+  int32_t category;       /* XP_OP_* of its name (xp_op_category) */
 } xp_op;
+
+enum { XP_OP_COMPUTE = 0, XP_OP_COMMUNICATION, XP_OP_STALL };
+extern const char *const xp_op_category_names[3];
 
 typedef struct xp_step {
   int32_t plane;          /* the device plane */

@@ -21,19 +21,23 @@ static int is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '
 static int is_word(int c) { return isalnum(c) || c == '_'; }
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
 
-/* Case-insensitive: does needle occur in p[0..n) at position i? */
-static int ci_at(const char *p, size_t n, size_t i, const char *needle) {
-  size_t k = strlen(needle);
+/* Case-insensitive: does needle (of length k) occur in p[0..n) at i? */
+static int ci_at_n(const char *p, size_t n, size_t i, const char *needle, size_t k) {
   if (i + k > n) return 0;
   for (size_t j = 0; j < k; j++)
     if (lower((unsigned char)p[i + j]) != lower((unsigned char)needle[j])) return 0;
   return 1;
 }
 
+static int ci_at(const char *p, size_t n, size_t i, const char *needle) {
+  return ci_at_n(p, n, i, needle, strlen(needle));
+}
+
 static int ci_contains(const char *p, size_t n, const char *needle) {
   size_t k = strlen(needle);
+  int first = lower((unsigned char)needle[0]);
   for (size_t i = 0; i + k <= n; i++)
-    if (ci_at(p, n, i, needle)) return 1;
+    if (lower((unsigned char)p[i]) == first && ci_at_n(p, n, i, needle, k)) return 1;
   return 0;
 }
 

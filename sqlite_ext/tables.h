@@ -26,5 +26,6 @@ extern const xp_table xp_table_pf_thread_track;
 extern const xp_table xp_table_pf_thread;
 extern const xp_table xp_table_pf_process;
 extern const xp_table xp_table_pf_args;
+extern const xp_table xp_table_pf_flow;
 
 #endif

@@ -129,7 +129,7 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       xp_result_json(ctx, s);
       break;
     case O_LONG_NAME: result_text_or_null(ctx, xp_op_long_name(cur->prof, o, sv)); break;
-    case O_CATEGORY: sqlite3_result_text(ctx, xp_op_category(name.p, name.n), -1, SQLITE_STATIC); break;
+    case O_CATEGORY: sqlite3_result_text(ctx, xp_op_category_names[o->category], -1, SQLITE_STATIC); break;
     case O_COLLECTIVE_KIND:
       if (xp_is_communication(name.p, name.n))
         sqlite3_result_text(ctx, xp_collective_kind(name.p, name.n), -1, SQLITE_STATIC);

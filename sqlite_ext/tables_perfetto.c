@@ -12,8 +12,9 @@
 **   xplane_pf_thread_track id, name, utid
 **   xplane_pf_thread       utid, tid, name, upid
 **   xplane_pf_process      upid, pid, name
-**   xplane_pf_args         arg_set_id, key, int_value, string_value,
+**   xplane_pf_args         id, arg_set_id, key, int_value, string_value,
 **                          real_value, value_type
+**   xplane_pf_flow         id, slice_out, slice_in
 **
 ** Each profile is one trace (ids restart per file; per-host conversion).
 ** Modelled on trace processor's import: slice ids in the order it inserts
@@ -24,7 +25,11 @@
 ** name); the root track of a thread has no name, an overlap lane its own.
 ** Arg keys are `debug.<annotation>`, value_type int/uint/real/string, one
 ** arg set per slice (arg_set_id = the slice id here; trace processor draws
-** arg set ids from its own sequence). Rows are built per scan, in memory.
+** arg set ids from its own sequence); arg ids in import order (slice id,
+** then the annotation's position). Flows as trace processor's FlowTracker
+** links the slices that share a flow id: each to the previous one in
+** import order, flow ids in the order of their incoming slice. Rows are
+** built per scan, in memory.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +41,8 @@ SQLITE_EXTENSION_INIT3
 
 typedef struct pfc_slice {
   int64_t ts, dur, parent_ordinal, arg_lo;
-  int32_t track, depth, n_args, has_name;
+  int32_t track, depth, n_args, has_name, has_flow;
+  uint64_t flow_id;
   xp_str name, category;
 } pfc_slice;
 
@@ -56,6 +62,11 @@ typedef struct pfc_arg {
   double d;
 } pfc_arg;
 
+typedef struct pfc_flow {  /* a flow (slice_in, slice_out), or while building (flow id, slice id) */
+  uint64_t a;
+  int64_t b;
+} pfc_flow;
+
 #define VEC(name, T) \
   typedef struct name { \
     T *v;                 \
@@ -67,6 +78,7 @@ VEC(int_vec, int32_t);
 VEC(row3_vec, pfc_row3);
 VEC(arg_vec, pfc_arg);
 VEC(char_vec, char);
+VEC(flow_vec, pfc_flow);
 
 typedef struct pf_state {
   int want_args;
@@ -75,6 +87,7 @@ typedef struct pf_state {
   int_vec track_of_uuid;
   row3_vec threads, processes;
   arg_vec args;
+  flow_vec flows;          /* xplane_pf_flow: (slice_out, slice_in) by id */
   char_vec pool;
   int64_t *order;          /* slice ordinals by id */
   int64_t *id_of;          /* id by ordinal */
@@ -82,6 +95,7 @@ typedef struct pf_state {
   int64_t n_track_rows;
   int64_t i;               /* current row */
   int64_t k;               /* current arg within the slice (args table) */
+  int64_t arg_id;          /* id of the current arg */
 } pf_state;
 
 /* Make room for `more` elements of `size` bytes in a vector (v, n, cap). */
@@ -118,6 +132,7 @@ static void state_reset(pf_state *st) {
   sqlite3_free(st->threads.v);
   sqlite3_free(st->processes.v);
   sqlite3_free(st->args.v);
+  sqlite3_free(st->flows.v);
   sqlite3_free(st->pool.v);
   sqlite3_free(st->order);
   sqlite3_free(st->id_of);
@@ -179,6 +194,8 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
   s->track = st->track_of_uuid.v[e->track->uuid];
   s->depth = e->depth;
   s->has_name = e->has_name;
+  s->has_flow = e->has_flow;
+  s->flow_id = e->flow_id;
   s->name = e->name;
   s->category = e->category;
   s->arg_lo = st->args.n;
@@ -420,8 +437,8 @@ const xp_table xp_table_pf_process = {
 
 /* ---- xplane_pf_args ---- */
 
-enum { AR_ARG_SET_ID = XP_COL_FIRST_OWN, AR_KEY, AR_INT, AR_STRING, AR_REAL, AR_VALUE_TYPE, AR_N };
-static const char *const args_cols[] = {"arg_set_id INTEGER", "key TEXT", "int_value INTEGER",
+enum { AR_ID = XP_COL_FIRST_OWN, AR_ARG_SET_ID, AR_KEY, AR_INT, AR_STRING, AR_REAL, AR_VALUE_TYPE, AR_N };
+static const char *const args_cols[] = {"id INTEGER", "arg_set_id INTEGER", "key TEXT", "int_value INTEGER",
                                         "string_value TEXT", "real_value REAL", "value_type TEXT"};
 
 /* Rows: the args of slice id i, k-th of them; skip slices without args. */
@@ -441,6 +458,7 @@ static int args_first(xp_cursor *cur) {
 
 static int args_next(xp_cursor *cur) {
   ((pf_state *)cur->state)->k++;
+  ((pf_state *)cur->state)->arg_id++;
   args_seek(cur);
   return SQLITE_OK;
 }
@@ -450,6 +468,7 @@ static int args_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   pf_state *st = cur->state;
   const pfc_arg *a = &st->args.v[st->slices.v[st->order[st->i]].arg_lo + st->k];
   switch (col) {
+    case AR_ID: sqlite3_result_int64(ctx, st->arg_id); break;
     case AR_ARG_SET_ID: sqlite3_result_int64(ctx, st->i); break;
     case AR_KEY: result_pool(ctx, st, a->key); break;
     case AR_INT: if (a->type == PF_A_INT || a->type == PF_A_UINT) sqlite3_result_int64(ctx, a->i); break;
@@ -470,5 +489,78 @@ const xp_table xp_table_pf_args = {
     .first = args_first,
     .next = args_next,
     .column = args_column,
+    .state_free = state_free,
+};
+
+/* ---- xplane_pf_flow ---- */
+
+enum { FL_ID = XP_COL_FIRST_OWN, FL_SLICE_OUT, FL_SLICE_IN, FL_N };
+static const char *const flow_cols[] = {"id INTEGER", "slice_out INTEGER", "slice_in INTEGER"};
+
+static int by_a_b(const void *x, const void *y) {
+  const pfc_flow *p = x, *q = y;
+  if (p->a != q->a) return p->a < q->a ? -1 : 1;
+  return p->b < q->b ? -1 : p->b > q->b;
+}
+
+/* The flows: the slices of each flow id in id order, each linked to the
+** previous one, ordered by their incoming slice (a slice has at most one
+** flow id, so each slice comes in at most once). */
+static int build_flows(pf_state *st) {
+  flow_vec tagged = {0};
+  for (int64_t id = 0; id < st->slices.n; id++) {
+    const pfc_slice *s = &st->slices.v[st->order[id]];
+    pfc_flow *f = s->has_flow ? PUSH(tagged) : NULL;
+    if (s->has_flow && !f) {
+      sqlite3_free(tagged.v);
+      return SQLITE_NOMEM;
+    }
+    if (f) f->a = s->flow_id, f->b = id;
+  }
+  if (tagged.n) qsort(tagged.v, (size_t)tagged.n, sizeof(pfc_flow), by_a_b);
+  int rc = SQLITE_OK;
+  for (int64_t i = 1; rc == SQLITE_OK && i < tagged.n; i++) {
+    if (tagged.v[i].a != tagged.v[i - 1].a) continue;
+    pfc_flow *f = PUSH(st->flows);
+    if (!f) rc = SQLITE_NOMEM;
+    else f->a = (uint64_t)tagged.v[i].b, f->b = tagged.v[i - 1].b; /* (in, out): sorted by in */
+  }
+  sqlite3_free(tagged.v);
+  if (rc == SQLITE_OK && st->flows.n) qsort(st->flows.v, (size_t)st->flows.n, sizeof(pfc_flow), by_a_b);
+  return rc;
+}
+
+static int flow_first(xp_cursor *cur) {
+  pf_state *st = cur->state;
+  st->want_args = 1; /* flow ids come with the stats */
+  int rc = build(cur);
+  if (rc == SQLITE_OK) rc = build_flows(st);
+  cur->file_eof = st->flows.n == 0;
+  return rc;
+}
+
+static int flow_next(xp_cursor *cur) { return rows_next(cur, ((pf_state *)cur->state)->flows.n); }
+
+static int flow_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  pf_state *st = cur->state;
+  const pfc_flow *f = &st->flows.v[st->i];
+  switch (col) {
+    case FL_ID: sqlite3_result_int64(ctx, st->i); break;
+    case FL_SLICE_OUT: sqlite3_result_int64(ctx, f->b); break;
+    case FL_SLICE_IN: sqlite3_result_int64(ctx, (int64_t)f->a); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_pf_flow = {
+    .name = "xplane_pf_flow",
+    .columns = flow_cols,
+    .n_columns = FL_N + 1,
+    .needs_profile = 1,
+    .push = {-1, -1, -1, -1, -1},
+    .state_size = sizeof(pf_state),
+    .first = flow_first,
+    .next = flow_next,
+    .column = flow_column,
     .state_free = state_free,
 };

@@ -6,7 +6,7 @@
 **   perfetto_sql_shim EXT PACKAGE_DIR PROFILE [SCRIPT.sql]   (else stdin)
 **
 ** Loads the extension EXT, fills TEMP tables slice, thread_track, thread,
-** process and args from xplane_pf_*(PROFILE) (tables, not views: trace
+** process, args and flow from xplane_pf_*(PROFILE) (tables, not views: trace
 ** processor's are tables, and a view would rebuild the profile's rows at
 ** every scan of a join), then runs the script statement
 ** by statement, printing the rows of every statement that returns rows
@@ -16,7 +16,8 @@
 **   CREATE PERFETTO TABLE t(cols) AS  -> CREATE TEMP TABLE t AS
 **   CREATE PERFETTO VIEW v(cols) AS   -> CREATE TEMP VIEW v AS
 **     (the typed column list is dropped: SQLite takes no types there; TEMP
-**     because the views they read are TEMP)
+**     because the views they read are TEMP; as trace processor does, the
+**     names of the column list must be the SELECT's columns, in order)
 **   CREATE PERFETTO FUNCTION f(a TYPE, ...) RETURNS TYPE AS SELECT ...;
 **     -> a SQLite function f that runs the SELECT with $a bound and returns
 **     the first column of its first row (NULL when none)
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sqlite3.h"
 
@@ -143,6 +145,43 @@ static const char *skip_parens(const char *p) {
 
 static int run_script(const char *sql, const char *origin);
 
+/* The names of a column list `(a TYPE, b TYPE(x), ...)` from p to end,
+** joined with ','. */
+static char *column_names(const char *p, const char *end) {
+  char *out = xmalloc((size_t)(end - p) + 1);
+  size_t k = 0;
+  int depth = 0, want = 1;
+  for (; p < end; p++) {
+    if (*p == '(' && ++depth == 1) continue;
+    if (*p == ')') depth--;
+    if (depth == 1 && *p == ',') want = 1;
+    if (depth != 1 || !want || isspace((unsigned char)*p) || *p == ',') continue;
+    if (k) out[k++] = ',';
+    while (p < end && (isalnum((unsigned char)*p) || *p == '_')) out[k++] = *p++;
+    p--;
+    want = 0;
+  }
+  out[k] = 0;
+  return out;
+}
+
+/* Are the columns of the TEMP table or view `name` the declared ones? */
+static int check_columns(const char *name, const char *declared) {
+  sqlite3_stmt *st;
+  int ok = 0;
+  if (sqlite3_prepare_v2(db, "SELECT group_concat(name, ',') FROM pragma_table_info(?, 'temp')", -1, &st, NULL) !=
+      SQLITE_OK)
+    return 0;
+  sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    const char *got = (const char *)sqlite3_column_text(st, 0);
+    ok = got && strcmp(got, declared) == 0;
+    if (!ok) fprintf(stderr, "%s: declared columns (%s), the SELECT gives (%s)\n", name, declared, got ? got : "");
+  }
+  sqlite3_finalize(st);
+  return ok;
+}
+
 static int run_plain(const char *stmt_sql) {
   const char *tail = stmt_sql;
   while (*skip_ws(tail)) {
@@ -226,7 +265,25 @@ static int define_function(const char *p) {
   return sqlite3_create_function(db, name, f->nargs, SQLITE_UTF8, f, call_fn, NULL, NULL) == SQLITE_OK;
 }
 
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int run_statement_timed(const char *s);
+
+/* With PERFETTO_SHIM_TIMING set, each statement's time goes to stderr. */
 static int run_statement(const char *s) {
+  if (!getenv("PERFETTO_SHIM_TIMING")) return run_statement_timed(s);
+  double t0 = now_s();
+  int ok = run_statement_timed(s);
+  const char *b = skip_ws(s);
+  fprintf(stderr, "%8.3f s  %.*s\n", now_s() - t0, (int)strcspn(b, "\n"), b);
+  return ok;
+}
+
+static int run_statement_timed(const char *s) {
   const char *p, *q;
   char name[256];
   if ((p = keyword(s, "INCLUDE")) && (p = keyword(p, "PERFETTO")) && (p = keyword(p, "MODULE"))) {
@@ -245,15 +302,23 @@ static int run_statement(const char *s) {
     else if (!(r = keyword(q, "VIEW"))) return run_plain(s);
     r = ident(r, name, sizeof(name));
     r = skip_ws(r);
-    if (*r == '(') r = skip_parens(r);
+    char *declared = NULL;
+    if (*r == '(') {
+      const char *end = skip_parens(r);
+      declared = column_names(r, end);
+      r = end;
+    }
     if (!(r = keyword(r, "AS"))) {
       fprintf(stderr, "expected AS in: %.300s\n", s);
+      free(declared);
       return 0;
     }
     char *out = xmalloc(strlen(r) + strlen(name) + 32);
     sprintf(out, "CREATE TEMP %s %s AS %s", is_table ? "TABLE" : "VIEW", name, r);
     int ok = run_plain(out);
     free(out);
+    if (ok && declared) ok = check_columns(name, declared);
+    free(declared);
     return ok;
   }
   return run_plain(s);
@@ -314,7 +379,8 @@ int main(int argc, char **argv) {
       {"thread_track", "id, name, utid"},
       {"thread", "utid, tid, name, upid"},
       {"process", "upid, pid, name"},
-      {"args", "arg_set_id, key, int_value, string_value, real_value, value_type"}};
+      {"args", "id, arg_set_id, key, int_value, string_value, real_value, value_type"},
+      {"flow", "id, slice_out, slice_in"}};
   for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
     char *sql = sqlite3_mprintf("CREATE TEMP TABLE %s AS SELECT %s FROM xplane_pf_%s(%Q)", views[i][0], views[i][1],
                                 views[i][0], argv[3]);

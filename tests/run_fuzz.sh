@@ -6,7 +6,8 @@
 # Builds tests/fuzz/fuzz_decoder.c with clang (-DXPLANE_FUZZ=ON) in its own
 # build directory ($FUZZ_BUILD, default <repo>/build-fuzz), makes a seed corpus
 # (the real profiles in $XPLANE_DATA, default <repo>/../shared/data, plus small
-# XSpaces generated below), and runs the fuzzer for SECONDS. The working corpus
+# XSpaces and JSON traces generated below) and a dictionary of both formats'
+# tokens, and runs the fuzzer for SECONDS. The working corpus
 # stays in $FUZZ_BUILD/fuzz-corpus so later runs continue from it. Any crash,
 # leak, sanitizer report, timeout or failed invariant fails the run; the input
 # that caused it is saved under $FUZZ_BUILD/fuzz-artifacts/ (reproduce with
@@ -75,6 +76,63 @@ seed hostnames_only.xplane.pb "$(fs 4 "host0"; fs 4 "host1")"
 seed line_no_events.xplane.pb "$(fl 1 "$(fl 3 "$(fv 1 1; fs 2 "Steps")")")"
 seed unknown_fields.xplane.pb "$(fl 1 "$(fv 15 1; fl 99 0a00; fl 3 "$(fl 4 "$(fv 8 1)")")"; fv 20 5)"
 
+# JSON traces (the converter's input): every phase, args of every JSON type,
+# unmatched B/E, an epoch-scale ts, entries that are not events; plain,
+# gzip-compressed, and the bare-array form.
+cat >"$SEEDS/trace.json" <<'EOF'
+{"displayTimeUnit":"ns","traceEvents":[
+ {"ph":"M","name":"process_name","pid":1,"args":{"name":"/device:GPU:0"}},
+ {"ph":"M","name":"thread_name","pid":1,"tid":2,"args":{"name":"Stream #1"}},
+ {"ph":"X","name":"fusion.1","pid":1,"tid":2,"ts":1.5,"dur":2.25,"args":{"flops":1024,
+  "big":18446744073709551615,"ratio":0.5,"kind":"hlo","k2":"hlo","ok":true,"none":null,"obj":{"a":[1,2.5e3]}}},
+ {"ph":"B","name":"step","pid":1,"tid":3,"ts":10},{"ph":"E","pid":1,"tid":3,"ts":20,"args":{"n":1}},
+ {"ph":"i","name":"mark","pid":1,"tid":2,"ts":5,"s":"t"},{"ph":"I","name":"mark2","pid":1,"tid":2,"ts":6},
+ {"ph":"C","name":"mem","pid":1,"ts":7,"id":"a","args":{"used":5,"free":6.5}},
+ {"ph":"E","pid":1,"tid":9,"ts":30},{"ph":"B","name":"open","pid":1,"tid":4,"ts":1e3},
+ {"ph":"X","name":"epoch","pid":2,"tid":1,"ts":1700000000000000.123,"dur":1},
+ {"ph":"X","name":"nots","pid":2,"tid":1},"not an object",{"ph":"Q","pid":1},{"ph":"X","pid":"x"}
+]}
+EOF
+gzip -c "$SEEDS/trace.json" >"$SEEDS/trace.json.gz"
+printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":1}]' >"$SEEDS/array.json"
+# Tokens of both formats for the mutator: XSpace tags, JSON trace keys.
+cat >"$BUILD/fuzz.dict" <<'EOF'
+"\x0a"
+"\x12"
+"\x1a"
+"\x22"
+"\x2a"
+"\x32"
+"\x08"
+"\x10"
+"\x18"
+"\x11"
+"\x38"
+"\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"
+"\"traceEvents\""
+"\"displayTimeUnit\""
+"\"ph\""
+"\"name\""
+"\"pid\""
+"\"tid\""
+"\"ts\""
+"\"dur\""
+"\"args\""
+"\"id\""
+"\"process_name\""
+"\"thread_name\""
+"\"X\""
+"\"B\""
+"\"E\""
+"\"M\""
+"\"C\""
+"\"i\""
+"1e308"
+"-9223372036854775808"
+"18446744073709551616"
+"0.0005"
+EOF
+
 n_real=0
 if [[ -d $DATA ]]; then
   for f in "$DATA"/*.xplane.pb; do
@@ -90,12 +148,16 @@ echo "seeds: $n_real real profiles + $(($(ls "$SEEDS" | wc -l) - n_real)) genera
 # ---- fuzz -------------------------------------------------------------------
 LOG=$BUILD/fuzz-last.log
 echo "fuzzing for ${SECONDS_TO_RUN}s (log: $LOG)"
+# The target writes a scratch file under TMPDIR; a crash leaves it behind.
+rm -rf "$BUILD/fuzz-tmp"
+mkdir -p "$BUILD/fuzz-tmp"
 set +e
-"$FUZZER" "$BUILD/fuzz-corpus" "$SEEDS" \
+TMPDIR=$BUILD/fuzz-tmp "$FUZZER" "$BUILD/fuzz-corpus" "$SEEDS" \
   -max_total_time="$SECONDS_TO_RUN" -max_len="$MAX_LEN" -timeout=20 -rss_limit_mb=4096 \
-  -artifact_prefix="$BUILD/fuzz-artifacts/" -print_final_stats=1 >"$LOG" 2>&1
+  -dict="$BUILD/fuzz.dict" -artifact_prefix="$BUILD/fuzz-artifacts/" -print_final_stats=1 >"$LOG" 2>&1
 rc=$?
 set -e
+rm -rf "$BUILD/fuzz-tmp"
 
 grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$LOG" | tail -n 2 || true
 grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$LOG" || true

@@ -6,18 +6,28 @@
 #
 # 1. The fixture (tests/make_perfetto_fixture.c) converted by xplane2perfetto:
 #    `protoc --decode` of the trace equals tests/golden/perfetto/fixture.textproto,
-#    the Chrome JSON equals fixture.json, and an independent importer
-#    (tests/perfetto_import.c: trace processor's sorting and strict nesting)
-#    gives exactly fixture_slices.txt and exactly the extension's
-#    xplane_pf_slice / xplane_pf_args / xplane_pf_thread_track rows.
-#    Refusals (.pb output, output = input), xplane_to_perfetto (same bytes as
-#    the CLI), merged mode, and the package's xplane_ops = the extension's.
-# 2. Every real profile in $XPLANE_DATA (exit 77 without it, or without
+#    the Chrome JSON equals fixture.json (flows included), and an independent
+#    importer (tests/perfetto_import.c: trace processor's sorting and strict
+#    nesting) gives exactly fixture_slices.txt and exactly the extension's
+#    xplane_pf_slice / xplane_pf_args / xplane_pf_thread_track rows; its flow
+#    is exactly launch -> kernel in xplane_pf_flow. Refusals (.pb output,
+#    output = input), xplane_to_perfetto (same bytes as the CLI), merged mode.
+# 2. The PerfettoSQL package against the extension (package_compare.sql,
+#    with the hand-written rule inputs of rule_cases.sql): xplane_ops (every
+#    column), xplane_steps, xplane_scopes, xplane_tracks, xplane_op_names,
+#    xplane_hints, the breakdown and the rule functions, row for row, on the
+#    fixture, on every rule fixture (tests/make_rule_fixtures.c) and on
+#    package_cases.json (a JSON trace: host step annotations tied to ops by
+#    correlation_id, stats JSON escapes, duplicate stats, region pruning),
+#    whose package tables are also checked by hand (package_cases.txt).
+# 3. Every real profile in $XPLANE_DATA (exit 77 without it, or without
 #    protoc): BEGIN/END pairs = events with a start and duration > 0,
 #    instants = zero-duration events, the importer's slices and args = the
 #    extension's tables, every annotation = the event's effective stat in
-#    xplane_stats, and the package's xplane_ops and xplane_breakdown = the
-#    extension's (tests/golden/perfetto/package_compare.sql; exact ps).
+#    xplane_stats, the flows = consecutive slices of each correlation id (and
+#    the importer's flow_ids count; the Chrome JSON's flow attributes start
+#    each flow at its earliest slice), and the package = the extension as in
+#    2 (exact ps).
 set -euo pipefail
 
 SRC=${XPLANE_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -37,7 +47,7 @@ if ! command -v protoc >/dev/null; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
 decode() { protoc --decode=perfetto.protos.Trace -I "$SRC/schema" "$SRC/schema/perfetto_trace.proto" < "$1"; }
 sql() { "$SQLITE3" -batch -bail -cmd ".load $EXT" "$@"; }
 
@@ -65,12 +75,32 @@ EOF
   rm -f "$tmp/cmp.db"
 }
 
-# The package's xplane_ops and xplane_breakdown against the extension's:
-# "rows|N|N" and nothing else.
-compare_ops() {
-  local profile=$1
-  sed "s#@PROFILE@#'$profile'#" "$GOLDEN/package_compare.sql" > "$tmp/ops.sql"
-  "$SHIM" "$EXT" "$PKG" "$profile" "$tmp/ops.sql"
+# The package against the extension on one profile: "<object>|N|N" lines
+# and nothing else (fails otherwise); prints them on one line.
+compare_package() {
+  local profile=$1 out
+  { cat "$GOLDEN/rule_cases.sql"; sed "s#@PROFILE@#'$profile'#" "$GOLDEN/package_compare.sql"; } > "$tmp/pkg.sql"
+  out=$("$SHIM" "$EXT" "$PKG" "$profile" "$tmp/pkg.sql") || fail "$profile: the package failed: $out"
+  echo "$out" | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 8 }' ||
+    fail "$profile: the package differs from the extension: $out"
+  echo "$out" | paste -sd' '
+}
+
+# xplane_pf_flow against the flow ids: each slice with an int correlation_id
+# linked to the previous slice of that id (slice ids in import order), flow
+# ids in the order of their incoming slice. Prints the flow count.
+check_flows() {
+  local profile=$1 d
+  d=$(sql :memory: "
+    CREATE TEMP TABLE tagged AS SELECT arg_set_id AS id, int_value AS fid FROM xplane_pf_args('$profile')
+      WHERE key = 'debug.correlation_id' AND value_type IN ('int', 'uint') AND int_value != 0;
+    CREATE TEMP TABLE want AS SELECT row_number() OVER (ORDER BY id) - 1 AS id, prev AS slice_out, id AS slice_in
+      FROM (SELECT id, lag(id) OVER (PARTITION BY fid ORDER BY id) AS prev FROM tagged) WHERE prev IS NOT NULL;
+    CREATE TEMP TABLE got AS SELECT id, slice_out, slice_in FROM xplane_pf_flow('$profile');
+    SELECT 'flow missing', * FROM (SELECT * FROM want EXCEPT SELECT * FROM got) LIMIT 5;
+    SELECT 'flow extra', * FROM (SELECT * FROM got EXCEPT SELECT * FROM want) LIMIT 5;")
+  [ -z "$d" ] || fail "$profile: xplane_pf_flow differs from the flow ids: $d"
+  sql :memory: "SELECT count(*) FROM xplane_pf_flow('$profile')"
 }
 
 # ---- 1. the fixture ----
@@ -128,11 +158,33 @@ decode "$tmp/merged.pftrace" | grep -A2 '^    process {' | grep -E 'pid|process_
 flows=$(decode "$tmp/merged.pftrace" | grep 'flow_ids:' | sort | uniq -c | awk '{print $1 ":" $3}' | paste -sd' ')
 [ "$flows" = "2:281474976710663 2:7" ] || fail "merged flow ids: $flows"
 
-out=$(compare_ops "$tmp/fx.xplane.pb")
-[ "$out" = "rows|11|11" ] || fail "fixture: package xplane_ops differs from the extension's: $out"
-echo "fixture: trace, JSON, import, tables, refusals, SQL function, logdir and package ops all match"
+flows=$(sql :memory: "SELECT f.id, o.name, i.name FROM xplane_pf_flow('$tmp/fx.xplane.pb') f
+  JOIN xplane_pf_slice('$tmp/fx.xplane.pb') o ON o.id = f.slice_out JOIN xplane_pf_slice('$tmp/fx.xplane.pb') i ON i.id = f.slice_in")
+[ "$flows" = "0|cuLaunchKernel|kernel" ] || fail "fixture flows: $flows"
+[ "$(check_flows "$tmp/fx.xplane.pb")" = 1 ] || fail "fixture: xplane_pf_flow"
+echo "fixture: trace, JSON, import, tables, flows, refusals, SQL function and logdir all match"
 
-# ---- 2. real profiles ----
+# ---- 2. the package against the extension ----
+out=$(compare_package "$tmp/fx.xplane.pb")
+[ "$out" = "ops|11|11 steps|0|0 scopes|8|8 tracks|6|6 op_names|7|7 hints|0|0 breakdown|3|3 rules|186|186" ] ||
+  fail "fixture: package comparison: $out"
+cases=$GOLDEN/package_cases.json
+out=$(compare_package "$cases")
+[ "$out" = "ops|14|14 steps|12|12 scopes|18|18 tracks|8|8 op_names|12|12 hints|5|5 breakdown|4|4 rules|216|216" ] ||
+  fail "package_cases.json: package comparison: $out"
+"$SHIM" "$EXT" "$PKG" "$cases" "$GOLDEN/package_cases_query.sql" > "$tmp/cases.txt"
+diff -u "$GOLDEN/package_cases.txt" "$tmp/cases.txt" || fail "package_cases.json: the package's tables differ from the golden"
+mkdir -p "$tmp/rules"
+"$BUILD/tests/make_rule_fixtures" "$tmp/rules" > /dev/null
+n=0
+for f in "$tmp"/rules/*.xplane.pb; do
+  compare_package "$f" > /dev/null
+  n=$((n + 1))
+done
+[ "$n" = 12 ] || fail "expected 12 rule fixtures, compared $n"
+echo "package: fixture, package_cases.json (and its golden) and $n rule fixtures match the extension"
+
+# ---- 3. real profiles ----
 shopt -s nullglob
 files=("$DATA"/*.xplane.pb)
 if [ ${#files[@]} -eq 0 ]; then
@@ -177,10 +229,23 @@ for f in "${files[@]}"; do
     SELECT 'annotation counts', (SELECT count(*) FROM got), (SELECT count(*) FROM want)
       WHERE (SELECT count(*) FROM got) <> (SELECT count(*) FROM want);")
   [ -z "$d" ] || fail "$h: annotations differ from xplane_stats: $d"
-  out=$(compare_ops "$f")
-  n=$(sql :memory: "SELECT count(*) FROM xplane_ops('$f')")
-  [ "$out" = "rows|$n|$n" ] || fail "$h: package xplane_ops differs from the extension's: $out"
-  echo "$h: $first (begin end instant) match the events; tables, $(sql "$tmp/$h.db" "SELECT count(*) FROM imp_args") args and $n ops match"
-  rm -f "$tmp/$h.db" "$tmp/$h.sql" "$tmp/$h.pftrace"
+  # flows: the table, the importer's flow_ids, the Chrome JSON's attributes
+  nf=$(check_flows "$f")
+  fl=$(sql "$tmp/$h.db" "SELECT n FROM imp_count WHERE what = 'flow_ids';
+    SELECT count(*) FROM xplane_pf_args('$f') WHERE key = 'debug.correlation_id' AND value_type IN ('int', 'uint')
+      AND int_value != 0;" | paste -sd' ')
+  [ "${fl% *}" = "${fl#* }" ] || fail "$h: flow_ids in the trace / correlation ids: $fl"
+  "$CONV" --format json -o "$tmp/$h.json" "$f" > /dev/null
+  js=$(sql :memory: "
+    CREATE TEMP TABLE ev AS SELECT value ->> 'bind_id' AS b, CAST(value ->> 'ts' AS REAL) AS ts,
+      value ->> 'flow_in' IS NOT NULL AS fin FROM json_each(readfile('$tmp/$h.json'), '$.traceEvents')
+      WHERE value ->> 'bind_id' IS NOT NULL;
+    SELECT (SELECT count(*) FROM ev WHERE fin) || ' ' || (SELECT count(*) FROM ev e WHERE NOT fin
+      AND ts = (SELECT min(ts) FROM ev x WHERE x.b = e.b)) || ' ' || (SELECT count(DISTINCT b) FROM ev);")
+  [ "$js" = "$nf $((${fl% *} - nf)) $((${fl% *} - nf))" ] ||
+    fail "$h: Chrome JSON flows (flow_in, starts at the earliest, ids) $js; flows $nf of ${fl% *} slices"
+  out=$(compare_package "$f")
+  echo "$h: $first (begin end instant) match the events; tables, $(sql "$tmp/$h.db" "SELECT count(*) FROM imp_args") args, $nf flows and the package match: $out"
+  rm -f "$tmp/$h.db" "$tmp/$h.sql" "$tmp/$h.pftrace" "$tmp/$h.json"
 done
 echo "PASS"

@@ -6,6 +6,7 @@
 #include "chrome_json_writer.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
@@ -13,11 +14,99 @@
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT3
 
+/* A slice with a flow id, seen by the planning pass. */
+typedef struct pf_flow_slice {
+  uint64_t flow_id;
+  int64_t ts_ns, ordinal;
+} pf_flow_slice;
+
 struct pf_json {
   FILE *f;
   int64_t events;
   int failed;
+  pf_flow_slice *plan; /* planning pass: the slices with flows */
+  int64_t n_plan, cap_plan;
+  int64_t *starts;     /* ordinals of the slices that start a flow, sorted */
+  int64_t n_starts;
 };
+
+static int plan_process(void *ctx, const pf_process *p, char **errmsg) {
+  (void)ctx, (void)p, (void)errmsg;
+  return 1;
+}
+
+static int plan_track(void *ctx, const pf_track *t, char **errmsg) {
+  (void)ctx, (void)t, (void)errmsg;
+  return 1;
+}
+
+static int plan_event(void *ctx, const pf_event *e, char **errmsg) {
+  pf_json *j = ctx;
+  if (e->type != PF_BEGIN || !e->has_flow) return 1;
+  if (j->n_plan == j->cap_plan) {
+    int64_t cap = j->cap_plan ? j->cap_plan * 2 : 256;
+    pf_flow_slice *v = sqlite3_realloc64(j->plan, sizeof(pf_flow_slice) * (sqlite3_uint64)cap);
+    if (!v) {
+      *errmsg = sqlite3_mprintf("out of memory");
+      return 0;
+    }
+    j->plan = v;
+    j->cap_plan = cap;
+  }
+  pf_flow_slice *f = &j->plan[j->n_plan++];
+  f->flow_id = e->flow_id;
+  f->ts_ns = e->ts_ns;
+  f->ordinal = e->ordinal;
+  return 1;
+}
+
+void pf_json_plan_sink(pf_json *j, pf_sink *sink) {
+  memset(sink, 0, sizeof(*sink));
+  sink->ctx = j;
+  sink->process = plan_process;
+  sink->track = plan_track;
+  sink->event = plan_event;
+  sink->want_args = 1;
+}
+
+static int by_flow_time(const void *a, const void *b) {
+  const pf_flow_slice *x = a, *y = b;
+  if (x->flow_id != y->flow_id) return x->flow_id < y->flow_id ? -1 : 1;
+  if (x->ts_ns != y->ts_ns) return x->ts_ns < y->ts_ns ? -1 : 1;
+  return x->ordinal < y->ordinal ? -1 : x->ordinal > y->ordinal;
+}
+
+static int by_int64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+int pf_json_plan_finish(pf_json *j, char **errmsg) {
+  if (j->n_plan) qsort(j->plan, (size_t)j->n_plan, sizeof(pf_flow_slice), by_flow_time);
+  j->starts = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(j->n_plan + 1));
+  if (!j->starts) {
+    *errmsg = sqlite3_mprintf("out of memory");
+    return 0;
+  }
+  for (int64_t i = 0; i < j->n_plan; i++)
+    if (i == 0 || j->plan[i].flow_id != j->plan[i - 1].flow_id) j->starts[j->n_starts++] = j->plan[i].ordinal;
+  if (j->n_starts) qsort(j->starts, (size_t)j->n_starts, sizeof(int64_t), by_int64);
+  sqlite3_free(j->plan);
+  j->plan = NULL;
+  j->n_plan = j->cap_plan = 0;
+  return 1;
+}
+
+/* Does the slice with this ordinal start its flow? */
+static int starts_flow(const pf_json *j, int64_t ordinal) {
+  int64_t lo = 0, hi = j->n_starts;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (j->starts[mid] < ordinal) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < j->n_starts && j->starts[lo] == ordinal;
+}
 
 static int flush_str(pf_json *j, sqlite3_str *s, char **errmsg) {
   int n = sqlite3_str_length(s);
@@ -99,6 +188,9 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
   sqlite3_str_appendall(s, ",\"args\":");
   if (e->stats) xp_json_stats(s, e->stats);
   else sqlite3_str_appendall(s, "{}");
+  if (e->has_flow && e->type == PF_BEGIN)
+    sqlite3_str_appendf(s, ",\"bind_id\":\"%llx\",%s\"flow_out\":true", (unsigned long long)e->flow_id,
+                        starts_flow(j, e->ordinal) ? "" : "\"flow_in\":true,");
   sqlite3_str_appendchar(s, 1, '}');
   return flush_str(j, s, errmsg);
 }
@@ -131,4 +223,10 @@ int pf_json_finish(pf_json *j, char **errmsg) {
   return !j->failed;
 }
 
-void pf_json_free(pf_json *j) { sqlite3_free(j); }
+void pf_json_free(pf_json *j) {
+  if (j) {
+    sqlite3_free(j->plan);
+    sqlite3_free(j->starts);
+  }
+  sqlite3_free(j);
+}

@@ -82,6 +82,22 @@ static int check_output(const char *out, const xp_filelist *files, char **errmsg
   return 1;
 }
 
+/* Run model m over the profiles files[lo..hi). */
+static int add_profiles(pf_model *m, const xp_filelist *files, int lo, int hi, char **err) {
+  int ok = 1;
+  for (int i = lo; ok && i < hi; i++) {
+    xp_profile *p = xp_profile_open(files->v[i].path, 2, err);
+    ok = p && pf_model_add(m, p, files->v[i].host, err);
+    if (p && !ok) {
+      char *e = sqlite3_mprintf("%s: %s", files->v[i].path, *err);
+      sqlite3_free(*err);
+      *err = e;
+    }
+    if (p) xp_profile_release(p);
+  }
+  return ok;
+}
+
 /* One trace file: the profiles files[lo..hi) into `out`. */
 static int write_trace(const char *out, const xp_filelist *files, int lo, int hi, const pf_export_opts *o,
                        pf_export_result *r, char **errmsg) {
@@ -102,19 +118,17 @@ static int write_trace(const char *out, const xp_filelist *files, int lo, int hi
   } else {
     if ((pw = pf_writer_new(f))) pf_writer_sink(pw, &sink);
   }
-  pf_model *m = (pw || jw) ? pf_model_new(&sink, o->merged) : NULL;
-  int ok = m != NULL;
   char *err = NULL;
-  for (int i = lo; ok && i < hi; i++) {
-    xp_profile *p = xp_profile_open(files->v[i].path, 2, &err);
-    ok = p && pf_model_add(m, p, files->v[i].host, &err);
-    if (p && !ok) {
-      char *e = sqlite3_mprintf("%s: %s", files->v[i].path, err);
-      sqlite3_free(err);
-      err = e;
-    }
-    if (p) xp_profile_release(p);
+  int ok = pw || jw;
+  if (ok && jw) { /* JSON flows: a planning pass finds the slice each flow starts at */
+    pf_sink plan;
+    pf_json_plan_sink(jw, &plan);
+    pf_model *pm = pf_model_new(&plan, o->merged);
+    ok = pm && add_profiles(pm, files, lo, hi, &err) && pf_json_plan_finish(jw, &err);
+    pf_model_free(pm);
   }
+  pf_model *m = ok ? pf_model_new(&sink, o->merged) : NULL;
+  ok = m && add_profiles(m, files, lo, hi, &err);
   if (ok) ok = pw ? pf_writer_finish(pw, &err) : pf_json_finish(jw, &err);
   if (m) {
     const pf_counts *c = pf_model_counts(m);

@@ -60,6 +60,7 @@ struct pf_model {
   int n_lanes, cap_lanes, n_other, cap_other;
   pf_open *spec;
   int n_spec, cap_spec;
+  uint8_t *line_done; /* per line of the plane: its line facts are written */
   char *thread_name;
   char **errmsg;
 };
@@ -240,11 +241,19 @@ static void arg_int(pf_arg *a, const char *name, int64_t v) {
   a->s.n = 0;
 }
 
-/* The annotations of an event (m->sv holds its effective stats). */
-static int build_args(pf_model *m, const pf_item *it, int known_meta, const pf_open *spec_parent, int *n_out) {
+static void arg_str(pf_arg *a, const char *name, xp_str v) {
+  arg_int(a, name, 0);
+  a->type = PF_A_STRING;
+  a->s = v;
+}
+
+/* The annotations of an event (m->sv holds its effective stats; em is its
+** metadata, NULL when unknown). */
+static int build_args(pf_model *m, const pf_item *it, const xp_event_meta *em, const pf_open *spec_parent,
+                      int *n_out) {
   static const char hex[] = "0123456789abcdef";
   const xp_statvec *sv = &m->sv;
-  if (!grow((void **)&m->args, &m->cap_args, sv->n + 8, sizeof(pf_arg))) return oom(m);
+  if (!grow((void **)&m->args, &m->cap_args, sv->n + 11, sizeof(pf_arg))) return oom(m);
   size_t need = 1;
   for (int i = 0; i < sv->n; i++) {
     if (sv->v[i].type == XP_V_BYTES) need += 2 * sv->v[i].s.n;
@@ -262,7 +271,16 @@ static int build_args(pf_model *m, const pf_item *it, int known_meta, const pf_o
     arg_int(&m->args[n++], "xplane.parent_line_index", spec_parent->line);
     arg_int(&m->args[n++], "xplane.parent_event_index", spec_parent->event_index);
   }
-  if (!known_meta) arg_int(&m->args[n++], "xplane.metadata_id", it->ev.metadata_id);
+  if (!em) arg_int(&m->args[n++], "xplane.metadata_id", it->ev.metadata_id);
+  if (em && em->display_name.n &&
+      (em->name.n != em->display_name.n || memcmp(em->name.p, em->display_name.p, em->name.n) != 0))
+    arg_str(&m->args[n++], "xplane.metadata_name", em->name);
+  if (!m->line_done[it->line]) {
+    const xp_line *ln = &m->pl->lines[it->line];
+    m->line_done[it->line] = 1;
+    arg_int(&m->args[n++], "xplane.line_id", ln->id);
+    arg_str(&m->args[n++], "xplane.line_display_name", ln->display_name);
+  }
   for (int i = 0; i < sv->n; i++) {
     const xp_stat *st = &sv->v[i];
     pf_arg *a = &m->args[n];
@@ -342,7 +360,7 @@ static int place(pf_model *m, pf_lane *ln, const pf_item *it, const pf_open *spe
   e.parent_ordinal = ln->n ? ln->st[ln->n - 1].ordinal : -1;
   if (m->sink.want_args) {
     if (!xp_event_stats(m->p, m->pl, &it->ev, &m->sv)) return oom(m);
-    if (!build_args(m, it, em != NULL, spec_parent, &e.n_args)) return 0;
+    if (!build_args(m, it, em, spec_parent, &e.n_args)) return 0;
     e.args = m->args;
     e.stats = &m->sv;
     const xp_stat *c = xp_statvec_find(&m->sv, "correlation_id");
@@ -509,7 +527,13 @@ static int emit_plane(pf_model *m, int32_t pi, const char *host) {
   int ok = m->sink.process(m->sink.ctx, &pr, m->errmsg);
   sqlite3_free(name);
   int32_t *lines = ok ? sqlite3_malloc64(sizeof(int32_t) * (sqlite3_uint64)(pl->n_lines + 1)) : NULL;
-  if (ok && !lines) return oom(m);
+  sqlite3_free(m->line_done);
+  m->line_done = ok ? sqlite3_malloc64((sqlite3_uint64)pl->n_lines + 1) : NULL;
+  if (ok && (!lines || !m->line_done)) {
+    sqlite3_free(lines);
+    return oom(m);
+  }
+  if (ok) memset(m->line_done, 0, (size_t)pl->n_lines + 1);
   for (int32_t li = 0; ok && li < pl->n_lines; li++) {
     int64_t key = track_key(&pl->lines[li], li);
     int seen = 0, n = 0;
@@ -556,6 +580,7 @@ void pf_model_free(pf_model *m) {
   sqlite3_free(m->lanes);
   sqlite3_free(m->other);
   sqlite3_free(m->spec);
+  sqlite3_free(m->line_done);
   sqlite3_free(m->args);
   sqlite3_free(m->arena);
   xp_statvec_free(&m->sv);

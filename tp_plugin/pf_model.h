@@ -30,8 +30,15 @@
 ** - annotations (args `debug.<name>`): xplane.plane_index, xplane.line_index,
 **   xplane.event_index, xplane.start_ps, xplane.dur_ps (exact), then every
 **   effective stat (bytes as lower-case hex; a stat with an unknown id is
-**   named `#<id>`); xplane.metadata_id when the metadata id is unknown.
-** - correlation_id stat -> flow id (host ordinal << 48 xor the id).
+**   named `#<id>`); xplane.metadata_id when the metadata id is unknown;
+**   xplane.metadata_name when the metadata has a display_name and a
+**   different name (the name is otherwise lost: TPU ops keep the HLO text
+**   there); and on the first slice written of each XLine, the line's facts
+**   that no Perfetto table holds: xplane.line_id and
+**   xplane.line_display_name.
+** - correlation_id stat (int64 or uint64, non-zero) -> flow id (host ordinal
+**   << 48 xor the id): trace processor links the slices sharing a flow id
+**   in a chain, in its import order.
 **
 ** Nesting. Trace processor nests the slices of one track strictly; the
 ** analysis (shared/spec/analysis.md) walks a track's events ordered by

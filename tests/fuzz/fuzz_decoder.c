@@ -13,12 +13,24 @@
 ** read byte by byte), which fuzzes profile.h's contract that a validated
 ** profile is safe to scan; and the scans must agree with the counts and time
 ** bounds the index recorded, or the target aborts.
+**
+** Inputs with two planes or more are also written to a file and opened with
+** xp_profile_open() on XP_MAX_INDEX_THREADS threads: the parallel plane walk
+** must give the same index, or the same error, as the one-thread walk.
+**
+** Inputs that look like a JSON trace (first non-blank byte `{` or `[`, or
+** gzip) also go through xp_json_trace_convert(): it must either refuse them
+** with a message, or write an XSpace that validates and scans as above.
 */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "json_trace.h"
 #include "profile.h"
 #include "sqlite3.h"
 
@@ -89,8 +101,9 @@ static void scan_line(const xp_profile *p, const xp_plane *pl, const xp_line *ln
   CHECK(it.r.err == XP_WIRE_OK);
   CHECK(n == ln->n_events);
   CHECK(timed == ln->n_timed);
+  CHECK(ln->base_ps == (int64_t)(((uint64_t)ln->timestamp_ns - (uint64_t)p->time_base_ns) * 1000u));
   if (timed) {
-    uint64_t base = (uint64_t)ln->timestamp_ns * 1000u;
+    uint64_t base = (uint64_t)ln->base_ps;
     CHECK(ln->min_start_ps == (int64_t)((uint64_t)min_off + base));
     CHECK(ln->max_start_ps == (int64_t)((uint64_t)max_off + base));
     CHECK(ln->max_end_ps == (int64_t)((uint64_t)max_end + base));
@@ -112,8 +125,7 @@ static void scan_plane(const xp_profile *p, const xp_plane *pl, xp_statvec *sv) 
   CHECK(n_events == pl->n_events);
   for (int32_t i = 0; i < pl->n_emeta; i++) {
     const xp_event_meta *em = &pl->emeta[i];
-    const xp_event_meta *found = xp_plane_event_meta(pl, em->id);
-    CHECK(found != NULL && found->id == em->id);
+    CHECK(xp_plane_event_meta(pl, em->id) == em); /* ids are unique once indexed */
     touch(em->name);
     touch(em->display_name);
     touch(em->metadata);
@@ -134,24 +146,99 @@ static void scan_plane(const xp_profile *p, const xp_plane *pl, xp_statvec *sv) 
   }
   for (int32_t i = 0; i < pl->n_smeta; i++) {
     const xp_stat_meta *sm = &pl->smeta[i];
-    const xp_stat_meta *found = xp_plane_stat_meta(pl, sm->id);
-    CHECK(found != NULL && found->id == sm->id);
+    CHECK(xp_plane_stat_meta(pl, sm->id) == sm);
     touch(sm->name);
     touch(sm->description);
   }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  char *err = NULL;
-  xp_profile *p = xp_profile_from_memory(FUZZ_NAME, data, size, &err);
-  if (!p) {
-    CHECK(err != NULL);
-    CHECK(strncmp(err, FUZZ_NAME ": ", strlen(FUZZ_NAME ": ")) == 0);
-    CHECK(strlen(err) > strlen(FUZZ_NAME ": "));
-    sqlite3_free(err);
-    return 0;
+/* The parts of two indexes of the same bytes that must agree. */
+static void check_same_index(const xp_profile *a, const xp_profile *b) {
+  CHECK(a->n_planes == b->n_planes && a->n_lines == b->n_lines && a->n_events == b->n_events);
+  CHECK(a->n_errors == b->n_errors && a->n_warnings == b->n_warnings && a->n_hostnames == b->n_hostnames);
+  CHECK(a->time_base_ns == b->time_base_ns);
+  CHECK(a->has_start_time == b->has_start_time && a->profile_start_time_ns == b->profile_start_time_ns);
+  CHECK(a->has_stop_time == b->has_stop_time && a->profile_stop_time_ns == b->profile_stop_time_ns);
+  for (int32_t i = 0; i < a->n_planes; i++) {
+    const xp_plane *x = &a->planes[i], *y = &b->planes[i];
+    CHECK(x->id == y->id && x->name.n == y->name.n && x->msg_n == y->msg_n);
+    CHECK(x->n_lines == y->n_lines && x->n_events == y->n_events && x->n_stats == y->n_stats);
+    CHECK(x->n_emeta == y->n_emeta && x->n_smeta == y->n_smeta);
+    for (int32_t k = 0; k < x->n_lines; k++) {
+      const xp_line *l = &x->lines[k], *m = &y->lines[k];
+      CHECK(l->id == m->id && l->n_events == m->n_events && l->n_timed == m->n_timed);
+      CHECK(l->base_ps == m->base_ps && l->min_start_ps == m->min_start_ps);
+      CHECK(l->max_start_ps == m->max_start_ps && l->max_end_ps == m->max_end_ps);
+    }
+    for (int32_t k = 0; k < x->n_emeta; k++)
+      CHECK(x->emeta[k].id == y->emeta[k].id && x->emeta[k].n_stats == y->emeta[k].n_stats &&
+            x->emeta[k].n_children == y->emeta[k].n_children);
+    for (int32_t k = 0; k < x->n_smeta; k++)
+      CHECK(x->smeta[k].id == y->smeta[k].id && x->smeta[k].used_as_name == y->smeta[k].used_as_name);
   }
-  CHECK(err == NULL);
+}
+
+/* Write all of data to fd. */
+static void write_all(int fd, const uint8_t *data, size_t size) {
+  for (size_t off = 0; off < size;) {
+    ssize_t w = write(fd, data + off, size - off);
+    CHECK(w > 0);
+    off += (size_t)w;
+  }
+}
+
+/* The file the parallel walk opens: a `.xplane.pb` name (never taken for a
+** JSON trace) alone in a private directory under $TMPDIR, removed at exit. */
+static char in_dir[4096], in_path[4200];
+
+static void remove_input(void) {
+  unlink(in_path);
+  rmdir(in_dir);
+}
+
+/* Open the same bytes as a file with the parallel plane walk; compare with
+** the one-thread result `one` (NULL with error `one_err` if it was refused). */
+static void check_parallel(const uint8_t *data, size_t size, const xp_profile *one, const char *one_err) {
+  char *err = NULL;
+  if (!in_dir[0]) {
+    const char *tmp = getenv("TMPDIR");
+    int n = snprintf(in_dir, sizeof(in_dir), "%s/xplane-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    CHECK(n > 0 && (size_t)n < sizeof(in_dir));
+    CHECK(mkdtemp(in_dir) != NULL);
+    snprintf(in_path, sizeof(in_path), "%s/input.xplane.pb", in_dir);
+    atexit(remove_input);
+  }
+  int fd = open(in_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  CHECK(fd >= 0);
+  write_all(fd, data, size);
+  CHECK(close(fd) == 0);
+  xp_profile *par = xp_profile_open(in_path, XP_MAX_INDEX_THREADS, &err);
+  if (!one) {
+    /* The same problem, whatever the name: compare past "<name>: ". */
+    size_t skip = strlen(FUZZ_NAME ": "), n = strlen(in_path);
+    CHECK(par == NULL && err != NULL);
+    CHECK(strncmp(err, in_path, n) == 0 && strcmp(err + n + 2, one_err + skip) == 0);
+  } else {
+    CHECK(par != NULL && err == NULL);
+    check_same_index(one, par);
+    xp_profile_release(par);
+  }
+  sqlite3_free(err);
+}
+
+/* How many XSpace.planes fields the input starts with (stops at anything
+** else): only those inputs take the parallel path. */
+static int count_planes(const uint8_t *p, size_t n) {
+  xp_wire r;
+  xp_field f;
+  int planes = 0;
+  xp_wire_init(&r, p, p, n);
+  while (planes < 2 && xp_wire_next(&r, &f)) planes += f.num == 1 && f.wt == XP_WT_LEN;
+  return planes;
+}
+
+/* Every scanning API over every plane of a validated profile. */
+static void scan_profile(const xp_profile *p) {
   xp_statvec sv = {0};
   int64_t n_lines = 0, n_events = 0;
   for (int32_t i = 0; i < p->n_planes; i++) {
@@ -165,6 +252,63 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (int32_t i = 0; i < p->n_warnings; i++) touch(p->warnings[i]);
   for (int32_t i = 0; i < p->n_hostnames; i++) touch(p->hostnames[i]);
   xp_statvec_free(&sv);
+}
+
+/* Bytes the profile reader would take for a JSON trace (see json_trace.h). */
+static int looks_like_json(const uint8_t *p, size_t n) {
+  if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) return 1;
+  for (size_t i = 0; i < n && i < 64; i++) {
+    if (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t') continue;
+    return p[i] == '{' || p[i] == '[';
+  }
+  return 0;
+}
+
+/* The JSON trace converter: a refusal with a message, or a valid XSpace. */
+static void fuzz_json_trace(const uint8_t *data, size_t size) {
+  xp_json_trace t;
+  char *err = NULL;
+  int fd = memfd_create("xplane-fuzz-json", MFD_CLOEXEC);
+  CHECK(fd >= 0);
+  write_all(fd, data, size);
+  CHECK(lseek(fd, 0, SEEK_SET) == 0);
+  int ok = xp_json_trace_convert(fd, "fuzz note", &t, &err);
+  close(fd);
+  if (!ok) {
+    CHECK(err != NULL && err[0] != 0);
+    sqlite3_free(err);
+    return;
+  }
+  CHECK(err == NULL && t.fd >= 0 && t.size > 0);
+  void *m = mmap(NULL, (size_t)t.size, PROT_READ, MAP_SHARED, t.fd, 0);
+  close(t.fd);
+  CHECK(m != MAP_FAILED);
+  xp_profile *p = xp_profile_from_memory(FUZZ_NAME, m, (size_t)t.size, &err);
+  if (!p) fprintf(stderr, "converted JSON trace refused: %s\n", err);
+  CHECK(p != NULL);
+  CHECK(p->n_warnings >= 1 && xp_str_eq(p->warnings[0], "fuzz note"));
+  scan_profile(p);
+  xp_profile_release(p);
+  munmap(m, (size_t)t.size);
+  sqlite3_free(t.display_time_unit);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *err = NULL;
+  if (looks_like_json(data, size)) fuzz_json_trace(data, size);
+  xp_profile *p = xp_profile_from_memory(FUZZ_NAME, data, size, &err);
+  int parallel = size > 0 && count_planes(data, size) >= 2;
+  if (!p) {
+    CHECK(err != NULL);
+    CHECK(strncmp(err, FUZZ_NAME ": ", strlen(FUZZ_NAME ": ")) == 0);
+    CHECK(strlen(err) > strlen(FUZZ_NAME ": "));
+    if (parallel) check_parallel(data, size, NULL, err);
+    sqlite3_free(err);
+    return 0;
+  }
+  CHECK(err == NULL);
+  if (parallel) check_parallel(data, size, p, NULL);
+  scan_profile(p);
   xp_profile_release(p);
   return 0;
 }

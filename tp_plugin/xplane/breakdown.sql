@@ -4,8 +4,8 @@
 --   INCLUDE PERFETTO MODULE xplane.breakdown;
 --   SELECT category, self_ps / 1e6 AS us, share FROM xplane_breakdown;
 --
--- The exclusive time of every analysis event of every track except threads
--- named exactly `Steps`, summed per event category (xplane_event_category:
+-- The exclusive time of every analysis event except those of lines
+-- labelled exactly `Steps` (display name, else name), summed per event category (xplane_event_category:
 -- stall, host, communication, compute, other); the total is the sum of the
 -- five, and share = part / total (0 when the total is 0).
 
@@ -26,7 +26,7 @@ WITH
   sums AS (
     SELECT xplane_event_category(plane_name, name) AS category, sum(self_ps) AS self_ps
     FROM xplane_analysis_event
-    WHERE thread_name != 'Steps'
+    WHERE line_label != 'Steps'
     GROUP BY 1
   ),
   total AS (SELECT coalesce(sum(self_ps), 0) AS t FROM sums)

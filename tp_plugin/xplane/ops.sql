@@ -15,30 +15,20 @@
 -- before it has ended is a marker and its gap is start - the latest end;
 -- its payload is itself unless it is marker-like, else the first
 -- non-marker-like op among the next 8 whose chain of ends stays unbroken.
+-- The step column comes from xplane.steps, the text columns (long name,
+-- tf_op, region path, shape signature, stats) from xplane.op_base.
 
 INCLUDE PERFETTO MODULE xplane.rules;
-INCLUDE PERFETTO MODULE xplane.slices;
-
--- Device ops in the extension's op order (plane, track, line, event), with
--- their running maximum end for the gap.
-CREATE PERFETTO TABLE _xplane_op_base AS
-WITH op AS (
-  SELECT
-    e.*,
-    row_number() OVER (ORDER BY e.tid, e.line_index, e.event_index) - 1 AS op_id
-  FROM xplane_analysis_event e
-  WHERE xplane_is_device_op_line(e.plane_name, e.line_name)
-)
-SELECT
-  op.*,
-  row_number() OVER win AS rn,
-  max(end_ps) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_max_end,
-  xplane_marker_like(name) AS marker_like
-FROM op
-WINDOW win AS (PARTITION BY utid ORDER BY start_ps, end_ps, line_index, event_index);
+INCLUDE PERFETTO MODULE xplane.op_base;
+INCLUDE PERFETTO MODULE xplane.steps;
 
 -- Gap markers and their payload op (the marker when none qualifies).
-CREATE PERFETTO TABLE _xplane_op_payload AS
+CREATE PERFETTO TABLE _xplane_op_payload(
+  -- A gap marker.
+  op_id LONG,
+  -- Its payload op.
+  payload_op_id LONG
+) AS
 WITH
   marker AS (
     SELECT * FROM _xplane_op_base WHERE prev_max_end IS NOT NULL AND start_ps > prev_max_end
@@ -51,15 +41,19 @@ WITH
       n.op_id,
       n.start_ps,
       n.marker_like,
-      max(n.end_ps) OVER (PARTITION BY m.op_id ORDER BY n.rn ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_end
+      max(n.end_ps) OVER (PARTITION BY m.op_id ORDER BY n.rn ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_end,
+      -- the first candidate that is not marker-like (if any)
+      first_value(n.op_id) OVER (PARTITION BY m.op_id ORDER BY n.marker_like, n.rn) AS first_payload_op
     FROM marker m
-    JOIN _xplane_op_base n ON n.utid = m.utid AND n.rn BETWEEN m.rn + 1 AND m.rn + 8
+    CROSS JOIN (VALUES (1), (2), (3), (4), (5), (6), (7), (8)) d
+    CROSS JOIN _xplane_op_base n ON n.utid = m.utid AND n.rn = m.rn + d.column1
   ),
   firsts AS (
     SELECT
       marker_id,
       min(CASE WHEN start_ps > max(marker_end, coalesce(prev_end, marker_end)) THEN k END) AS first_break,
-      min(CASE WHEN NOT marker_like THEN k END) AS first_payload
+      min(CASE WHEN NOT marker_like THEN k END) AS first_payload,
+      max(first_payload_op) AS first_payload_op
     FROM candidate
     GROUP BY marker_id
   )
@@ -68,50 +62,11 @@ SELECT
   CASE
     WHEN NOT m.marker_like THEN m.op_id
     WHEN f.first_payload IS NOT NULL AND (f.first_break IS NULL OR f.first_payload < f.first_break)
-      THEN (SELECT c.op_id FROM candidate c WHERE c.marker_id = m.op_id AND c.k = f.first_payload)
+      THEN f.first_payload_op
     ELSE m.op_id
   END AS payload_op_id
 FROM marker m
 LEFT JOIN firsts f ON f.marker_id = m.op_id;
-
--- A numeric arg as the extension shows the stat: integers, reals, and
--- uint64 values over 2^63 - 1 as exact decimal text; NULL for text.
-CREATE PERFETTO FUNCTION _xplane_num(
-  -- The arg's value_type.
-  value_type STRING,
-  -- Its int_value.
-  int_value LONG,
-  -- Its real_value.
-  real_value DOUBLE
-)
-RETURNS STRING AS
-SELECT
-  CASE $value_type
-    WHEN 'int' THEN $int_value
-    WHEN 'uint' THEN xplane_uint64($int_value)
-    WHEN 'real' THEN $real_value
-  END;
-
--- The stats the ops table shows, one row per op (text stats: non-empty
--- strings; numeric stats: integer or real values).
-CREATE PERFETTO TABLE _xplane_op_stat AS
-SELECT
-  a.arg_set_id,
-  max(CASE WHEN a.key = 'debug.hlo_category' AND a.string_value != '' THEN a.string_value END) AS hlo_category,
-  max(CASE WHEN a.key = 'debug.hlo_module' AND a.string_value != '' THEN a.string_value END) AS hlo_module,
-  max(CASE WHEN a.key = 'debug.source' AND a.string_value != '' THEN a.string_value END) AS source,
-  max(CASE WHEN a.key = 'debug.source_file' AND a.string_value != '' THEN a.string_value END) AS source_file,
-  max(CASE WHEN a.key = 'debug.file_name' AND a.string_value != '' THEN a.string_value END) AS file_name,
-  max(CASE WHEN a.key = 'debug.program_id' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS program_id,
-  max(CASE WHEN a.key = 'debug.flops' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS flops,
-  max(CASE WHEN a.key = 'debug.bytes_accessed' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS bytes_accessed,
-  max(CASE WHEN a.key = 'debug.correlation_id' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS correlation_id
-FROM args a
-JOIN _xplane_op_base b USING (arg_set_id)
-WHERE a.key IN ('debug.hlo_category', 'debug.hlo_module', 'debug.source', 'debug.source_file',
-                'debug.file_name', 'debug.program_id', 'debug.flops', 'debug.bytes_accessed',
-                'debug.correlation_id')
-GROUP BY a.arg_set_id;
 
 -- The device ops.
 CREATE PERFETTO TABLE xplane_ops(
@@ -131,6 +86,9 @@ CREATE PERFETTO TABLE xplane_ops(
   name STRING,
   -- Canonical name (xplane_canonical_name).
   canonical_name STRING,
+  -- The long_name stat, else the metadata name where it differs from name
+  -- (TPU: the HLO text).
+  long_name STRING,
   -- stall, communication or compute.
   category STRING,
   -- Collective kind of a communication op, else NULL.
@@ -141,8 +99,15 @@ CREATE PERFETTO TABLE xplane_ops(
   hlo_module STRING,
   -- program_id stat.
   program_id LONG,
+  -- The name stack: the tf_op stat (one of `XlaModule` defers to the name
+  -- stat).
+  tf_op STRING,
+  -- Region path (xplane_scope_path(tf_op, name)).
+  scope_path STRING,
   -- source, source_file or file_name stat.
   source_file STRING,
+  -- Shape signature of the long name (xplane_shape_signature).
+  shape_signature STRING,
   -- flops stat.
   flops DOUBLE,
   -- bytes_accessed stat.
@@ -161,8 +126,16 @@ CREATE PERFETTO TABLE xplane_ops(
   gap_payload_op_id LONG,
   -- For a marker: name of that op.
   gap_payload_name STRING,
+  -- device_offset_ps stat (TPU device clock).
+  device_offset_ps LONG,
+  -- device_duration_ps stat.
+  device_duration_ps LONG,
   -- correlation_id stat.
   correlation_id LONG,
+  -- The step the op belongs to (xplane_steps.step), NULL when none.
+  step LONG,
+  -- Effective stats as a JSON object.
+  stats STRING,
   -- Start in ns.
   ts TIMESTAMP,
   -- Duration in ns.
@@ -180,13 +153,17 @@ SELECT
   b.event_index,
   b.op_id,
   b.name,
-  xplane_canonical_name(b.name) AS canonical_name,
-  xplane_op_category(b.name) AS category,
+  i.canonical_name,
+  i.long_name,
+  i.category,
   CASE WHEN xplane_is_communication(b.name) THEN xplane_collective_kind(b.name) END AS collective_kind,
   st.hlo_category,
   st.hlo_module,
   st.program_id,
-  coalesce(st.source, st.source_file, st.file_name) AS source_file,
+  i.tf_op,
+  i.scope_path,
+  st.source_file,
+  i.shape_signature,
   st.flops,
   st.bytes_accessed,
   b.start_ps,
@@ -196,13 +173,20 @@ SELECT
   CASE WHEN p.op_id IS NOT NULL THEN b.start_ps - b.prev_max_end ELSE 0 END AS gap_before_ps,
   p.payload_op_id AS gap_payload_op_id,
   pb.name AS gap_payload_name,
+  st.device_offset_ps,
+  st.device_duration_ps,
   st.correlation_id,
+  os.step,
+  j.stats,
   b.ts,
   b.dur,
   b.id AS slice_id,
   b.utid
 FROM _xplane_op_base b
+JOIN _xplane_op_info i USING (op_id)
 LEFT JOIN _xplane_op_payload p USING (op_id)
 LEFT JOIN _xplane_op_base pb ON pb.op_id = p.payload_op_id
 LEFT JOIN _xplane_op_stat st ON st.arg_set_id = b.arg_set_id
+LEFT JOIN _xplane_op_stats_json j ON j.arg_set_id = b.arg_set_id
+LEFT JOIN _xplane_op_step os USING (op_id)
 ORDER BY b.op_id;

@@ -146,3 +146,104 @@ SELECT
       || printf('%010d', (w % 10000000000 + 6854775808) % 10000000000)
   END
 FROM (SELECT $value & 9223372036854775807 AS w);
+
+-- An integer as the step rules read names and text stats: white space
+-- (space, tab, CR, LF) trimmed, an optional sign, then digits with single
+-- `_` between digits (`1_000`); NULL when that is not the text or the value
+-- is beyond int64.
+CREATE PERFETTO FUNCTION xplane_parse_int(
+  -- A text.
+  s STRING
+)
+RETURNS LONG AS
+SELECT
+  CASE
+    WHEN b GLOB '[0-9]*' AND NOT b GLOB '*[^0-9_]*' AND instr(b, '__') = 0 AND substr(b, -1) != '_'
+      AND (length(d) < 19 OR (length(d) = 19 AND d <= '9223372036854775807'))
+    THEN CASE WHEN neg THEN -CAST(d AS INT) ELSE CAST(d AS INT) END
+  END
+FROM (
+  SELECT b, neg, ltrim(replace(b, '_', ''), '0') AS d
+  FROM (
+    SELECT
+      CASE WHEN substr(t, 1, 1) IN ('+', '-') THEN substr(t, 2) ELSE t END AS b,
+      substr(t, 1, 1) = '-' AS neg
+    FROM (SELECT trim($s, char(32, 9, 10, 13)) AS t)
+  )
+);
+
+-- A stat read as an integer the way the step rules read it: integers as
+-- they are (a uint64 wrapped into int64), doubles truncated (NULL beyond
+-- +-9.2e18), text by xplane_parse_int.
+CREATE PERFETTO FUNCTION xplane_int_like(
+  -- The arg's value_type.
+  value_type STRING,
+  -- Its int_value.
+  int_value LONG,
+  -- Its string_value.
+  string_value STRING,
+  -- Its real_value.
+  real_value DOUBLE
+)
+RETURNS LONG AS
+SELECT
+  CASE $value_type
+    WHEN 'int' THEN $int_value
+    WHEN 'uint' THEN $int_value
+    WHEN 'real' THEN CASE WHEN $real_value > -9.2e18 AND $real_value < 9.2e18 THEN CAST($real_value AS INT) END
+    WHEN 'string' THEN xplane_parse_int($string_value)
+  END;
+
+-- The name-scope text of an op: its tf_op stat, except that a tf_op of
+-- `XlaModule` (white space and trailing `:` aside: the module, not a name
+-- scope) defers to the `name` stat when that is set.
+CREATE PERFETTO FUNCTION xplane_effective_tf_op(
+  -- The tf_op stat (NULL or empty: none).
+  tf_op STRING,
+  -- The name stat (NULL or empty: none).
+  name_stat STRING
+)
+RETURNS STRING AS
+SELECT
+  CASE
+    WHEN rtrim(trim($tf_op, char(32, 9, 10, 13, 12, 11)), ':') = 'XlaModule' AND coalesce($name_stat, '') != ''
+    THEN $name_stat
+    ELSE nullif($tf_op, '')
+  END;
+
+-- Control characters of a text (`"` and `\` already escaped) escaped as
+-- the extension does: tab, LF, CR as \t \n \r, others as \u00XX.
+CREATE PERFETTO FUNCTION _xplane_json_escape_controls(
+  -- A text.
+  x STRING
+)
+RETURNS STRING AS
+WITH RECURSIVE esc(c, x) AS (
+  SELECT 1, $x
+  UNION ALL
+  SELECT
+    c + 1,
+    replace(x, char(c), CASE c WHEN 9 THEN '\t' WHEN 10 THEN '\n' WHEN 13 THEN '\r' ELSE printf('\u%04x', c) END)
+  FROM esc
+  WHERE c < 32
+)
+SELECT x FROM esc WHERE c = 32;
+
+-- A JSON string literal of a text as the extension writes it: `"` and `\`
+-- escaped, tab, LF and CR as \t \n \r, other control characters as
+-- \u00XX (lower-case hex), everything else as is.
+CREATE PERFETTO FUNCTION xplane_json_string(
+  -- A text.
+  s STRING
+)
+RETURNS STRING AS
+SELECT
+  '"' ||
+  CASE
+    WHEN x GLOB '*[' || char(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+                             26, 27, 28, 29, 30, 31) || ']*'
+    THEN _xplane_json_escape_controls(x)
+    ELSE x
+  END
+  || '"'
+FROM (SELECT replace(replace($s, '\', '\\'), '"', '\"') AS x);

@@ -11,8 +11,10 @@
 -- are floor(ps / 1000) of both ends). Partially overlapping events of one
 -- thread sit on child tracks ("<thread> (overlap k)") so nesting stays
 -- strict; an event whose analysis parent is on another track carries it as
--- xplane.parent_line_index / parent_event_index. Slices of other sources
--- (without these annotations) are left out.
+-- xplane.parent_line_index / parent_event_index. The first slice of each
+-- XLine carries the line's id and display name (xplane.line_id,
+-- xplane.line_display_name: nothing else in the trace holds them). Slices
+-- of other sources (without these annotations) are left out.
 
 -- The xplane.* annotations of every converted slice, one row per arg set.
 CREATE PERFETTO TABLE _xplane_slice_args(
@@ -31,7 +33,11 @@ CREATE PERFETTO TABLE _xplane_slice_args(
   -- Line of the analysis parent when it is not the slice's parent_id.
   parent_line_index LONG,
   -- Event index of that parent.
-  parent_event_index LONG
+  parent_event_index LONG,
+  -- XLine id (on the first slice of each line, else NULL).
+  line_id LONG,
+  -- XLine display name (on the first slice of each line, else NULL).
+  line_display_name STRING
 ) AS
 SELECT
   arg_set_id,
@@ -41,12 +47,42 @@ SELECT
   max(CASE WHEN key = 'debug.xplane.start_ps' THEN int_value END) AS start_ps,
   max(CASE WHEN key = 'debug.xplane.dur_ps' THEN int_value END) AS dur_ps,
   max(CASE WHEN key = 'debug.xplane.parent_line_index' THEN int_value END) AS parent_line_index,
-  max(CASE WHEN key = 'debug.xplane.parent_event_index' THEN int_value END) AS parent_event_index
+  max(CASE WHEN key = 'debug.xplane.parent_event_index' THEN int_value END) AS parent_event_index,
+  max(CASE WHEN key = 'debug.xplane.line_id' THEN int_value END) AS line_id,
+  max(CASE WHEN key = 'debug.xplane.line_display_name' THEN string_value END) AS line_display_name
 FROM args
 WHERE key IN ('debug.xplane.plane_index', 'debug.xplane.line_index', 'debug.xplane.event_index',
               'debug.xplane.start_ps', 'debug.xplane.dur_ps', 'debug.xplane.parent_line_index',
-              'debug.xplane.parent_event_index')
+              'debug.xplane.parent_event_index', 'debug.xplane.line_id', 'debug.xplane.line_display_name')
 GROUP BY arg_set_id;
+
+-- The XLines that have slices, one row per line.
+CREATE PERFETTO TABLE _xplane_line(
+  -- Process: the line's plane.
+  upid LONG,
+  -- XLine index within its plane.
+  line_index LONG,
+  -- XLine id.
+  line_id LONG,
+  -- Raw XLine name.
+  line_name STRING,
+  -- XLine display name ('' when unset).
+  line_display_name STRING,
+  -- The line's label: display name, else name, else `xline:<index>`.
+  line_label STRING
+) AS
+SELECT
+  t.upid,
+  a.line_index,
+  a.line_id,
+  s.category AS line_name,
+  a.line_display_name,
+  coalesce(nullif(a.line_display_name, ''), nullif(s.category, ''), 'xline:' || a.line_index) AS line_label
+FROM _xplane_slice_args a
+JOIN slice s USING (arg_set_id)
+JOIN thread_track tt ON tt.id = s.track_id
+JOIN thread t USING (utid)
+WHERE a.line_id IS NOT NULL;
 
 -- Every slice converted from an XPlane event (instants included).
 CREATE PERFETTO TABLE xplane_slice(
@@ -66,7 +102,8 @@ CREATE PERFETTO TABLE xplane_slice(
   tid LONG,
   -- XPlane index of the plane.
   plane_index LONG,
-  -- Plane name (the process name without a merged trace's `[host] ` prefix).
+  -- Plane name: the process name without a merged trace's `[host] `
+  -- prefix; '' for an unnamed plane (its process is `xplane:<index>`).
   plane_name STRING,
   -- XLine index of the event.
   line_index LONG,
@@ -74,6 +111,9 @@ CREATE PERFETTO TABLE xplane_slice(
   line_name STRING,
   -- Thread name: display name, else name, of the track's first line.
   thread_name STRING,
+  -- The line's own label: display name, else name, else `xline:<index>`
+  -- (the thread name in traces written without xplane.line_* annotations).
+  line_label STRING,
   -- XEvent index within its line.
   event_index LONG,
   -- Event name (display name, else name); NULL for an unknown metadata id.
@@ -104,10 +144,14 @@ SELECT
   t.upid,
   t.tid,
   a.plane_index,
-  CASE WHEN p.name GLOB '[[]*] *' THEN substr(p.name, instr(p.name, '] ') + 2) ELSE p.name END AS plane_name,
+  CASE
+    WHEN pn = 'xplane:' || a.plane_index THEN ''
+    ELSE pn
+  END AS plane_name,
   a.line_index,
   s.category AS line_name,
   t.name AS thread_name,
+  coalesce(l.line_label, t.name) AS line_label,
   a.event_index,
   s.name,
   a.start_ps,
@@ -122,7 +166,11 @@ FROM slice s
 JOIN _xplane_slice_args a USING (arg_set_id)
 JOIN thread_track tt ON tt.id = s.track_id
 JOIN thread t USING (utid)
-JOIN process p USING (upid);
+JOIN (
+  SELECT upid, CASE WHEN name GLOB '[[]*] *' THEN substr(name, instr(name, '] ') + 2) ELSE name END AS pn
+  FROM process
+) p USING (upid)
+LEFT JOIN _xplane_line l ON l.upid = t.upid AND l.line_index = a.line_index;
 
 -- The analysis events (shared/spec/analysis.md): a start, a duration > 0
 -- and a non-empty name, with their analysis parent and exclusive time.
@@ -133,6 +181,8 @@ CREATE PERFETTO TABLE xplane_analysis_event(
   utid LONG,
   -- Thread id (track order).
   tid LONG,
+  -- Process (XPlane plane).
+  upid LONG,
   -- XPlane index of the plane.
   plane_index LONG,
   -- Plane name.
@@ -143,6 +193,8 @@ CREATE PERFETTO TABLE xplane_analysis_event(
   line_name STRING,
   -- Thread name.
   thread_name STRING,
+  -- The line's own label.
+  line_label STRING,
   -- XEvent index within its line.
   event_index LONG,
   -- Event name.
@@ -172,7 +224,8 @@ WITH
   parented AS (
     SELECT
       e.*,
-      CASE WHEN e.parent_event_index IS NULL THEN e.parent_id ELSE p.id END AS analysis_parent_id
+      -- (CAST: a typed column, so SQLite can index the join on it)
+      CAST(CASE WHEN e.parent_event_index IS NULL THEN e.parent_id ELSE p.id END AS INT) AS analysis_parent_id
     FROM ev e
     LEFT JOIN ev p
       ON e.parent_event_index IS NOT NULL
@@ -190,11 +243,13 @@ SELECT
   e.id,
   e.utid,
   e.tid,
+  e.upid,
   e.plane_index,
   e.plane_name,
   e.line_index,
   e.line_name,
   e.thread_name,
+  e.line_label,
   e.event_index,
   e.name,
   e.start_ps,

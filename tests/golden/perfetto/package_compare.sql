@@ -1,34 +1,125 @@
 -- package_compare.sql: the PerfettoSQL package (tp_plugin/xplane) against
 -- the extension, on one profile (run by tests/test_perfetto.sh through
--- tests/perfetto_sql_shim with @PROFILE@ replaced). Prints the op row counts,
--- then every op row and every breakdown row found on one side only (none
--- expected). Numeric stats are compared as text: a uint64 over 2^63 - 1 is
--- exact decimal text on both. The extension's side is read first: the
--- package's functions take the names of the extension's rule functions.
-CREATE TEMP TABLE native AS
-SELECT op_id, plane_index, line_index, event_index, name, canonical_name, category, collective_kind,
-       start_ps, dur_ps, end_ps, self_ps, gap_before_ps, gap_payload_op_id, gap_payload_name, hlo_category,
-       hlo_module, program_id || '' AS program_id, flops || '' AS flops, bytes_accessed || '' AS bytes_accessed,
-       correlation_id || '' AS correlation_id, source_file,
+-- tests/perfetto_sql_shim with @PROFILE@ replaced).
+--
+-- Prints, per compared object, `<object>|<extension rows>|<package rows>`,
+-- then every row found on one side only (none expected): the tables
+-- xplane_ops (every column), xplane_steps, xplane_scopes, xplane_tracks,
+-- xplane_op_names, xplane_hints and the breakdown, and the rule functions
+-- xplane_scope_path, xplane_shape_signature, xplane_semantic_family and
+-- xplane_flop_proxy over every distinct input the profile gives them plus
+-- the hand-written cases of rule_cases.sql. Numbers are compared as text (a
+-- uint64 over 2^63 - 1 is exact decimal text on both; a real prints the
+-- same when it is the same double). The extension's side is read first:
+-- the package's functions take the names of the extension's SQL functions.
+
+-- (tests/test_perfetto.sh runs rule_cases.sql first: the rule_*_case tables)
+
+CREATE TEMP TABLE n_ops AS
+SELECT op_id, plane_index, plane_name, line_index, line_name, event_index, name, canonical_name, long_name,
+       category, collective_kind, hlo_category, hlo_module, program_id || '' AS program_id, tf_op, scope_path,
+       source_file, shape_signature, flops || '' AS flops, bytes_accessed || '' AS bytes_accessed, start_ps, dur_ps,
+       end_ps, self_ps, gap_before_ps, gap_payload_op_id, gap_payload_name, device_offset_ps || '' AS device_offset_ps,
+       device_duration_ps || '' AS device_duration_ps, correlation_id || '' AS correlation_id, step, stats,
        start_ps / 1000 AS ts, (start_ps + dur_ps) / 1000 - start_ps / 1000 AS dur
 FROM xplane_ops(@PROFILE@);
+CREATE TEMP TABLE n_steps AS
+SELECT plane_index, plane_name, step, source, start_ps, dur_ps, end_ps, n_ops, compute_ps, communication_ps,
+       stall_ps, idle_ps
+FROM xplane_steps(@PROFILE@);
+CREATE TEMP TABLE n_scopes AS
+SELECT scope_path, depth, parent_path, count, inclusive_ps, exclusive_ps FROM xplane_scopes(@PROFILE@);
+CREATE TEMP TABLE n_tracks AS
+SELECT plane_index, plane_name, line_index, line_id, line_name, line_display_name, category, n_events, dur_ps,
+       self_ps, first_start_ps, last_end_ps
+FROM xplane_tracks(@PROFILE@);
+CREATE TEMP TABLE n_op_names AS
+SELECT name, canonical_name, category, count, total_ps, self_ps, shape_signature, source_file, tf_op,
+       flop_proxy_sum || '' AS flop_proxy_sum, flop_proxy_count, first_op_id
+FROM xplane_op_names(@PROFILE@);
+CREATE TEMP TABLE n_hints AS SELECT kind, value, count, first_seen FROM xplane_hints(@PROFILE@);
 -- breakdown (exclusive_per_track): the extension's per-line category sums
-CREATE TEMP TABLE native_breakdown AS
-SELECT category, sum(self_ps) AS self_ps FROM xplane_tracks(@PROFILE@)
+CREATE TEMP TABLE n_breakdown AS
+SELECT category, sum(self_ps) AS self_ps FROM n_tracks
 WHERE coalesce(nullif(line_display_name, ''), nullif(line_name, ''), 'xline:' || line_index) <> 'Steps'
-GROUP BY category;
+GROUP BY category
+HAVING sum(self_ps) > 0;
+-- the rule functions over the profile's inputs and the hand-written cases
+CREATE TEMP TABLE in_scope AS
+SELECT DISTINCT tf_op, name FROM xplane_ops(@PROFILE@)
+UNION SELECT tf_op, name FROM rule_scope_case;
+CREATE TEMP TABLE in_long AS
+SELECT DISTINCT long_name FROM xplane_ops(@PROFILE@) WHERE long_name IS NOT NULL
+UNION SELECT long_name FROM rule_shape_case;
+CREATE TEMP TABLE in_text AS
+SELECT canonical_name AS s FROM xplane_ops(@PROFILE@)
+UNION SELECT canonical_name || ' ' || scope_path FROM xplane_ops(@PROFILE@)
+UNION SELECT s FROM rule_family_case;
+CREATE TEMP TABLE in_sig AS
+SELECT DISTINCT shape_signature AS sig FROM xplane_ops(@PROFILE@) WHERE shape_signature IS NOT NULL
+UNION SELECT sig FROM rule_flop_case;
+CREATE TEMP TABLE in_family AS
+SELECT column1 AS family FROM (VALUES ('attention_flash'), ('attention_dense'), ('attention_splash'), ('loss_xent'),
+                                      ('fusion'), ('other'));
+CREATE TEMP TABLE n_rule AS
+SELECT 'scope_path' AS rule, coalesce(tf_op, '<null>') || ' | ' || name AS input, xplane_scope_path(tf_op, name) AS output
+FROM in_scope
+UNION ALL SELECT 'shape_signature', long_name, xplane_shape_signature(long_name) FROM in_long
+UNION ALL SELECT 'semantic_family', s, xplane_semantic_family(s) FROM in_text
+UNION ALL SELECT 'flop_proxy', family || ' | ' || sig, xplane_flop_proxy(family, sig) || '' FROM in_sig, in_family;
+
 INCLUDE PERFETTO MODULE xplane.ops;
+INCLUDE PERFETTO MODULE xplane.steps;
+INCLUDE PERFETTO MODULE xplane.scopes;
+INCLUDE PERFETTO MODULE xplane.aggregates;
 INCLUDE PERFETTO MODULE xplane.breakdown;
-CREATE TEMP TABLE package AS
-SELECT op_id, plane_index, line_index, event_index, name, canonical_name, category, collective_kind,
-       start_ps, dur_ps, end_ps, self_ps, gap_before_ps, gap_payload_op_id, gap_payload_name, hlo_category,
-       hlo_module, program_id || '' AS program_id, flops || '' AS flops, bytes_accessed || '' AS bytes_accessed,
-       correlation_id || '' AS correlation_id, source_file, ts, dur
+
+CREATE TEMP TABLE p_ops AS
+SELECT op_id, plane_index, plane_name, line_index, line_name, event_index, name, canonical_name, long_name,
+       category, collective_kind, hlo_category, hlo_module, program_id || '' AS program_id, tf_op, scope_path,
+       source_file, shape_signature, flops || '' AS flops, bytes_accessed || '' AS bytes_accessed, start_ps, dur_ps,
+       end_ps, self_ps, gap_before_ps, gap_payload_op_id, gap_payload_name, device_offset_ps || '' AS device_offset_ps,
+       device_duration_ps || '' AS device_duration_ps, correlation_id || '' AS correlation_id, step, stats, ts, dur
 FROM xplane_ops;
-SELECT 'rows', (SELECT count(*) FROM native), (SELECT count(*) FROM package);
-SELECT 'only native', * FROM (SELECT * FROM native EXCEPT SELECT * FROM package);
-SELECT 'only package', * FROM (SELECT * FROM package EXCEPT SELECT * FROM native);
-SELECT 'breakdown only native', * FROM (SELECT * FROM native_breakdown WHERE self_ps > 0
-  EXCEPT SELECT category, self_ps FROM xplane_breakdown);
-SELECT 'breakdown only package', * FROM (SELECT category, self_ps FROM xplane_breakdown WHERE self_ps > 0
-  EXCEPT SELECT * FROM native_breakdown);
+CREATE TEMP TABLE p_steps AS SELECT * FROM xplane_steps;
+CREATE TEMP TABLE p_scopes AS SELECT * FROM xplane_scopes;
+CREATE TEMP TABLE p_tracks AS SELECT * FROM xplane_tracks;
+CREATE TEMP TABLE p_op_names AS
+SELECT name, canonical_name, category, count, total_ps, self_ps, shape_signature, source_file, tf_op,
+       flop_proxy_sum || '' AS flop_proxy_sum, flop_proxy_count, first_op_id
+FROM xplane_op_names;
+CREATE TEMP TABLE p_hints AS SELECT * FROM xplane_hints;
+CREATE TEMP TABLE p_breakdown AS SELECT category, self_ps FROM xplane_breakdown WHERE self_ps > 0;
+CREATE TEMP TABLE p_rule AS
+SELECT 'scope_path' AS rule, coalesce(tf_op, '<null>') || ' | ' || name AS input, xplane_scope_path(tf_op, name) AS output
+FROM in_scope
+UNION ALL SELECT 'shape_signature', long_name, xplane_shape_signature(long_name) FROM in_long
+UNION ALL SELECT 'semantic_family', s, xplane_semantic_family(s) FROM in_text
+UNION ALL SELECT 'flop_proxy', family || ' | ' || sig, xplane_flop_proxy(family, sig) || '' FROM in_sig, in_family;
+
+SELECT 'ops', (SELECT count(*) FROM n_ops), (SELECT count(*) FROM p_ops);
+SELECT 'steps', (SELECT count(*) FROM n_steps), (SELECT count(*) FROM p_steps);
+SELECT 'scopes', (SELECT count(*) FROM n_scopes), (SELECT count(*) FROM p_scopes);
+SELECT 'tracks', (SELECT count(*) FROM n_tracks), (SELECT count(*) FROM p_tracks);
+SELECT 'op_names', (SELECT count(*) FROM n_op_names), (SELECT count(*) FROM p_op_names);
+SELECT 'hints', (SELECT count(*) FROM n_hints), (SELECT count(*) FROM p_hints);
+SELECT 'breakdown', (SELECT count(*) FROM n_breakdown), (SELECT count(*) FROM p_breakdown);
+SELECT 'rules', (SELECT count(*) FROM n_rule), (SELECT count(*) FROM p_rule);
+SELECT 'ops only native', * FROM (SELECT * FROM n_ops EXCEPT SELECT * FROM p_ops) LIMIT 5;
+SELECT 'ops only package', * FROM (SELECT * FROM p_ops EXCEPT SELECT * FROM n_ops) LIMIT 5;
+SELECT 'steps only native', * FROM (SELECT * FROM n_steps EXCEPT SELECT * FROM p_steps) LIMIT 5;
+SELECT 'steps only package', * FROM (SELECT * FROM p_steps EXCEPT SELECT * FROM n_steps) LIMIT 5;
+SELECT 'scopes only native', * FROM (SELECT * FROM n_scopes EXCEPT SELECT * FROM p_scopes) LIMIT 5;
+SELECT 'scopes only package', * FROM (SELECT * FROM p_scopes EXCEPT SELECT * FROM n_scopes) LIMIT 5;
+SELECT 'scopes order differs' WHERE (SELECT group_concat(scope_path, '/') FROM n_scopes)
+  IS NOT (SELECT group_concat(scope_path, '/') FROM p_scopes);
+SELECT 'tracks only native', * FROM (SELECT * FROM n_tracks EXCEPT SELECT * FROM p_tracks) LIMIT 5;
+SELECT 'tracks only package', * FROM (SELECT * FROM p_tracks EXCEPT SELECT * FROM n_tracks) LIMIT 5;
+SELECT 'op_names only native', * FROM (SELECT * FROM n_op_names EXCEPT SELECT * FROM p_op_names) LIMIT 5;
+SELECT 'op_names only package', * FROM (SELECT * FROM p_op_names EXCEPT SELECT * FROM n_op_names) LIMIT 5;
+SELECT 'hints only native', * FROM (SELECT * FROM n_hints EXCEPT SELECT * FROM p_hints) LIMIT 5;
+SELECT 'hints only package', * FROM (SELECT * FROM p_hints EXCEPT SELECT * FROM n_hints) LIMIT 5;
+SELECT 'breakdown only native', * FROM (SELECT * FROM n_breakdown EXCEPT SELECT * FROM p_breakdown);
+SELECT 'breakdown only package', * FROM (SELECT * FROM p_breakdown EXCEPT SELECT * FROM n_breakdown);
+SELECT 'rule only native', * FROM (SELECT * FROM n_rule EXCEPT SELECT * FROM p_rule) LIMIT 10;
+SELECT 'rule only package', * FROM (SELECT * FROM p_rule EXCEPT SELECT * FROM n_rule) LIMIT 10;

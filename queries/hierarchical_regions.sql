@@ -1,0 +1,20 @@
+-- queries/hierarchical_regions.sql: "Show the hierarchical regions."
+--
+-- Prints {"query_type": "hierarchical_regions", "results": [...]}: the first
+-- @top_k (default 10) named-scope regions of the summary (path, depth, count,
+-- inclusive_duration, exclusive_duration in microseconds) with
+-- inclusive_share_of_total and exclusive_share_of_total, relative to the
+-- region's depth-1 root (queries/lib/region_shares.sql).
+-- Parameters: @profile (required), @top_k, and those of summary.sql.
+--
+--   sqlite3 -cmd '.load build/xplane' -cmd ".parameter set @profile host.xplane.pb" :memory: '.read queries/hierarchical_regions.sql'
+.read queries/lib/answer.sql
+.read queries/lib/region_shares.sql
+SELECT xplane_json_pretty(json_object(
+  'query_type', 'hierarchical_regions',
+  'results', (SELECT json_group_array(json_object(
+                 'path', path, 'depth', depth, 'count', n,
+                 'inclusive_duration', json(xplane_repr(incl)), 'exclusive_duration', json(xplane_repr(excl)),
+                 'inclusive_share_of_total', json(xplane_repr(incl_share)),
+                 'exclusive_share_of_total', json(xplane_repr(excl_share))))
+                FROM (SELECT * FROM xq_region_shares WHERE i < (SELECT top_k FROM xq_input) ORDER BY i))));

@@ -1,0 +1,654 @@
+-- queries/lib/summary_json.sql: the profile_summary.v1 document of one profile.
+--
+-- The one source of truth of every canned query: summary.sql prints what this
+-- builds, report.sql and the question files render it, compare.sql and
+-- track.sql build it twice. Input: temp.xq_input (queries/lib/input.sql; read
+-- queries/lib/checks.sql first). Output: temp.xq_summary(doc), the document as
+-- compact JSON (print it with xplane_json_pretty(doc)), plus the xq_* temp
+-- tables below, which other files may read.
+--
+-- Semantics: shared/spec/analysis.md (the project's contract), in the order of
+-- its sections; source_format, source_path, display_time_unit and the event
+-- total come from xplane_space, so a JSON trace the extension reads gets its
+-- own. Every time is an integer in picoseconds until the document is
+-- assembled, where it becomes microseconds (ps / 1e6, a double) written with
+-- xplane_repr (Python's float repr). Lists are assembled with
+-- json_group_array over ordered subqueries (SQLite 3.40 has no ORDER BY
+-- inside aggregates); JSON read back from a column or a subquery is wrapped
+-- in json() outside the subquery (a sort drops the JSON subtype). The device
+-- ops are read once into xq_ops and every op-level section aggregates it.
+
+-- ---- the profile file -------------------------------------------------------
+INSERT INTO xq_fail SELECT 'profile-unset' FROM xq_input WHERE profile IS NULL OR profile = '';
+DROP TABLE IF EXISTS temp.xq_file;
+CREATE TEMP TABLE xq_file AS
+SELECT i.*,
+       (SELECT min(file) FROM xplane_files(i.profile)) AS file,
+       (SELECT count(*) FROM xplane_files(i.profile)) AS n_files,
+       max(i.hot_op_limit, 500) AS long_limit,   -- gaps, regions, gap contexts
+       max(i.hot_op_limit, 50) AS family_limit
+  FROM xq_input i;
+INSERT INTO xq_fail SELECT 'no-profile-file' FROM xq_file WHERE n_files = 0;
+INSERT INTO xq_fail SELECT 'many-profile-files' FROM xq_file WHERE n_files > 1;
+
+-- ---- device ops: one pass over xplane_ops -----------------------------------
+-- op_id follows (plane, line, event) order: the reference's "first seen" order.
+DROP TABLE IF EXISTS temp.xq_ops;
+CREATE TEMP TABLE xq_ops(
+  op_id INTEGER PRIMARY KEY, name TEXT, canonical_name TEXT, category TEXT, collective_kind TEXT,
+  tf_op TEXT, scope_path TEXT, source_file TEXT, shape_signature TEXT,
+  dur_ps INTEGER, self_ps INTEGER, gap_before_ps INTEGER, gap_payload_op_id INTEGER,
+  flop_proxy REAL);
+INSERT INTO xq_ops
+SELECT o.op_id, o.name, o.canonical_name, o.category, o.collective_kind,
+       o.tf_op, o.scope_path, o.source_file, o.shape_signature,
+       o.dur_ps, o.self_ps, o.gap_before_ps, o.gap_payload_op_id,
+       -- FLOP proxy per invocation: the family from the name alone (as the reference)
+       xplane_flop_proxy(xplane_semantic_family(o.canonical_name), o.shape_signature)
+  FROM xq_file f, xplane_ops(f.file) o;
+CREATE INDEX temp.xq_ops_name ON xq_ops(name, op_id);
+
+-- ---- events: one pass for the overview and the per-track breakdown ----------
+-- Analysis ("complete") events are those with a self_ps. Grouped by plane,
+-- thread (line display_name, else name) and event name (display_name, else
+-- name), which is all the category rule and the Steps exclusion need.
+DROP TABLE IF EXISTS temp.xq_evgroups;
+CREATE TEMP TABLE xq_evgroups AS
+SELECT plane_name, thread, name, count(*) AS n, sum(self_ps) AS self_ps,
+       min(start_ps) AS first_ps, max(end_ps) AS last_ps,
+       xplane_event_category(plane_name, name) AS category
+  FROM (SELECT e.plane_name,
+               coalesce(nullif(e.line_display_name, ''), nullif(e.line_name, ''), 'xline:' || e.line_index) AS thread,
+               coalesce(nullif(e.display_name, ''), e.name) AS name,
+               e.self_ps, e.start_ps, e.end_ps
+          FROM xq_file f, xplane_events(f.file) e
+         WHERE e.self_ps IS NOT NULL)
+ GROUP BY 1, 2, 3;
+
+-- The events outside the analysis (no offset, no duration, unknown metadata,
+-- no name): usually few; the provenance counts below skip their stats.
+DROP TABLE IF EXISTS temp.xq_unkept;
+CREATE TEMP TABLE xq_unkept(plane_index, line_index, event_index, PRIMARY KEY(plane_index, line_index, event_index)) WITHOUT ROWID;
+INSERT INTO xq_unkept
+SELECT e.plane_index, e.line_index, e.event_index FROM xq_file f, xplane_events(f.file) e WHERE e.self_ps IS NULL;
+
+-- ---- provenance: run_id and source-file stats of the analysis events --------
+-- Effective stats (metadata's, overlaid by the event's own). run_id reads as
+-- text (numbers as their integer digits); a source is the first non-empty
+-- text among source, source_file, file_name. Ranked by count, ties by first
+-- appearance in (plane, line, event) order, 20 kept.
+DROP TABLE IF EXISTS temp.xq_stat_hits;
+CREATE TEMP TABLE xq_stat_hits AS
+SELECT s.plane_index, s.line_index, s.event_index, s.name,
+       CASE WHEN s.value_type IN ('str', 'bytes') THEN CAST(s.value AS TEXT)
+            WHEN s.value_type = 'ref' THEN coalesce(CAST(s.value AS TEXT), CAST(s.ref_id AS TEXT))
+            WHEN s.name = 'run_id' AND s.value_type IN ('int64', 'uint64') THEN CAST(s.value AS TEXT)
+            WHEN s.name = 'run_id' AND s.value_type = 'double' THEN CAST(CAST(s.value AS INTEGER) AS TEXT)
+       END AS text
+  FROM xq_file f, xplane_stats(f.file) s
+ WHERE s.scope = 'event' AND s.name IN ('run_id', 'source', 'source_file', 'file_name')
+   AND NOT EXISTS (SELECT 1 FROM xq_unkept u
+                    WHERE u.plane_index = s.plane_index AND u.line_index = s.line_index
+                      AND u.event_index = s.event_index);
+
+DROP TABLE IF EXISTS temp.xq_hints;
+CREATE TEMP TABLE xq_hints AS
+WITH per_event AS (   -- one value per event and kind (run_id; source by key priority)
+  SELECT * FROM (
+    SELECT plane_index AS p, line_index AS l, event_index AS e, text,
+           CASE name WHEN 'run_id' THEN 'run_id' ELSE 'source' END AS kind,
+           row_number() OVER (PARTITION BY plane_index, line_index, event_index, name = 'run_id'
+                              ORDER BY CASE name WHEN 'source' THEN 1 WHEN 'source_file' THEN 2 ELSE 3 END) AS pick
+      FROM xq_stat_hits WHERE text <> '')
+   WHERE pick = 1),
+seen AS (
+  SELECT kind, text, count(*) AS n,
+         min(row_number_in_file) AS first_seen
+    FROM (SELECT kind, text, row_number() OVER (ORDER BY p, l, e) AS row_number_in_file FROM per_event)
+   GROUP BY kind, text)
+SELECT kind, text, row_number() OVER (PARTITION BY kind ORDER BY n DESC, first_seen) AS rank
+  FROM seen;
+
+-- ---- steps -------------------------------------------------------------------
+-- Device `Steps` markers, else host `train` annotations (xplane_steps'
+-- `module` fallback is not part of the reference's summary). A step's
+-- duration is the mean over its markers (devices).
+DROP TABLE IF EXISTS temp.xq_step;
+CREATE TEMP TABLE xq_step AS
+SELECT s.step AS step, CAST(sum(s.dur_ps) AS REAL) / count(*) / 1e6 AS dur
+  FROM xq_file f, xplane_steps(f.file) s
+ WHERE s.source IN ('steps_line', 'host_annotation')
+ GROUP BY s.step
+ ORDER BY s.step;
+
+-- Step sets whose duration statistics the document reports: all, steady,
+-- and (below) the k-means groups g0/g1.
+DROP TABLE IF EXISTS temp.xq_stepset;
+CREATE TEMP TABLE xq_stepset(set_name TEXT, step INTEGER, dur REAL);
+INSERT INTO xq_stepset SELECT 'all', step, dur FROM xq_step ORDER BY step;
+INSERT INTO xq_stepset
+SELECT 'steady', step, dur FROM xq_step WHERE step >= (SELECT warmup_steps FROM xq_file) ORDER BY step;
+
+-- Two-means on log(duration) over the steady steps (in step order): centres
+-- start at min and max; a point joins the nearer centre (ties: the low one);
+-- stop when neither centre moves by 1e-9 and no label changed, or after 40
+-- rounds. Row k+1 holds the centres computed in round k (a, b), the centres
+-- that round labelled with (pa, pb) and whether its labels changed. Only
+-- tried with >= 6 steady steps, min > 0 and max/min >= 1.25.
+DROP TABLE IF EXISTS temp.xq_km_in;
+CREATE TEMP TABLE xq_km_in AS SELECT step, dur, ln(dur) AS x FROM xq_stepset WHERE set_name = 'steady' AND dur > 0 ORDER BY step;
+DROP TABLE IF EXISTS temp.xq_km;
+CREATE TEMP TABLE xq_km AS
+WITH RECURSIVE km(k, a, b, pa, pb, changed) AS (
+  SELECT 0, min(x), max(x), NULL, NULL, NULL FROM xq_km_in
+   WHERE (SELECT count(*) FROM xq_stepset WHERE set_name = 'steady') >= 6
+     AND (SELECT min(dur) FROM xq_stepset WHERE set_name = 'steady') > 0
+     AND (SELECT max(dur) / min(dur) FROM xq_stepset WHERE set_name = 'steady') >= 1.25
+  UNION ALL
+  SELECT r.k + 1,
+         (SELECT sum(x) / count(*) FROM xq_km_in WHERE abs(x - r.a) <= abs(x - r.b)),
+         (SELECT sum(x) / count(*) FROM xq_km_in WHERE abs(x - r.a) > abs(x - r.b)),
+         r.a, r.b,
+         EXISTS (SELECT 1 FROM xq_km_in
+                  WHERE (abs(x - r.a) > abs(x - r.b))
+                     <> (r.pa IS NOT NULL AND abs(x - r.pa) > abs(x - r.pb)))
+    FROM km r
+   WHERE r.a IS NOT NULL AND r.b IS NOT NULL AND r.k < 40
+     AND NOT (r.k > 0 AND abs(r.a - r.pa) < 1e-9 AND abs(r.b - r.pb) < 1e-9 AND NOT r.changed)
+)
+SELECT * FROM km ORDER BY k DESC LIMIT 1;
+
+-- The groups of the last labelling (centres pa, pb of the last row); the
+-- centres that order them are pa, pb when converged, else a, b (40 rounds).
+DROP TABLE IF EXISTS temp.xq_km_groups;
+CREATE TEMP TABLE xq_km_groups AS
+SELECT i.step, i.dur,
+       CASE WHEN abs(i.x - m.pa) <= abs(i.x - m.pb) THEN 0 ELSE 1 END AS label,
+       CASE WHEN (CASE WHEN abs(m.a - m.pa) < 1e-9 AND abs(m.b - m.pb) < 1e-9 AND NOT m.changed
+                       THEN m.pa <= m.pb ELSE m.a <= m.b END)
+            THEN 0 ELSE 1 END AS low_label
+  FROM xq_km m, xq_km_in i
+ WHERE m.k > 0 AND m.a IS NOT NULL AND m.b IS NOT NULL;
+-- Valid split: >= 2 steps and >= 10 % of the steady steps in each group.
+DELETE FROM xq_km_groups
+ WHERE (SELECT min(n) FROM (SELECT count(*) AS n FROM xq_km_groups GROUP BY label)) < 2
+    OR (SELECT count(DISTINCT label) FROM xq_km_groups) < 2
+    OR (SELECT min(n) * 1.0 / sum(n) FROM (SELECT count(*) AS n FROM xq_km_groups GROUP BY label)) < 0.1;
+INSERT INTO xq_stepset
+SELECT CASE WHEN label = low_label THEN 'light' ELSE 'heavy' END, step, dur FROM xq_km_groups ORDER BY step;
+
+-- Duration statistics of every set: count, mean (sum of the ascending values
+-- / n), median and p90 interpolated at position (n-1)q as
+-- v[lo]*(1-w) + v[hi]*w, min, max.
+DROP TABLE IF EXISTS temp.xq_sorted;
+CREATE TEMP TABLE xq_sorted AS
+SELECT set_name, row_number() OVER (PARTITION BY set_name ORDER BY dur, step) - 1 AS i, dur, step
+  FROM xq_stepset;
+CREATE INDEX temp.xq_sorted_i ON xq_sorted(set_name, i);
+DROP TABLE IF EXISTS temp.xq_dstats;
+CREATE TEMP TABLE xq_dstats AS
+WITH sets(set_name) AS (VALUES ('all'), ('steady'), ('light'), ('heavy')),
+n AS (SELECT s.set_name, (SELECT count(*) FROM xq_sorted t WHERE t.set_name = s.set_name) AS n FROM sets s),
+q(set_name, n, q, pos) AS (
+  SELECT set_name, n, 0.5, (n - 1) * 0.5 FROM n UNION ALL SELECT set_name, n, 0.9, (n - 1) * 0.9 FROM n),
+qv AS (
+  SELECT set_name, q,
+         CASE WHEN n = 0 THEN NULL
+              WHEN n = 1 THEN (SELECT dur FROM xq_sorted t WHERE t.set_name = q.set_name AND i = 0)
+              ELSE (SELECT dur FROM xq_sorted t WHERE t.set_name = q.set_name AND i = CAST(pos AS INTEGER))
+                     * (1.0 - (pos - CAST(pos AS INTEGER)))
+                 + (SELECT dur FROM xq_sorted t WHERE t.set_name = q.set_name AND i = min(CAST(pos AS INTEGER) + 1, n - 1))
+                     * (pos - CAST(pos AS INTEGER))
+         END AS v
+    FROM q)
+SELECT n.set_name, n.n AS count,
+       (SELECT sum(dur) FROM (SELECT dur FROM xq_sorted t WHERE t.set_name = n.set_name ORDER BY i)) / n.n AS mean,
+       (SELECT v FROM qv WHERE qv.set_name = n.set_name AND q = 0.5) AS median,
+       (SELECT v FROM qv WHERE qv.set_name = n.set_name AND q = 0.9) AS p90,
+       (SELECT min(dur) FROM xq_sorted t WHERE t.set_name = n.set_name) AS min,
+       (SELECT max(dur) FROM xq_sorted t WHERE t.set_name = n.set_name) AS max
+  FROM n;
+
+-- Step classes: none without steady steps; light + heavy when the split is
+-- valid and heavy median / light median >= 1.5; else one `typical` class.
+-- Representative step: duration closest to the class median, ties to the
+-- lower step. Heavy periodicity: the most common difference > 1 between
+-- consecutive heavy steps (ties: smaller), with >= 3 heavy steps, >= 2 such
+-- differences, and a count >= 2.
+DROP TABLE IF EXISTS temp.xq_classes;
+CREATE TEMP TABLE xq_classes AS
+WITH split_ok AS (
+  SELECT coalesce((SELECT count FROM xq_dstats WHERE set_name = 'light') > 0
+              AND (SELECT count FROM xq_dstats WHERE set_name = 'heavy') > 0
+              AND (SELECT median FROM xq_dstats WHERE set_name = 'light') > 0
+              AND (SELECT median FROM xq_dstats WHERE set_name = 'heavy')
+                  / (SELECT median FROM xq_dstats WHERE set_name = 'light') >= 1.5, 0) AS ok),
+chosen(seq, name, set_name) AS (
+  SELECT 1, 'light', 'light' FROM split_ok WHERE ok
+  UNION ALL SELECT 2, 'heavy', 'heavy' FROM split_ok WHERE ok
+  UNION ALL SELECT 1, 'typical', 'steady' FROM split_ok
+   WHERE NOT ok AND (SELECT count FROM xq_dstats WHERE set_name = 'steady') > 0),
+heavy_gaps AS (
+  SELECT step - lag(step) OVER (ORDER BY step) AS d FROM xq_stepset WHERE set_name = 'heavy'),
+representative AS (
+  SELECT x.set_name, x.step, x.dur,
+         row_number() OVER (PARTITION BY x.set_name ORDER BY abs(x.dur - st.median), x.step) AS pick
+    FROM xq_stepset x JOIN xq_dstats st ON st.set_name = x.set_name),
+periodicity AS (
+  SELECT CASE WHEN (SELECT count(*) FROM xq_stepset WHERE set_name = 'heavy') >= 3
+               AND (SELECT count(*) FROM heavy_gaps WHERE d > 1) >= 2
+              THEN (SELECT d FROM heavy_gaps WHERE d > 1 GROUP BY d HAVING count(*) >= 2
+                     ORDER BY count(*) DESC, d LIMIT 1) END AS p)
+SELECT c.seq, c.name, c.set_name, st.count, st.mean, st.median, st.p90, st.min, st.max,
+       CASE WHEN c.name = 'typical' THEN 1.0
+            ELSE st.count * 1.0 / (SELECT count FROM xq_dstats WHERE set_name = 'steady') END AS fraction,
+       rep.step AS rep_step, rep.dur AS rep_dur,
+       CASE WHEN c.name = 'heavy' THEN (SELECT p FROM periodicity) END AS periodicity
+  FROM chosen c JOIN xq_dstats st ON st.set_name = c.set_name
+  LEFT JOIN representative rep ON rep.set_name = c.set_name AND rep.pick = 1;
+
+-- ---- time breakdown ----------------------------------------------------------
+-- exclusive_per_track: self time by event category over every analysis event
+-- of every track except `Steps` lines. exclusive_global: a sweep over the
+-- device compute/communication events (not on `Steps`), clipped to the window
+-- [first start, last end] of the compute ones; each elementary interval is
+-- communication if one is active, else compute if one is, else stall.
+DROP TABLE IF EXISTS temp.xq_breakdown;
+CREATE TEMP TABLE xq_breakdown(category TEXT PRIMARY KEY, ps INTEGER);
+INSERT INTO xq_breakdown
+WITH c(category) AS (VALUES ('compute'), ('communication'), ('host'), ('stall'), ('other'))
+SELECT c.category, coalesce((SELECT sum(self_ps) FROM xq_evgroups g WHERE g.category = c.category AND g.thread <> 'Steps'), 0)
+  FROM c
+ WHERE (SELECT breakdown_mode FROM xq_file) = 'exclusive_per_track';
+
+DROP TABLE IF EXISTS temp.xq_global_events;
+CREATE TEMP TABLE xq_global_events AS
+SELECT e.start_ps, e.end_ps, xplane_event_category(e.plane_name, coalesce(nullif(e.display_name, ''), e.name)) AS category
+  FROM xq_file f, xplane_events(f.file) e
+ WHERE f.breakdown_mode = 'exclusive_global'
+   AND e.self_ps IS NOT NULL AND e.plane_name LIKE '/device:%'
+   AND coalesce(nullif(e.line_display_name, ''), nullif(e.line_name, ''), 'xline:' || e.line_index) <> 'Steps';
+DELETE FROM xq_global_events WHERE category NOT IN ('compute', 'communication');
+DROP TABLE IF EXISTS temp.xq_window;
+CREATE TEMP TABLE xq_window AS
+SELECT min(start_ps) AS w0, max(end_ps) AS w1 FROM xq_global_events WHERE category = 'compute';
+INSERT INTO xq_breakdown
+WITH clipped AS (
+  SELECT max(g.start_ps, w.w0) AS s, min(g.end_ps, w.w1) AS e, g.category
+    FROM xq_global_events g, xq_window w WHERE w.w1 > w.w0),
+points AS (
+  SELECT s AS t, category = 'communication' AS dc, category = 'compute' AS dk FROM clipped WHERE e > s
+  UNION ALL
+  SELECT e, -(category = 'communication'), -(category = 'compute') FROM clipped WHERE e > s),
+times AS (SELECT t, sum(dc) AS dc, sum(dk) AS dk FROM points GROUP BY t),
+active AS (
+  SELECT t, lead(t) OVER (ORDER BY t) AS t_next,
+         sum(dc) OVER (ORDER BY t) AS comm, sum(dk) OVER (ORDER BY t) AS comp
+    FROM times),
+covered AS (
+  SELECT coalesce(sum(CASE WHEN comm > 0 THEN t_next - t END), 0) AS comm_ps,
+         coalesce(sum(CASE WHEN comm <= 0 AND comp > 0 THEN t_next - t END), 0) AS comp_ps
+    FROM active WHERE t_next IS NOT NULL)
+SELECT category, ps FROM (
+  SELECT 'compute' AS category, comp_ps AS ps FROM covered
+  UNION ALL SELECT 'communication', comm_ps FROM covered
+  UNION ALL SELECT 'host', 0 UNION ALL SELECT 'other', 0
+  UNION ALL SELECT 'stall', max(0, coalesce((SELECT w1 - w0 FROM xq_window WHERE w1 > w0), 0) - comp_ps - comm_ps)
+    FROM covered)
+ WHERE (SELECT breakdown_mode FROM xq_file) = 'exclusive_global';
+
+DROP TABLE IF EXISTS temp.xq_breakdown_total;
+CREATE TEMP TABLE xq_breakdown_total AS
+SELECT CASE (SELECT breakdown_mode FROM xq_file)
+         WHEN 'exclusive_global' THEN coalesce((SELECT w1 - w0 FROM xq_window WHERE w1 > w0), 0)
+         ELSE (SELECT sum(ps) FROM xq_breakdown) END AS ps,
+       CASE (SELECT breakdown_mode FROM xq_file)
+         WHEN 'exclusive_global' THEN 'exclusive_duration_global_timeline'
+         ELSE 'exclusive_duration_per_track' END AS basis;
+DROP TABLE IF EXISTS temp.xq_shares;
+CREATE TEMP TABLE xq_shares AS
+SELECT b.category, b.ps / 1e6 AS us,
+       CASE WHEN t.ps > 0 THEN (b.ps / 1e6) / (t.ps / 1e6) ELSE 0.0 END AS share
+  FROM xq_breakdown b, xq_breakdown_total t;
+
+-- ---- hot ops -----------------------------------------------------------------
+-- Device ops by exact name, ranked by (exclusive desc, total desc, name); the
+-- most frequent shape signature, source file and raw tf_op (ties: first seen).
+DROP TABLE IF EXISTS temp.xq_hot;
+CREATE TEMP TABLE xq_hot AS
+WITH g AS (
+  SELECT name, canonical_name, category, count(*) AS n, sum(dur_ps) AS total_ps, sum(self_ps) AS excl_ps,
+         sum(flop_proxy) AS flop_sum, count(flop_proxy) AS flop_n
+    FROM xq_ops GROUP BY name),
+ranked AS (SELECT *, row_number() OVER (ORDER BY excl_ps DESC, total_ps DESC, name) AS rank FROM g)
+SELECT r.*,
+       (SELECT shape_signature FROM xq_ops o WHERE o.name = r.name AND o.shape_signature <> ''
+         GROUP BY shape_signature ORDER BY count(*) DESC, min(op_id) LIMIT 1) AS shape_signature,
+       (SELECT source_file FROM xq_ops o WHERE o.name = r.name AND o.source_file <> ''
+         GROUP BY source_file ORDER BY count(*) DESC, min(op_id) LIMIT 1) AS source_file,
+       (SELECT tf_op FROM xq_ops o WHERE o.name = r.name AND o.tf_op <> ''
+         GROUP BY tf_op ORDER BY count(*) DESC, min(op_id) LIMIT 1) AS tf_op_path,
+       CASE WHEN r.flop_n > 0 THEN r.flop_sum / r.flop_n END AS flop_per_inv
+  FROM ranked r
+ WHERE r.rank <= (SELECT hot_op_limit FROM xq_file);
+
+-- ---- communication -------------------------------------------------------------
+DROP TABLE IF EXISTS temp.xq_comm;
+CREATE TEMP TABLE xq_comm AS
+SELECT collective_kind AS collective, count(*) AS n, sum(self_ps) AS total_ps,
+       row_number() OVER (ORDER BY sum(self_ps) DESC, collective_kind) AS rank
+  FROM xq_ops WHERE collective_kind IS NOT NULL GROUP BY collective_kind;
+
+-- ---- semantic families (of the hot ops listed) ---------------------------------
+-- Family of "canonical name + ' ' + tf_op path" (analysis.md); example = the
+-- family's highest-ranked op; dominant shape weighted by op count (ties:
+-- first inserted); share against max(breakdown total, sum of hot-op exclusive).
+DROP TABLE IF EXISTS temp.xq_families;
+CREATE TEMP TABLE xq_families AS
+WITH fam AS (
+  SELECT h.*, xplane_semantic_family(h.canonical_name || CASE WHEN h.tf_op_path <> '' THEN ' ' || h.tf_op_path ELSE '' END) AS family
+    FROM xq_hot h),
+denom AS (
+  SELECT CASE WHEN t.ps > 0 AND o.ps > 0 THEN max(t.ps, o.ps) WHEN t.ps > 0 THEN t.ps ELSE o.ps END / 1e6 AS us
+    FROM xq_breakdown_total t, (SELECT coalesce(sum(excl_ps), 0) AS ps FROM xq_hot) o),
+agg AS (
+  SELECT family, sum(n) AS n, sum(total_ps) AS total_ps, sum(excl_ps) AS excl_ps, min(rank) AS first_rank,
+         sum(CASE WHEN flop_per_inv IS NOT NULL AND n > 0 THEN flop_per_inv * n END) AS flop_total,
+         sum(CASE WHEN flop_per_inv IS NOT NULL AND n > 0 THEN n ELSE 0 END) AS flop_n
+    FROM fam GROUP BY family)
+SELECT a.family, a.n, a.total_ps, a.excl_ps,
+       (SELECT name FROM fam WHERE fam.family = a.family AND fam.rank = a.first_rank) AS example_op,
+       (SELECT shape_signature FROM fam WHERE fam.family = a.family AND shape_signature <> ''
+         GROUP BY shape_signature ORDER BY sum(n) DESC, min(rank) LIMIT 1) AS dominant_shape,
+       CASE WHEN a.flop_n > 0 THEN a.flop_total END AS flop_total,
+       CASE WHEN a.flop_n > 0 AND a.flop_total > 0 THEN (a.excl_ps / 1e6) / a.flop_total END AS time_per_flop,
+       CASE WHEN d.us > 0 THEN (a.excl_ps / 1e6) / d.us ELSE 0.0 END AS share,
+       row_number() OVER (ORDER BY a.excl_ps DESC, a.family) AS rank
+  FROM agg a, denom d;
+DELETE FROM xq_families WHERE rank > (SELECT family_limit FROM xq_file);
+
+-- ---- pre-op gaps -----------------------------------------------------------------
+-- Each op that starts after everything before it on its track ended is a
+-- marker (gap_before_ps > 0); xplane_ops resolved its payload. Aggregated
+-- under the payload's name; the marker shown is the most frequent (ties: name).
+DROP TABLE IF EXISTS temp.xq_gap_events;
+CREATE TEMP TABLE xq_gap_events AS
+SELECT m.op_id AS marker_id, m.name AS marker, p.op_id AS payload_id, p.name AS payload, m.gap_before_ps AS gap_ps
+  FROM xq_ops m JOIN xq_ops p ON p.op_id = m.gap_payload_op_id
+ WHERE m.gap_before_ps > 0;
+CREATE INDEX temp.xq_gap_events_payload ON xq_gap_events(payload, marker);
+DROP TABLE IF EXISTS temp.xq_gaps;
+CREATE TEMP TABLE xq_gaps AS
+SELECT payload AS name, count(*) AS n, sum(gap_ps) AS total_ps, max(gap_ps) AS max_ps,
+       (SELECT marker FROM xq_gap_events x WHERE x.payload = g.payload
+         GROUP BY marker ORDER BY count(*) DESC, marker LIMIT 1) AS marker_op,
+       row_number() OVER (ORDER BY sum(gap_ps) DESC, max(gap_ps) DESC, payload) AS rank
+  FROM xq_gap_events g GROUP BY payload;
+DELETE FROM xq_gaps WHERE rank > (SELECT long_limit FROM xq_file);
+
+-- ---- gap context by region ---------------------------------------------------------
+-- The payload's scope path cut to 4 parts. A "fallback" path (one part, the
+-- canonical name: no usable tf_op) is replaced by the op name's most frequent
+-- 4-part path among its ops that have a tf_op with a real path (ties: path).
+-- Copy ops are labelled copy / copy(<path>).
+DROP TABLE IF EXISTS temp.xq_preferred;
+CREATE TEMP TABLE xq_preferred(name TEXT PRIMARY KEY, path TEXT) WITHOUT ROWID;
+INSERT INTO xq_preferred
+SELECT name, path FROM (
+  SELECT name, path, row_number() OVER (PARTITION BY name ORDER BY count(*) DESC, path) AS pick
+    FROM (SELECT name, xplane_scope_path(tf_op, name, 4) AS path FROM xq_ops
+           WHERE tf_op <> '' AND NOT (instr(scope_path, '=>') = 0 AND scope_path = canonical_name))
+   GROUP BY name, path)
+ WHERE pick = 1 AND path <> '';
+DROP TABLE IF EXISTS temp.xq_gap_regions;
+CREATE TEMP TABLE xq_gap_regions AS
+WITH region AS (
+  SELECT g.payload, g.gap_ps,
+         CASE WHEN instr(p.scope_path, '=>') = 0 AND p.scope_path = p.canonical_name
+                   AND (SELECT path FROM xq_preferred x WHERE x.name = g.payload) IS NOT NULL
+              THEN (SELECT path FROM xq_preferred x WHERE x.name = g.payload)
+              ELSE xplane_scope_path(p.tf_op, p.name, 4) END AS path,
+         lower(p.canonical_name) LIKE 'copy%' AS is_copy
+    FROM xq_gap_events g JOIN xq_ops p ON p.op_id = g.payload_id),
+labelled AS (
+  SELECT payload, gap_ps,
+         CASE WHEN NOT is_copy THEN path
+              WHEN stripped = '' THEN 'copy'
+              WHEN substr(stripped, 1, 5) = 'copy(' THEN stripped
+              WHEN lower(stripped) = 'copy' THEN 'copy'
+              ELSE 'copy(' || stripped || ')' END AS region_path
+    FROM (SELECT *, trim(path, ' ' || char(9, 10, 11, 12, 13)) AS stripped FROM region))
+SELECT payload AS op_name, region_path, count(*) AS n, sum(gap_ps) AS total_ps,
+       row_number() OVER (ORDER BY sum(gap_ps) DESC, payload, region_path) AS rank
+  FROM labelled GROUP BY payload, region_path;
+DELETE FROM xq_gap_regions WHERE rank > (SELECT long_limit FROM xq_file);
+
+-- ---- hierarchical regions ----------------------------------------------------------
+-- Every prefix of each op's scope path (parts joined by "=>") is a region:
+-- count of ops, inclusive = their exclusive time; the full path also gets
+-- exclusive time. A region deeper than 1 with exactly one child region of the
+-- same inclusive time (within 1 ps or 1e-9 relative) is dropped. Computed here
+-- from xq_ops rather than read from xplane_scopes, which hangs on profiles with
+-- more than 1024 regions (see the extension request in queries/README.md);
+-- tests/test_queries.sh checks that both agree on the real profiles.
+DROP TABLE IF EXISTS temp.xq_regions;
+CREATE TEMP TABLE xq_regions AS
+WITH RECURSIVE
+leaf(path, n, self_ps) AS (SELECT scope_path, count(*), sum(max(self_ps, 0)) FROM xq_ops GROUP BY scope_path),
+prefix(leaf, depth, path, parent, rest) AS (
+  SELECT path, 1, CASE WHEN instr(path, '=>') > 0 THEN substr(path, 1, instr(path, '=>') - 1) ELSE path END, NULL,
+         CASE WHEN instr(path, '=>') > 0 THEN substr(path, instr(path, '=>') + 2) END
+    FROM leaf
+  UNION ALL
+  SELECT leaf, depth + 1,
+         path || '=>' || CASE WHEN instr(rest, '=>') > 0 THEN substr(rest, 1, instr(rest, '=>') - 1) ELSE rest END, path,
+         CASE WHEN instr(rest, '=>') > 0 THEN substr(rest, instr(rest, '=>') + 2) END
+    FROM prefix WHERE rest IS NOT NULL),
+region AS (
+  SELECT p.path, p.depth, p.parent, sum(l.n) AS n, sum(l.self_ps) AS inclusive_ps,
+         sum(CASE WHEN p.path = p.leaf THEN l.self_ps ELSE 0 END) AS exclusive_ps
+    FROM prefix p JOIN leaf l ON l.path = p.leaf GROUP BY p.path),
+only_child AS (SELECT parent, min(inclusive_ps) AS child_ps FROM region WHERE parent IS NOT NULL
+                GROUP BY parent HAVING count(*) = 1),
+kept AS (
+  SELECT r.* FROM region r LEFT JOIN only_child c ON c.parent = r.path
+   WHERE r.depth = 1 OR c.parent IS NULL
+      OR NOT (abs(r.inclusive_ps - c.child_ps) <= 1 OR abs(r.inclusive_ps - c.child_ps) <= 1e-9 * max(r.inclusive_ps, c.child_ps)))
+SELECT path, depth, n, inclusive_ps, exclusive_ps,
+       row_number() OVER (ORDER BY inclusive_ps DESC, exclusive_ps DESC, path) AS rank
+  FROM kept;
+DELETE FROM xq_regions WHERE rank > (SELECT long_limit FROM xq_file);
+
+-- ---- overview ------------------------------------------------------------------------
+-- Every event counts in the total (for a JSON trace: every traceEvents entry);
+-- planes are processes; threads are distinct (plane, line id or index + 1).
+-- Absolute times add back the time base the extension subtracted from
+-- epoch-based line times (xplane_space.time_base_ns, usually 0).
+DROP TABLE IF EXISTS temp.xq_overview;
+CREATE TEMP TABLE xq_overview AS
+SELECT coalesce(sp.trace_events, sp.n_events) AS n_total,
+       (SELECT coalesce(sum(n), 0) FROM xq_evgroups) AS n_complete,
+       sp.n_planes AS n_processes,
+       (SELECT count(*) FROM (SELECT DISTINCT l.plane_index, CASE WHEN l.line_id <> 0 THEN l.line_id ELSE l.line_index + 1 END
+                                FROM xplane_lines(f.file) l)) AS n_threads,
+       (SELECT min(first_ps) FROM xq_evgroups) AS start_ps,
+       (SELECT max(last_ps) FROM xq_evgroups) AS end_ps,
+       sp.sha256, sp.warnings, sp.errors, sp.time_base_ns, sp.source_format, sp.source_file, sp.display_time_unit
+  FROM xq_file f, xplane_space(f.file) sp;
+
+-- ---- optimization candidates ---------------------------------------------------------
+-- In order, thresholds exact; T = breakdown total (1.0 when 0), in us.
+DROP TABLE IF EXISTS temp.xq_candidates;
+CREATE TEMP TABLE xq_candidates(seq INTEGER, candidate_id TEXT, title TEXT, rationale TEXT, evidence TEXT, suggestions TEXT);
+INSERT INTO xq_candidates
+WITH share(c, m, h, s) AS (
+  SELECT (SELECT share FROM xq_shares WHERE category = 'compute'),
+         (SELECT share FROM xq_shares WHERE category = 'communication'),
+         (SELECT share FROM xq_shares WHERE category = 'host'),
+         (SELECT share FROM xq_shares WHERE category = 'stall')),
+t(us) AS (SELECT CASE WHEN ps / 1e6 <> 0 THEN ps / 1e6 ELSE 1.0 END FROM xq_breakdown_total),
+top_op AS (SELECT name, excl_ps / 1e6 AS excl, (excl_ps / 1e6) / (SELECT us FROM t) AS hot_share FROM xq_hot WHERE rank = 1),
+top_gap AS (SELECT name, marker_op, n, total_ps / 1e6 AS total, max_ps / 1e6 AS max,
+                   (total_ps / 1e6) / (SELECT us FROM t) AS gap_share FROM xq_gaps WHERE rank = 1),
+steady AS (SELECT count, median, p90 FROM xq_dstats WHERE set_name = 'steady'),
+found AS (
+  SELECT 1 AS seq, 'communication-heavy' AS id, 'Communication appears dominant' AS title,
+         'Communication accounts for ' || xplane_format(m, '.1%') || ' of exclusive profiled duration.' AS rationale,
+         json_array('Communication share: ' || xplane_format(m, '.1%'),
+                    'Top collective: ' || coalesce((SELECT collective FROM xq_comm WHERE rank = 1), 'collectives')) AS evidence,
+         json_array('Evaluate sharding/layout choices to reduce collective volume.',
+                    'Try overlapping collectives with compute where possible.',
+                    'Inspect all-reduce/all-gather callsites for avoidable synchronization.') AS suggestions
+    FROM share WHERE m >= 0.15
+  UNION ALL
+  SELECT 2, 'stall-heavy', 'Stall/wait time is significant',
+         'Stall-like events account for ' || xplane_format(s, '.1%') || ' of profiled duration.',
+         json_array('Stall share: ' || xplane_format(s, '.1%')),
+         json_array('Investigate dependency waits and synchronization barriers.',
+                    'Check host input pipeline and device dispatch overlap.',
+                    'Reduce unnecessary host-side blocking calls around step execution.')
+    FROM share WHERE s >= 0.20
+  UNION ALL
+  SELECT 3, 'single-hot-op', 'Single op has outsized exclusive time',
+         'Top op ''' || name || ''' contributes ' || xplane_format(hot_share, '.1%') || ' of profiled exclusive duration.',
+         json_array('Top op: ' || name, 'Top op exclusive duration: ' || xplane_format(excl, '.3f'),
+                    'Top op share: ' || xplane_format(hot_share, '.1%')),
+         json_array('Inspect kernel implementation and tiling/fusion opportunities for this op.',
+                    'Try alternative algorithmic variants or precision/layout adjustments.',
+                    'Run a focused microbenchmark on this op before/after tuning changes.')
+    FROM top_op WHERE hot_share >= 0.08
+  UNION ALL
+  SELECT 4, 'pre-op-gap', 'Large idle gaps appear before specific ops',
+         'Op ''' || name || ''' accumulates significant pre-op idle gap (' || xplane_format(gap_share, '.1%')
+           || ' of total profiled exclusive duration).',
+         json_array('Payload op with largest pre-gap: ' || name,
+                    'Observed first op after gap (marker): ' || coalesce(nullif(marker_op, ''), name),
+                    'Total pre-gap: ' || xplane_format(total, '.3f'), 'Max pre-gap: ' || xplane_format(max, '.3f'),
+                    'Occurrences: ' || n),
+         json_array('Inspect upstream dependencies immediately before this op.',
+                    'Look for host dispatch or synchronization barriers causing the gap.',
+                    'Use hierarchical region totals to localize where the waiting accumulates.')
+    FROM top_gap WHERE total > 0 AND (gap_share >= 0.05 OR max >= 1000.0)
+  UNION ALL
+  SELECT 5, 'step-jitter', 'Steady-state step time has high jitter',
+         'Steady-state p90/median ratio is ' || xplane_format(p90 / median, '.2f') || ', indicating intermittent slow steps.',
+         json_array('Steady median: ' || xplane_format(median, '.3f'), 'Steady p90: ' || xplane_format(p90, '.3f'),
+                    'p90/median: ' || xplane_format(p90 / median, '.2f')),
+         json_array('Correlate slow steps with collective spikes and host wait events.',
+                    'Check for periodic checkpoint/eval/input stalls during profiled range.',
+                    'Compare traces before/after disabling optional callbacks or host work.')
+    FROM steady WHERE count >= 4 AND median > 0 AND p90 > 0 AND p90 / median >= 1.4)
+SELECT seq, id, title, rationale, evidence, suggestions FROM found
+UNION ALL
+SELECT 6, 'no-dominant-bottleneck', 'No single dominant bottleneck found',
+       'Compute, communication, host, and stall shares are relatively balanced.',
+       json_array('Compute: ' || xplane_format(c, '.1%'), 'Communication: ' || xplane_format(m, '.1%'),
+                  'Host: ' || xplane_format(h, '.1%'), 'Stall: ' || xplane_format(s, '.1%')),
+       json_array('Prioritize low-risk wins on top 3 hot ops and re-profile.',
+                  'Use before/after summary comparison to confirm throughput impact.')
+  FROM share WHERE NOT EXISTS (SELECT 1 FROM found)
+ ORDER BY 1;
+
+-- ---- the document ----------------------------------------------------------------------
+-- Doubles go through json(xplane_repr(...)) so they print as Python does;
+-- counts stay integers. JSON read back from a column is wrapped in json().
+DROP TABLE IF EXISTS temp.xq_summary;
+CREATE TEMP TABLE xq_summary AS
+WITH
+now(ts) AS (SELECT strftime('%Y-%m-%dT%H:%M:%S', 'now') || CASE WHEN substr(strftime('%f', 'now'), 4) = '000' THEN ''
+                   ELSE '.' || substr(strftime('%f', 'now'), 4) || '000' END || 'Z'),
+stats_json(set_name, obj) AS (
+  SELECT set_name, json_object('count', count, 'max', json(xplane_repr(max)), 'mean', json(xplane_repr(mean)),
+                               'median', json(xplane_repr(median)), 'min', json(xplane_repr(min)),
+                               'p90', json(xplane_repr(p90)))
+    FROM xq_dstats),
+part(category, obj) AS (
+  SELECT category, json_object('share_of_total', json(xplane_repr(share)), 'total_duration', json(xplane_repr(us)))
+    FROM xq_shares),
+warnings(list) AS (
+  SELECT json_group_array(w) FROM (
+    SELECT 0 AS k, 0 AS i, 'Trace contains exactly ' || xplane_format(n_complete, ',')
+             || ' complete events; this often indicates export truncation at a collector cap.' AS w
+      FROM xq_overview WHERE n_complete IN (1000000, 5000000)
+    UNION ALL SELECT 1, CAST(j.key AS INTEGER), j.value FROM xq_overview o, json_each(o.warnings) j
+    UNION ALL SELECT 2, CAST(j.key AS INTEGER), j.value FROM xq_overview o, json_each(o.errors) j
+    UNION ALL SELECT 3, 0, 'XPlane protobuf contained no direct timeline events with offset/duration data.'
+      FROM xq_overview WHERE n_complete = 0 AND source_format = 'xplane_pb'
+    ORDER BY 1, 2))
+SELECT json_object(
+  'communication_ops', (SELECT json_group_array(json_object(
+      'avg_duration', json(xplane_repr((total_ps / 1e6) / n)), 'collective', collective, 'count', n,
+      'total_duration', json(xplane_repr(total_ps / 1e6))))
+      FROM (SELECT * FROM xq_comm ORDER BY rank)),
+  'gap_before_ops', (SELECT json_group_array(json_object(
+      'avg_gap_duration', json(xplane_repr((total_ps / 1e6) / n)), 'count', n, 'marker_op', marker_op,
+      'max_gap_duration', json(xplane_repr(max_ps / 1e6)), 'name', name, 'payload_op', name,
+      'total_gap_duration', json(xplane_repr(total_ps / 1e6))))
+      FROM (SELECT * FROM xq_gaps ORDER BY rank)),
+  'gap_region_contexts', (SELECT json_group_array(json_object(
+      'avg_gap_duration', json(xplane_repr((total_ps / 1e6) / n)), 'count', n, 'op_name', op_name,
+      'region_path', region_path, 'total_gap_duration', json(xplane_repr(total_ps / 1e6))))
+      FROM (SELECT * FROM xq_gap_regions ORDER BY rank)),
+  'generated_at_utc', (SELECT ts FROM now),
+  'hierarchical_regions', (SELECT json_group_array(json_object(
+      'count', n, 'depth', depth, 'exclusive_duration', json(xplane_repr(exclusive_ps / 1e6)),
+      'inclusive_duration', json(xplane_repr(inclusive_ps / 1e6)), 'path', path))
+      FROM (SELECT * FROM xq_regions ORDER BY rank)),
+  'hot_ops', (SELECT json_group_array(json_object(
+      'avg_duration', json(xplane_repr((total_ps / 1e6) / n)), 'canonical_name', canonical_name,
+      'category', category, 'count', n, 'exclusive_duration', json(xplane_repr(excl_ps / 1e6)),
+      'flop_proxy_per_invocation', json(xplane_repr(flop_per_inv)), 'name', name,
+      'shape_signature', shape_signature, 'source_file', source_file, 'tf_op_path', tf_op_path,
+      'total_duration', json(xplane_repr(total_ps / 1e6))))
+      FROM (SELECT * FROM xq_hot ORDER BY rank)),
+  'optimization_candidates', (SELECT json_group_array(json_object(
+      'candidate_id', candidate_id, 'evidence', json(evidence), 'rationale', rationale,
+      'suggestions', json(suggestions), 'title', title))
+      FROM (SELECT * FROM xq_candidates ORDER BY seq)),
+  'run_metadata', json_object('artifact_name', NULL, 'artifact_ref', NULL, 'config_hash', NULL, 'git_sha', NULL,
+      'hardware_type', NULL, 'mesh_or_topology', NULL, 'num_devices', NULL, 'num_hosts', NULL,
+      'run_id', NULL, 'run_path', NULL),
+  'schema_version', 'profile_summary.v1',
+  'semantic_families', (SELECT json_group_array(json_object(
+      'avg_duration', json(xplane_repr(CASE WHEN n > 0 THEN (total_ps / 1e6) / n ELSE 0.0 END)),
+      'avg_exclusive_duration', json(xplane_repr(CASE WHEN n > 0 THEN (excl_ps / 1e6) / n ELSE 0.0 END)),
+      'count', n, 'dominant_shape_signature', dominant_shape, 'example_op', example_op,
+      'exclusive_duration', json(xplane_repr(excl_ps / 1e6)), 'family', family,
+      'flop_proxy_total', json(xplane_repr(flop_total)), 'share_of_total', json(xplane_repr(share)),
+      'time_per_flop_proxy', json(xplane_repr(time_per_flop)), 'total_duration', json(xplane_repr(total_ps / 1e6))))
+      FROM (SELECT * FROM xq_families ORDER BY rank)),
+  'source_format', (SELECT source_format FROM xq_overview),
+  'source_path', (SELECT source_file FROM xq_overview),
+  'step_time', json_object(
+      'all_steps', json((SELECT obj FROM stats_json WHERE set_name = 'all')),
+      'classes', (SELECT json_group_array(json_object(
+          'count', count,
+          'duration_stats', json_object('count', count, 'max', json(xplane_repr(max)), 'mean', json(xplane_repr(mean)),
+                                        'median', json(xplane_repr(median)), 'min', json(xplane_repr(min)),
+                                        'p90', json(xplane_repr(p90))),
+          'fraction_of_steady', json(xplane_repr(fraction)), 'name', name, 'periodicity', periodicity,
+          'representative_duration', json(xplane_repr(rep_dur)), 'representative_step', rep_step))
+          FROM (SELECT * FROM xq_classes ORDER BY seq)),
+      'steady_state_steps', json((SELECT obj FROM stats_json WHERE set_name = 'steady')),
+      'warmup_steps_ignored', (SELECT warmup_steps FROM xq_file)),
+  'time_breakdown', json_object(
+      'communication', json((SELECT obj FROM part WHERE category = 'communication')),
+      'compute', json((SELECT obj FROM part WHERE category = 'compute')),
+      'duration_basis', (SELECT basis FROM xq_breakdown_total),
+      'host', json((SELECT obj FROM part WHERE category = 'host')),
+      'other', json((SELECT obj FROM part WHERE category = 'other')),
+      'stall', json((SELECT obj FROM part WHERE category = 'stall')),
+      'total_duration', json((SELECT xplane_repr(ps / 1e6) FROM xq_breakdown_total))),
+  'trace_overview', (SELECT json_object(
+      'display_time_unit', display_time_unit, 'duration_basis', 'exclusive_duration_per_track',
+      'num_complete_events', n_complete, 'num_events_total', n_total, 'num_processes', n_processes,
+      'num_threads', n_threads, 'profile_end_ts', json(xplane_repr(time_base_ns / 1e3 + end_ps / 1e6)),
+      'profile_start_ts', json(xplane_repr(time_base_ns / 1e3 + start_ps / 1e6)),
+      'quality_warnings', json((SELECT list FROM warnings)),
+      'suspected_truncation', json(CASE WHEN n_complete IN (1000000, 5000000) THEN 'true' ELSE 'false' END))
+      FROM xq_overview),
+  'trace_provenance', json_object(
+      'run_ids', (SELECT json_group_array(text) FROM (SELECT text FROM xq_hints WHERE kind = 'run_id' AND rank <= 20 ORDER BY rank)),
+      'source_file_hints', (SELECT json_group_array(text) FROM (SELECT text FROM xq_hints WHERE kind = 'source' AND rank <= 20 ORDER BY rank)),
+      'trace_sha256', (SELECT sha256 FROM xq_overview))
+) AS doc;

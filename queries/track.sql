@@ -1,0 +1,105 @@
+-- queries/track.sql: pass / warn / fail regression assessment of @after against @before.
+--
+-- Compares the two profiles (queries/lib/compare_json.sql) and applies the
+-- field's reference thresholds (`profile_summary track`):
+--   fail  the steady-state median step time regressed by more than
+--         @max_step_median_regression_pct percent (default 5.0), or the p90 by
+--         more than @max_step_p90_regression_pct (default 10.0);
+--   warn  the communication share grew by more than
+--         @max_communication_share_regression_abs (default 0.05), or the stall
+--         share by more than @max_stall_share_regression_abs (default 0.05);
+--   pass  otherwise. (Provenance does not change the status; it is in the
+--         comparison.)
+-- Prints the record {"recorded_at_utc", "label" (@label), "before" and "after"
+-- ({"source_path", "run_path", "run_id", "artifact_ref"}), "assessment":
+-- {"status", "failures", "warnings", "metrics", "comparison"}} (keys sorted,
+-- indent 2) and appends it to the table regression_history of the SQLite
+-- database @history (created if needed; history.sql summarizes it). Without
+-- @history the record is only printed.
+--
+-- Parameters: @before, @after (required), @label, @history, the four @max_*
+-- thresholds, @top_k (ops per list, default 10), and @warmup_steps,
+-- @hot_op_limit, @breakdown_mode for both summaries.
+--
+--   sqlite3 -cmd '.load build/xplane' -cmd ".parameter set @before base.xplane.pb" \
+--           -cmd ".parameter set @after new.xplane.pb" -cmd ".parameter set @label nightly-42" \
+--           -cmd ".parameter set @history perf_history.db" :memory: '.read queries/track.sql'
+.read queries/lib/checks.sql
+.read queries/lib/input.sql
+DROP TABLE IF EXISTS temp.xq_thresholds;
+CREATE TEMP TABLE xq_thresholds AS
+SELECT coalesce(@max_step_median_regression_pct, 5.0) AS median_pct,
+       coalesce(@max_step_p90_regression_pct, 10.0) AS p90_pct,
+       coalesce(@max_communication_share_regression_abs, 0.05) AS comm_abs,
+       coalesce(@max_stall_share_regression_abs, 0.05) AS stall_abs;
+INSERT INTO xq_fail SELECT 'bad-threshold' FROM xq_thresholds
+ WHERE typeof(median_pct) NOT IN ('integer', 'real') OR typeof(p90_pct) NOT IN ('integer', 'real')
+    OR typeof(comm_abs) NOT IN ('integer', 'real') OR typeof(stall_abs) NOT IN ('integer', 'real');
+.read queries/lib/compare_json.sql
+
+DROP TABLE IF EXISTS temp.xq_record;
+CREATE TEMP TABLE xq_record AS
+WITH
+c(c) AS (SELECT doc FROM xq_compare),
+m AS (
+  SELECT CASE WHEN (c ->> '$.step_time.steady_state_median_before') > 0
+              THEN ((c ->> '$.step_time.steady_state_median_after') - (c ->> '$.step_time.steady_state_median_before'))
+                   / (c ->> '$.step_time.steady_state_median_before') * 100.0 END AS median_pct,
+         CASE WHEN (c ->> '$.step_time.steady_state_p90_before') > 0
+              THEN ((c ->> '$.step_time.steady_state_p90_after') - (c ->> '$.step_time.steady_state_p90_before'))
+                   / (c ->> '$.step_time.steady_state_p90_before') * 100.0 END AS p90_pct,
+         c ->> '$.time_breakdown_share_delta.communication' AS comm_delta,
+         c ->> '$.time_breakdown_share_delta.stall' AS stall_delta
+    FROM c),
+failures(i, msg) AS (
+  SELECT 1, 'Steady-state median step time regressed by ' || xplane_format(m.median_pct, '.2f') || '% (threshold '
+            || xplane_format(t.median_pct, '.2f') || '%).' FROM m, xq_thresholds t WHERE m.median_pct > t.median_pct
+  UNION ALL
+  SELECT 2, 'Steady-state p90 step time regressed by ' || xplane_format(m.p90_pct, '.2f') || '% (threshold '
+            || xplane_format(t.p90_pct, '.2f') || '%).' FROM m, xq_thresholds t WHERE m.p90_pct > t.p90_pct),
+warnings(i, msg) AS (
+  SELECT 1, 'Communication share increased by ' || xplane_format(m.comm_delta, '.4f') || ' (threshold '
+            || xplane_format(t.comm_abs, '.4f') || ').' FROM m, xq_thresholds t WHERE m.comm_delta > t.comm_abs
+  UNION ALL
+  SELECT 2, 'Stall share increased by ' || xplane_format(m.stall_delta, '.4f') || ' (threshold '
+            || xplane_format(t.stall_abs, '.4f') || ').' FROM m, xq_thresholds t WHERE m.stall_delta > t.stall_abs),
+now(ts) AS (SELECT strftime('%Y-%m-%dT%H:%M:%S', 'now') || CASE WHEN substr(strftime('%f', 'now'), 4) = '000' THEN ''
+                   ELSE '.' || substr(strftime('%f', 'now'), 4) || '000' END || 'Z'),
+status(s) AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM failures) THEN 'fail'
+                          WHEN EXISTS (SELECT 1 FROM warnings) THEN 'warn' ELSE 'pass' END)
+SELECT (SELECT ts FROM now) AS recorded_at_utc, CAST(@label AS TEXT) AS label, (SELECT s FROM status) AS status,
+  json_object(
+    'recorded_at_utc', (SELECT ts FROM now),
+    'label', CAST(@label AS TEXT),
+    'before', (SELECT json_object('source_path', doc ->> '$.source_path', 'run_path', doc ->> '$.run_metadata.run_path',
+                                  'run_id', doc ->> '$.run_metadata.run_id', 'artifact_ref', doc ->> '$.run_metadata.artifact_ref')
+                 FROM xq_before),
+    'after', (SELECT json_object('source_path', doc ->> '$.source_path', 'run_path', doc ->> '$.run_metadata.run_path',
+                                 'run_id', doc ->> '$.run_metadata.run_id', 'artifact_ref', doc ->> '$.run_metadata.artifact_ref')
+                FROM xq_after),
+    'assessment', json_object(
+      'status', (SELECT s FROM status),
+      'failures', (SELECT json_group_array(msg) FROM (SELECT msg FROM failures ORDER BY i)),
+      'warnings', (SELECT json_group_array(msg) FROM (SELECT msg FROM warnings ORDER BY i)),
+      'metrics', (SELECT json_object('steady_state_median_regression_pct', json(xplane_repr(median_pct)),
+                                     'steady_state_p90_regression_pct', json(xplane_repr(p90_pct)),
+                                     'communication_share_delta', json(xplane_repr(comm_delta)),
+                                     'stall_share_delta', json(xplane_repr(stall_delta))) FROM m),
+      'comparison', json((SELECT c FROM c)))) AS record;
+
+-- The history: one row per assessment, the record kept whole as JSON.
+ATTACH coalesce(@history, ':memory:') AS xq_history;
+CREATE TABLE IF NOT EXISTS xq_history.regression_history(
+  id INTEGER PRIMARY KEY,          -- append order
+  recorded_at_utc TEXT NOT NULL,
+  label TEXT,
+  status TEXT NOT NULL,            -- pass | warn | fail
+  record TEXT NOT NULL             -- the record track.sql printed (compact JSON)
+);
+INSERT INTO xq_history.regression_history(recorded_at_utc, label, status, record)
+SELECT recorded_at_utc, label, status, record FROM xq_record;
+DETACH xq_history;
+
+.mode list
+.headers off
+SELECT xplane_json_pretty(record) FROM xq_record;

@@ -1,0 +1,212 @@
+-- xplane.aggregates: the small tables the canned reports read, with the
+-- columns and meanings of the extension's xplane_tracks, xplane_op_names
+-- and xplane_hints (sqlite_ext/tables_summary.c, sqlite_ext/aggregates.c,
+-- schema/TABLES.md), so a report's SQL runs on both engines.
+--
+--   INCLUDE PERFETTO MODULE xplane.aggregates;
+--   SELECT category, sum(self_ps) FROM xplane_tracks
+--   WHERE coalesce(nullif(line_display_name, ''), nullif(line_name, ''), 'xline:' || line_index) <> 'Steps'
+--   GROUP BY category;
+--   SELECT * FROM xplane_op_names ORDER BY self_ps DESC LIMIT 25;
+--   SELECT value, count FROM xplane_hints WHERE kind = 'run_id';
+
+INCLUDE PERFETTO MODULE xplane.rules;
+INCLUDE PERFETTO MODULE xplane.semantics;
+INCLUDE PERFETTO MODULE xplane.slices;
+INCLUDE PERFETTO MODULE xplane.op_base;
+
+-- One row per line and event category that has analysis events.
+CREATE PERFETTO TABLE xplane_tracks(
+  -- XPlane index of the plane.
+  plane_index LONG,
+  -- Plane name.
+  plane_name STRING,
+  -- XLine index.
+  line_index LONG,
+  -- XLine id (NULL in traces written without xplane.line_* annotations).
+  line_id LONG,
+  -- Raw XLine name.
+  line_name STRING,
+  -- XLine display name.
+  line_display_name STRING,
+  -- The events' category (xplane_event_category: compute, communication,
+  -- host, stall, other).
+  category STRING,
+  -- Number of analysis events.
+  n_events LONG,
+  -- Their summed duration in ps.
+  dur_ps LONG,
+  -- Their summed exclusive time in ps.
+  self_ps LONG,
+  -- The first start in ps.
+  first_start_ps LONG,
+  -- The last end in ps.
+  last_end_ps LONG
+) AS
+SELECT
+  e.plane_index,
+  e.plane_name,
+  e.line_index,
+  l.line_id,
+  e.line_name,
+  coalesce(l.line_display_name, '') AS line_display_name,
+  xplane_event_category(e.plane_name, e.name) AS category,
+  count(*) AS n_events,
+  sum(e.dur_ps) AS dur_ps,
+  sum(max(0, e.self_ps)) AS self_ps,
+  min(e.start_ps) AS first_start_ps,
+  max(e.end_ps) AS last_end_ps
+FROM xplane_analysis_event e
+LEFT JOIN _xplane_line l ON l.upid = e.upid AND l.line_index = e.line_index
+GROUP BY e.upid, e.line_index, category
+ORDER BY e.upid, e.line_index,
+  CASE category WHEN 'compute' THEN 0 WHEN 'communication' THEN 1 WHEN 'host' THEN 2 WHEN 'stall' THEN 3 ELSE 4 END;
+
+-- How often each run_id and source-file value occurs over the analysis
+-- events (in plane, line, event order), and the order of first appearance.
+CREATE PERFETTO TABLE xplane_hints(
+  -- run_id (the stat: non-empty text, or an integer, a real truncated, as
+  -- its digits) or source_file (source, source_file or file_name stat).
+  kind STRING,
+  -- The value.
+  value STRING,
+  -- Analysis events carrying it.
+  count LONG,
+  -- Position of the first of them among the analysis events (from 1).
+  first_seen LONG
+) AS
+WITH
+  ev AS (
+    SELECT arg_set_id, row_number() OVER (ORDER BY upid, line_index, event_index) AS seen
+    FROM xplane_analysis_event
+  ),
+  arg AS (
+    SELECT arg_set_id, key, int_value, string_value, real_value, value_type
+    FROM (
+      SELECT a.*, row_number() OVER (PARTITION BY a.arg_set_id, a.key ORDER BY a.id DESC) AS last
+      FROM args a
+      JOIN ev USING (arg_set_id)
+      WHERE a.key IN ('debug.run_id', 'debug.source', 'debug.source_file', 'debug.file_name')
+    )
+    WHERE last = 1
+  ),
+  per_event AS (
+    SELECT
+      arg_set_id,
+      max(CASE WHEN key = 'debug.run_id' THEN
+        CASE value_type
+          WHEN 'string' THEN nullif(string_value, '')
+          WHEN 'int' THEN CAST(int_value AS TEXT)
+          WHEN 'uint' THEN CAST(xplane_uint64(int_value) AS TEXT)
+          WHEN 'real' THEN
+            CASE WHEN real_value > -9.2e18 AND real_value < 9.2e18 THEN CAST(CAST(real_value AS INT) AS TEXT) END
+        END
+      END) AS run_id,
+      coalesce(
+        max(CASE WHEN key = 'debug.source' AND value_type = 'string' AND string_value != '' THEN string_value END),
+        max(CASE WHEN key = 'debug.source_file' AND value_type = 'string' AND string_value != '' THEN string_value END),
+        max(CASE WHEN key = 'debug.file_name' AND value_type = 'string' AND string_value != '' THEN string_value END)
+      ) AS source_file
+    FROM arg
+    GROUP BY arg_set_id
+  ),
+  hint AS (
+    SELECT 0 AS k, 'run_id' AS kind, p.run_id AS value, ev.seen
+    FROM per_event p JOIN ev USING (arg_set_id) WHERE p.run_id IS NOT NULL
+    UNION ALL
+    SELECT 1, 'source_file', p.source_file, ev.seen
+    FROM per_event p JOIN ev USING (arg_set_id) WHERE p.source_file IS NOT NULL
+  )
+SELECT kind, value, count(*) AS count, min(seen) AS first_seen
+FROM hint
+GROUP BY k, value
+ORDER BY min(seen), k;
+
+-- One row per device-op name.
+CREATE PERFETTO TABLE xplane_op_names(
+  -- Op name.
+  name STRING,
+  -- Canonical name.
+  canonical_name STRING,
+  -- stall, communication or compute.
+  category STRING,
+  -- Invocations.
+  count LONG,
+  -- Summed duration in ps.
+  total_ps LONG,
+  -- Summed exclusive time in ps.
+  self_ps LONG,
+  -- The most frequent non-empty shape signature (ties: first seen), NULL if
+  -- none.
+  shape_signature STRING,
+  -- The most frequent source file (same rule).
+  source_file STRING,
+  -- The most frequent tf_op (same rule).
+  tf_op STRING,
+  -- Sum over the invocations with a signature of xplane_flop_proxy(family
+  -- of the canonical name, signature); NULL when none has one.
+  flop_proxy_sum DOUBLE,
+  -- Those invocations.
+  flop_proxy_count LONG,
+  -- op_id of the first invocation.
+  first_op_id LONG
+) AS
+WITH
+  op AS (
+    SELECT b.op_id, b.name, b.dur_ps, max(0, b.self_ps) AS self_ps, i.canonical_name, i.category,
+           i.shape_signature, st.source_file, i.tf_op
+    FROM _xplane_op_base b
+    JOIN _xplane_op_info i USING (op_id)
+    LEFT JOIN _xplane_op_stat st ON st.arg_set_id = b.arg_set_id
+  ),
+  grp AS (
+    SELECT name, min(canonical_name) AS canonical_name, min(category) AS category, count(*) AS count,
+           sum(dur_ps) AS total_ps, sum(self_ps) AS self_ps, min(op_id) AS first_op_id
+    FROM op
+    GROUP BY name
+  ),
+  val AS (
+    SELECT name, 0 AS kind, shape_signature AS value, op_id FROM op WHERE shape_signature IS NOT NULL
+    UNION ALL
+    SELECT name, 1, source_file, op_id FROM op WHERE source_file IS NOT NULL
+    UNION ALL
+    SELECT name, 2, tf_op, op_id FROM op WHERE tf_op IS NOT NULL
+  ),
+  counted AS (
+    SELECT name, kind, value, count(*) AS n, min(op_id) AS first
+    FROM val
+    GROUP BY name, kind, value
+  ),
+  mode AS (
+    SELECT name, kind, value
+    FROM (SELECT *, row_number() OVER (PARTITION BY name, kind ORDER BY n DESC, first) AS rn FROM counted)
+    WHERE rn = 1
+  ),
+  proxy AS (
+    SELECT c.name, c.n, xplane_flop_proxy(xplane_semantic_family(g.canonical_name), c.value) AS v
+    FROM counted c
+    JOIN grp g USING (name)
+    WHERE c.kind = 0
+  ),
+  flops AS (
+    SELECT name, sum(v * n) AS flop_proxy_sum, sum(n) AS flop_proxy_count
+    FROM proxy
+    WHERE v > 0
+    GROUP BY name
+  )
+SELECT
+  g.name,
+  g.canonical_name,
+  g.category,
+  g.count,
+  g.total_ps,
+  g.self_ps,
+  (SELECT value FROM mode m WHERE m.name = g.name AND m.kind = 0) AS shape_signature,
+  (SELECT value FROM mode m WHERE m.name = g.name AND m.kind = 1) AS source_file,
+  (SELECT value FROM mode m WHERE m.name = g.name AND m.kind = 2) AS tf_op,
+  f.flop_proxy_sum,
+  coalesce(f.flop_proxy_count, 0) AS flop_proxy_count,
+  g.first_op_id
+FROM grp g
+LEFT JOIN flops f USING (name)
+ORDER BY g.first_op_id;

@@ -1,0 +1,290 @@
+-- xplane.op_base: the device ops and what xplane.ops, xplane.steps,
+-- xplane.scopes and xplane.aggregates read of them (private tables; the
+-- public view of an op is xplane_ops).
+--
+--   INCLUDE PERFETTO MODULE xplane.op_base;
+--
+-- A device op is an analysis event on a device-op line (`XLA Ops`,
+-- `Async XLA Ops`, `Stream #...` of a `/device:` plane), numbered as the
+-- extension numbers them (op_id: plane, track, line, event order). Stats are
+-- read as the extension reads them: the last arg of a key; text stats count
+-- when non-empty strings (bytes stats are hex strings in the trace, raw
+-- bytes in the extension); numeric stats are integers or reals (a uint64
+-- over 2^63 - 1 as its exact decimal text).
+
+INCLUDE PERFETTO MODULE xplane.rules;
+INCLUDE PERFETTO MODULE xplane.semantics;
+INCLUDE PERFETTO MODULE xplane.slices;
+
+-- Device ops in the extension's op order, with the running maximum end of
+-- their track for the pre-op gap.
+CREATE PERFETTO TABLE _xplane_op_base(
+  -- Op number (plane, track, line, event order, from 0).
+  op_id LONG,
+  -- Slice id.
+  id LONG,
+  -- Thread (XPlane track).
+  utid LONG,
+  -- Thread id (track order).
+  tid LONG,
+  -- Process (XPlane plane).
+  upid LONG,
+  -- XPlane index of the plane.
+  plane_index LONG,
+  -- Plane name.
+  plane_name STRING,
+  -- XLine index.
+  line_index LONG,
+  -- Raw XLine name.
+  line_name STRING,
+  -- XEvent index within its line.
+  event_index LONG,
+  -- Op name.
+  name STRING,
+  -- Exact start in ps.
+  start_ps LONG,
+  -- Exact duration in ps.
+  dur_ps LONG,
+  -- Exact end in ps.
+  end_ps LONG,
+  -- Exclusive time in ps.
+  self_ps LONG,
+  -- Start in ns.
+  ts TIMESTAMP,
+  -- Duration in ns.
+  dur DURATION,
+  -- Args of the slice.
+  arg_set_id LONG,
+  -- Position on its track in (start, end, line, event) order, from 1.
+  rn LONG,
+  -- The latest end of the ops before it on the track.
+  prev_max_end LONG,
+  -- xplane_marker_like(name).
+  marker_like BOOL
+) AS
+WITH op AS (
+  SELECT
+    e.*,
+    row_number() OVER (ORDER BY e.tid, e.line_index, e.event_index) - 1 AS op_id
+  FROM xplane_analysis_event e
+  WHERE xplane_is_device_op_line(e.plane_name, e.line_name)
+)
+SELECT
+  op_id, id, utid, tid, upid, plane_index, plane_name, line_index, line_name, event_index, name, start_ps,
+  dur_ps, end_ps, self_ps, ts, dur, arg_set_id,
+  row_number() OVER win AS rn,
+  max(end_ps) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_max_end,
+  xplane_marker_like(name) AS marker_like
+FROM op
+WINDOW win AS (PARTITION BY utid ORDER BY start_ps, end_ps, line_index, event_index);
+
+-- A numeric arg as the extension shows the stat: integers, reals, and
+-- uint64 values over 2^63 - 1 as exact decimal text; NULL for text.
+CREATE PERFETTO FUNCTION _xplane_num(
+  -- The arg's value_type.
+  value_type STRING,
+  -- Its int_value.
+  int_value LONG,
+  -- Its real_value.
+  real_value DOUBLE
+)
+RETURNS STRING AS
+SELECT
+  CASE $value_type
+    WHEN 'int' THEN $int_value
+    WHEN 'uint' THEN xplane_uint64($int_value)
+    WHEN 'real' THEN $real_value
+  END;
+
+-- The args of the ops that the op columns read, the last of each key.
+CREATE PERFETTO TABLE _xplane_op_arg(
+  -- Arg set of the op.
+  arg_set_id LONG,
+  -- Arg key.
+  key STRING,
+  -- Its int_value.
+  int_value LONG,
+  -- Its string_value.
+  string_value STRING,
+  -- Its real_value.
+  real_value DOUBLE,
+  -- Its value_type.
+  value_type STRING
+) AS
+SELECT arg_set_id, key, int_value, string_value, real_value, value_type
+FROM (
+  SELECT
+    a.arg_set_id, a.key, a.int_value, a.string_value, a.real_value, a.value_type,
+    row_number() OVER (PARTITION BY a.arg_set_id, a.key ORDER BY a.id DESC) AS last
+  FROM args a
+  JOIN _xplane_op_base b USING (arg_set_id)
+  WHERE a.key IN ('debug.hlo_category', 'debug.hlo_module', 'debug.program_id', 'debug.tf_op', 'debug.name',
+                  'debug.source', 'debug.source_file', 'debug.file_name', 'debug.long_name', 'debug.flops',
+                  'debug.bytes_accessed', 'debug.device_offset_ps', 'debug.device_duration_ps',
+                  'debug.correlation_id', 'debug.xplane.metadata_name')
+)
+WHERE last = 1;
+
+-- The stats of each op that the op columns show.
+CREATE PERFETTO TABLE _xplane_op_stat(
+  -- Arg set of the op.
+  arg_set_id LONG,
+  -- hlo_category stat.
+  hlo_category STRING,
+  -- hlo_module stat.
+  hlo_module STRING,
+  -- source, source_file or file_name stat.
+  source_file STRING,
+  -- The effective tf_op (xplane_effective_tf_op of the tf_op and name stats).
+  tf_op STRING,
+  -- long_name stat, else the metadata name (xplane.metadata_name).
+  long_name STRING,
+  -- program_id stat.
+  program_id LONG,
+  -- flops stat.
+  flops DOUBLE,
+  -- bytes_accessed stat.
+  bytes_accessed DOUBLE,
+  -- device_offset_ps stat.
+  device_offset_ps LONG,
+  -- device_duration_ps stat.
+  device_duration_ps LONG,
+  -- correlation_id stat.
+  correlation_id LONG,
+  -- correlation_id read as an integer (xplane_int_like).
+  correlation_int LONG
+) AS
+SELECT
+  arg_set_id,
+  max(CASE WHEN key = 'debug.hlo_category' AND value_type = 'string' AND string_value != '' THEN string_value END)
+    AS hlo_category,
+  max(CASE WHEN key = 'debug.hlo_module' AND value_type = 'string' AND string_value != '' THEN string_value END)
+    AS hlo_module,
+  coalesce(
+    max(CASE WHEN key = 'debug.source' AND value_type = 'string' AND string_value != '' THEN string_value END),
+    max(CASE WHEN key = 'debug.source_file' AND value_type = 'string' AND string_value != '' THEN string_value END),
+    max(CASE WHEN key = 'debug.file_name' AND value_type = 'string' AND string_value != '' THEN string_value END)
+  ) AS source_file,
+  xplane_effective_tf_op(
+    max(CASE WHEN key = 'debug.tf_op' AND value_type = 'string' AND string_value != '' THEN string_value END),
+    max(CASE WHEN key = 'debug.name' AND value_type = 'string' AND string_value != '' THEN string_value END)
+  ) AS tf_op,
+  coalesce(
+    max(CASE WHEN key = 'debug.long_name' AND value_type = 'string' AND string_value != '' THEN string_value END),
+    max(CASE WHEN key = 'debug.xplane.metadata_name' AND string_value != '' THEN string_value END)
+  ) AS long_name,
+  max(CASE WHEN key = 'debug.program_id' THEN _xplane_num(value_type, int_value, real_value) END) AS program_id,
+  max(CASE WHEN key = 'debug.flops' THEN _xplane_num(value_type, int_value, real_value) END) AS flops,
+  max(CASE WHEN key = 'debug.bytes_accessed' THEN _xplane_num(value_type, int_value, real_value) END)
+    AS bytes_accessed,
+  max(CASE WHEN key = 'debug.device_offset_ps' THEN _xplane_num(value_type, int_value, real_value) END)
+    AS device_offset_ps,
+  max(CASE WHEN key = 'debug.device_duration_ps' THEN _xplane_num(value_type, int_value, real_value) END)
+    AS device_duration_ps,
+  max(CASE WHEN key = 'debug.correlation_id' THEN _xplane_num(value_type, int_value, real_value) END)
+    AS correlation_id,
+  max(CASE WHEN key = 'debug.correlation_id' THEN xplane_int_like(value_type, int_value, string_value, real_value) END)
+    AS correlation_int
+FROM _xplane_op_arg
+GROUP BY arg_set_id;
+
+-- The region path of each distinct (tf_op, name) of the ops, with its
+-- number of parts (tf '' for no tf_op).
+CREATE PERFETTO TABLE _xplane_op_scope(
+  -- The effective tf_op ('' for none).
+  tf STRING,
+  -- The op name.
+  name STRING,
+  -- _xplane_scope: `<parts>:<path>`.
+  s STRING
+) AS
+SELECT tf, name, _xplane_scope(nullif(tf, ''), name) AS s
+FROM (
+  SELECT DISTINCT coalesce(st.tf_op, '') AS tf, b.name
+  FROM _xplane_op_base b
+  LEFT JOIN _xplane_op_stat st USING (arg_set_id)
+);
+
+-- The shape signature of each distinct long name of the ops.
+CREATE PERFETTO TABLE _xplane_op_shape(
+  -- A long name.
+  long_name STRING,
+  -- Its shape signature.
+  shape_signature STRING
+) AS
+SELECT long_name, xplane_shape_signature(long_name) AS shape_signature
+FROM (SELECT DISTINCT long_name FROM _xplane_op_stat WHERE long_name IS NOT NULL);
+
+-- Each op with its name-derived columns.
+CREATE PERFETTO TABLE _xplane_op_info(
+  -- The op.
+  op_id LONG,
+  -- Its arg set.
+  arg_set_id LONG,
+  -- Canonical name.
+  canonical_name STRING,
+  -- Op category.
+  category STRING,
+  -- Effective tf_op.
+  tf_op STRING,
+  -- Long name.
+  long_name STRING,
+  -- Region path.
+  scope_path STRING,
+  -- Its number of parts.
+  scope_parts LONG,
+  -- Shape signature of the long name.
+  shape_signature STRING
+) AS
+SELECT
+  b.op_id,
+  b.arg_set_id,
+  xplane_canonical_name(b.name) AS canonical_name,
+  xplane_op_category(b.name) AS category,
+  st.tf_op,
+  st.long_name,
+  substr(sc.s, instr(sc.s, ':') + 1) AS scope_path,
+  CAST(substr(sc.s, 1, instr(sc.s, ':') - 1) AS INT) AS scope_parts,
+  sh.shape_signature
+FROM _xplane_op_base b
+LEFT JOIN _xplane_op_stat st USING (arg_set_id)
+JOIN _xplane_op_scope sc ON sc.tf = coalesce(st.tf_op, '') AND sc.name = b.name
+LEFT JOIN _xplane_op_shape sh ON sh.long_name = st.long_name;
+
+-- The effective stats of each op as a JSON object in the extension's
+-- format (every `debug.<stat>` arg in order; integers, uint64 as exact
+-- decimals, reals with 17 significant digits or null, strings escaped).
+CREATE PERFETTO TABLE _xplane_op_stats_json(
+  -- Arg set of the op.
+  arg_set_id LONG,
+  -- Its stats as a JSON object.
+  stats STRING
+) AS
+WITH
+  kv AS (
+    SELECT
+      a.arg_set_id,
+      a.id,
+      xplane_json_string(substr(a.key, 7)) || ':' ||
+        CASE a.value_type
+          WHEN 'int' THEN a.int_value
+          WHEN 'uint' THEN xplane_uint64(a.int_value)
+          WHEN 'real' THEN
+            CASE WHEN a.real_value IS NULL OR abs(a.real_value) > 1.7976931348623157e308 THEN 'null'
+                 ELSE printf('%!.17g', a.real_value) END
+          ELSE xplane_json_string(a.string_value)
+        END AS kv
+    FROM args a
+    JOIN _xplane_op_base b USING (arg_set_id)
+    WHERE a.key GLOB 'debug.*' AND NOT a.key GLOB 'debug.xplane.*'
+  ),
+  joined AS (
+    SELECT
+      arg_set_id,
+      group_concat(kv, ',') OVER (PARTITION BY arg_set_id ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS s,
+      row_number() OVER (PARTITION BY arg_set_id ORDER BY id) AS rn
+    FROM kv
+  )
+SELECT b.arg_set_id, '{' || coalesce(j.s, '') || '}' AS stats
+FROM _xplane_op_base b
+LEFT JOIN joined j ON j.arg_set_id = b.arg_set_id AND j.rn = 1;

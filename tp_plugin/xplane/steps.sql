@@ -1,0 +1,280 @@
+-- xplane.steps: the training steps of every device, with the columns and
+-- meanings of the extension's xplane_steps table (sqlite_ext/tables_ops.c,
+-- sqlite_ext/analysis.c).
+--
+--   INCLUDE PERFETTO MODULE xplane.steps;
+--   SELECT plane_name, step, dur_ps / 1e6 AS us, idle_ps / 1e6 AS idle_us
+--   FROM xplane_steps ORDER BY plane_index, step;
+--
+-- Step markers come from the first source that has any:
+--   steps_line       analysis events of `/device:` planes on lines labelled
+--                    `Steps` whose name is an integer (xplane_parse_int);
+--   host_annotation  analysis events named `train` of `/host:` planes with
+--                    an integer step_num (else step) stat; each is a step of
+--                    every device plane that has ops (of its own host plane
+--                    when there are no ops);
+--   module           analysis events of `/device:` planes on lines labelled
+--                    `XLA Modules`, numbered 0, 1, ... per device in time
+--                    order.
+-- An op belongs to the marker that starts last at or before its time
+-- (markers ordered by start, then number) when it has not ended by then:
+-- the time is the op's start, for host annotations the start of the host
+-- event with the same correlation_id (its launch) when there is one. Device
+-- markers are searched on the op's own device, host annotations among all.
+-- The breakdown sums the self time of a step's ops (of that device) by op
+-- category; idle is the rest of the step.
+--
+-- Where the extension differs (none of these occurs in the real profiles):
+-- several host events with the op's correlation_id: the earliest is the
+-- launch here (the extension's pick among them is unspecified); `train`
+-- annotations on more than one host plane: here searched in time order
+-- (the extension binary-searches them in plane order, which is only
+-- ordered within a plane); host events the converter skips (negative
+-- duration) cannot be launches here.
+
+INCLUDE PERFETTO MODULE xplane.rules;
+INCLUDE PERFETTO MODULE xplane.op_base;
+
+-- The last arg of a key in the arg sets of some slices, read as an integer
+-- (xplane_int_like).
+CREATE PERFETTO TABLE _xplane_step_int_arg(
+  -- Arg set of a host slice.
+  arg_set_id LONG,
+  -- debug.correlation_id, debug.step_num or debug.step.
+  key STRING,
+  -- The last arg of the key as an integer.
+  v LONG
+) AS
+SELECT arg_set_id, key, v
+FROM (
+  SELECT
+    a.arg_set_id,
+    a.key,
+    xplane_int_like(a.value_type, a.int_value, a.string_value, a.real_value) AS v,
+    row_number() OVER (PARTITION BY a.arg_set_id, a.key ORDER BY a.id DESC) AS last
+  FROM args a
+  JOIN xplane_slice s USING (arg_set_id)
+  WHERE (a.key = 'debug.correlation_id' AND s.plane_name GLOB '/host:*')
+    OR (a.key IN ('debug.step_num', 'debug.step') AND s.plane_name GLOB '/host:*' AND s.name = 'train')
+)
+WHERE last = 1;
+
+-- Every step marker of every source (0 steps_line, 1 host_annotation,
+-- 2 module).
+CREATE PERFETTO TABLE _xplane_step_candidate(
+  -- 0 steps_line, 1 host_annotation, 2 module.
+  source LONG,
+  -- Process of the marker.
+  upid LONG,
+  -- Its plane.
+  plane_index LONG,
+  -- Plane name.
+  plane_name STRING,
+  -- Step number (NULL for module runs).
+  number LONG,
+  -- Exact start in ps.
+  start_ps LONG,
+  -- Exact duration in ps.
+  dur_ps LONG
+) AS
+SELECT 0 AS source, upid, plane_index, plane_name, xplane_parse_int(name) AS number, start_ps, dur_ps
+FROM xplane_analysis_event
+WHERE plane_name GLOB '/device:*' AND line_label = 'Steps' AND xplane_parse_int(name) IS NOT NULL
+UNION ALL
+SELECT 1, e.upid, e.plane_index, e.plane_name, n.number, e.start_ps, e.dur_ps
+FROM xplane_analysis_event e
+JOIN (
+  SELECT
+    arg_set_id,
+    coalesce(max(CASE WHEN key = 'debug.step_num' THEN v END), max(CASE WHEN key = 'debug.step' THEN v END)) AS number
+  FROM _xplane_step_int_arg
+  WHERE key IN ('debug.step_num', 'debug.step')
+  GROUP BY arg_set_id
+) n USING (arg_set_id)
+WHERE e.plane_name GLOB '/host:*' AND e.name = 'train' AND n.number IS NOT NULL
+UNION ALL
+SELECT 2, upid, plane_index, plane_name, NULL, start_ps, dur_ps
+FROM xplane_analysis_event
+WHERE plane_name GLOB '/device:*' AND line_label = 'XLA Modules';
+
+-- The markers of the source used, numbered (mid), with their search key
+-- (the device, or -1: host annotations serve every device) and rank r in
+-- (start, number) order within it.
+CREATE PERFETTO TABLE _xplane_step_marker(
+  -- Marker id.
+  mid LONG,
+  -- Rank within its key in (start, number) order.
+  r LONG,
+  -- 0 steps_line, 1 host_annotation, 2 module.
+  source LONG,
+  -- Process of the marker.
+  upid LONG,
+  -- Its plane.
+  plane_index LONG,
+  -- Plane name.
+  plane_name STRING,
+  -- Exact start in ps.
+  start_ps LONG,
+  -- Exact duration in ps.
+  dur_ps LONG,
+  -- Step number.
+  number LONG,
+  -- Search key: the device (upid), or -1 for host annotations.
+  k LONG
+) AS
+WITH chosen AS (
+  SELECT
+    source, upid, plane_index, plane_name, start_ps, dur_ps,
+    CASE WHEN source = 2 THEN row_number() OVER (PARTITION BY upid ORDER BY start_ps) - 1 ELSE number END AS number,
+    CASE WHEN source = 1 THEN -1 ELSE upid END AS k
+  FROM _xplane_step_candidate
+  WHERE source = (SELECT min(source) FROM _xplane_step_candidate)
+)
+SELECT
+  row_number() OVER (ORDER BY k, start_ps, number, plane_index) AS mid,
+  row_number() OVER (PARTITION BY k ORDER BY start_ps, number, plane_index) AS r,
+  *
+FROM chosen;
+
+-- Each op's marker (mid), where it has one.
+CREATE PERFETTO TABLE _xplane_op_marker(
+  -- An op.
+  op_id LONG,
+  -- Its marker.
+  mid LONG
+) AS
+WITH
+  launch AS (
+    SELECT a.v AS correlation, min(s.start_ps) AS t
+    FROM _xplane_step_int_arg a
+    JOIN xplane_slice s USING (arg_set_id)
+    WHERE a.key = 'debug.correlation_id' AND a.v IS NOT NULL
+    GROUP BY a.v
+  ),
+  op AS (
+    SELECT
+      b.op_id,
+      CASE WHEN m.source = 1 THEN -1 ELSE b.upid END AS k,
+      CASE WHEN m.source = 1 THEN coalesce(l.t, b.start_ps) ELSE b.start_ps END AS t
+    FROM _xplane_op_base b
+    JOIN (SELECT DISTINCT source FROM _xplane_step_marker) m
+    LEFT JOIN _xplane_op_stat st ON st.arg_set_id = b.arg_set_id
+    LEFT JOIN launch l ON l.correlation = st.correlation_int
+  ),
+  timeline AS (
+    SELECT k, start_ps AS t, 0 AS kind, r, NULL AS op_id FROM _xplane_step_marker
+    UNION ALL
+    SELECT k, t, 1, NULL, op_id FROM op
+  ),
+  latest AS (
+    SELECT op_id, k, t, max(r) OVER (PARTITION BY k ORDER BY t, kind ROWS UNBOUNDED PRECEDING) AS r
+    FROM timeline
+  )
+SELECT l.op_id, m.mid
+FROM latest l
+JOIN _xplane_step_marker m ON m.k = l.k AND m.r = l.r
+WHERE l.op_id IS NOT NULL AND l.t < m.start_ps + m.dur_ps;
+
+-- One row per step per device: a device marker, or a host annotation times
+-- each device plane that has ops (the annotation itself, on its host plane,
+-- when no device has ops).
+CREATE PERFETTO TABLE _xplane_step_row(
+  -- The marker.
+  mid LONG,
+  -- Its source.
+  source LONG,
+  -- The device (process).
+  upid LONG,
+  -- Its plane.
+  plane_index LONG,
+  -- Plane name.
+  plane_name STRING,
+  -- Step number.
+  number LONG,
+  -- Exact start in ps.
+  start_ps LONG,
+  -- Exact duration in ps.
+  dur_ps LONG
+) AS
+SELECT m.mid, m.source, m.upid, m.plane_index, m.plane_name, m.number, m.start_ps, m.dur_ps
+FROM _xplane_step_marker m
+WHERE m.source != 1 OR NOT EXISTS (SELECT 1 FROM _xplane_op_base)
+UNION ALL
+SELECT m.mid, m.source, d.upid, d.plane_index, d.plane_name, m.number, m.start_ps, m.dur_ps
+FROM _xplane_step_marker m
+CROSS JOIN (SELECT DISTINCT upid, plane_index, plane_name FROM _xplane_op_base) d
+WHERE m.source = 1;
+
+-- The step of each op that has one (op_id, step number).
+CREATE PERFETTO TABLE _xplane_op_step(
+  -- An op.
+  op_id LONG,
+  -- Its step number.
+  step LONG,
+  -- Its marker.
+  mid LONG,
+  -- Its device.
+  upid LONG
+) AS
+SELECT om.op_id, m.number AS step, m.mid, b.upid
+FROM _xplane_op_marker om
+JOIN _xplane_step_marker m USING (mid)
+JOIN _xplane_op_base b USING (op_id);
+
+-- The steps.
+CREATE PERFETTO TABLE xplane_steps(
+  -- XPlane index of the device plane.
+  plane_index LONG,
+  -- Device plane name.
+  plane_name STRING,
+  -- Step number.
+  step LONG,
+  -- steps_line, host_annotation or module.
+  source STRING,
+  -- Exact start of the marker in ps.
+  start_ps LONG,
+  -- Its duration in ps.
+  dur_ps LONG,
+  -- Its end in ps.
+  end_ps LONG,
+  -- Device ops assigned to the step on this device.
+  n_ops LONG,
+  -- Their self time, compute ops.
+  compute_ps LONG,
+  -- Their self time, communication ops.
+  communication_ps LONG,
+  -- Their self time, stall ops.
+  stall_ps LONG,
+  -- dur_ps minus the three, at least 0.
+  idle_ps LONG
+) AS
+WITH credit AS (
+  SELECT
+    os.mid,
+    os.upid,
+    count(*) AS n_ops,
+    sum(CASE WHEN i.category = 'compute' THEN max(0, b.self_ps) ELSE 0 END) AS compute_ps,
+    sum(CASE WHEN i.category = 'communication' THEN max(0, b.self_ps) ELSE 0 END) AS communication_ps,
+    sum(CASE WHEN i.category = 'stall' THEN max(0, b.self_ps) ELSE 0 END) AS stall_ps
+  FROM _xplane_op_step os
+  JOIN _xplane_op_base b USING (op_id)
+  JOIN _xplane_op_info i USING (op_id)
+  GROUP BY os.mid, os.upid
+)
+SELECT
+  r.plane_index,
+  r.plane_name,
+  r.number AS step,
+  CASE r.source WHEN 0 THEN 'steps_line' WHEN 1 THEN 'host_annotation' ELSE 'module' END AS source,
+  r.start_ps,
+  r.dur_ps,
+  r.start_ps + r.dur_ps AS end_ps,
+  coalesce(c.n_ops, 0) AS n_ops,
+  coalesce(c.compute_ps, 0) AS compute_ps,
+  coalesce(c.communication_ps, 0) AS communication_ps,
+  coalesce(c.stall_ps, 0) AS stall_ps,
+  max(0, r.dur_ps - coalesce(c.compute_ps, 0) - coalesce(c.communication_ps, 0) - coalesce(c.stall_ps, 0))
+    AS idle_ps
+FROM _xplane_step_row r
+LEFT JOIN credit c ON c.mid = r.mid AND c.upid = r.upid
+ORDER BY CASE WHEN r.source = 1 THEN 0 ELSE r.plane_index END, r.start_ps, r.number, r.plane_index;
