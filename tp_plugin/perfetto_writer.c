@@ -84,12 +84,12 @@ static uint64_t intern(intern_map *m, const char *p, size_t n, const char **adde
   if ((!m->mask || (m->n + 1) * 2 > m->mask) && !intern_grow(m)) return 0;
   uint64_t h = hash_bytes(p, n) & m->mask;
   while (m->keys[h]) {
-    if (m->lens[h] == n && memcmp(m->keys[h], p, n) == 0) return m->iids[h];
+    if (m->lens[h] == n && (n == 0 || memcmp(m->keys[h], p, n) == 0)) return m->iids[h];
     h = (h + 1) & m->mask;
   }
   char *k = sqlite3_malloc64(n + 1);
   if (!k) return 0;
-  memcpy(k, p, n);
+  if (n) memcpy(k, p, n); /* p may be NULL for an empty name */
   k[n] = 0;
   m->keys[h] = k;
   m->lens[h] = n;

@@ -48,66 +48,28 @@ SELECT o.op_id, o.name, o.canonical_name, o.category, o.collective_kind,
   FROM xq_file f, xplane_ops(f.file) o;
 CREATE INDEX temp.xq_ops_name ON xq_ops(name, op_id);
 
--- ---- events: one pass for the overview and the per-track breakdown ----------
--- Analysis ("complete") events are those with a self_ps. Grouped by plane,
--- thread (line display_name, else name) and event name (display_name, else
--- name), which is all the category rule and the Steps exclusion need.
+-- ---- events: the cached per-line aggregates (xplane_tracks) -----------------
+-- Analysis ("complete") events by line and category (xplane_event_category
+-- of the plane and the event's name), as the extension keeps them per decode:
+-- the overview's counts and span, and the breakdown, which leaves out the
+-- lines whose thread name (display_name, else name) is `Steps`.
 DROP TABLE IF EXISTS temp.xq_evgroups;
 CREATE TEMP TABLE xq_evgroups AS
-SELECT plane_name, thread, name, count(*) AS n, sum(self_ps) AS self_ps,
-       min(start_ps) AS first_ps, max(end_ps) AS last_ps,
-       xplane_event_category(plane_name, name) AS category
-  FROM (SELECT e.plane_name,
-               coalesce(nullif(e.line_display_name, ''), nullif(e.line_name, ''), 'xline:' || e.line_index) AS thread,
-               coalesce(nullif(e.display_name, ''), e.name) AS name,
-               e.self_ps, e.start_ps, e.end_ps
-          FROM xq_file f, xplane_events(f.file) e
-         WHERE e.self_ps IS NOT NULL)
- GROUP BY 1, 2, 3;
+SELECT t.plane_name,
+       coalesce(nullif(t.line_display_name, ''), nullif(t.line_name, ''), 'xline:' || t.line_index) AS thread,
+       t.category, t.n_events AS n, t.self_ps, t.first_start_ps AS first_ps, t.last_end_ps AS last_ps
+  FROM xq_file f, xplane_tracks(f.file) t;
 
--- The events outside the analysis (no offset, no duration, unknown metadata,
--- no name): usually few; the provenance counts below skip their stats.
-DROP TABLE IF EXISTS temp.xq_unkept;
-CREATE TEMP TABLE xq_unkept(plane_index, line_index, event_index, PRIMARY KEY(plane_index, line_index, event_index)) WITHOUT ROWID;
-INSERT INTO xq_unkept
-SELECT e.plane_index, e.line_index, e.event_index FROM xq_file f, xplane_events(f.file) e WHERE e.self_ps IS NULL;
-
--- ---- provenance: run_id and source-file stats of the analysis events --------
--- Effective stats (metadata's, overlaid by the event's own). run_id reads as
--- text (numbers as their integer digits); a source is the first non-empty
--- text among source, source_file, file_name. Ranked by count, ties by first
--- appearance in (plane, line, event) order, 20 kept.
-DROP TABLE IF EXISTS temp.xq_stat_hits;
-CREATE TEMP TABLE xq_stat_hits AS
-SELECT s.plane_index, s.line_index, s.event_index, s.name,
-       CASE WHEN s.value_type IN ('str', 'bytes') THEN CAST(s.value AS TEXT)
-            WHEN s.value_type = 'ref' THEN coalesce(CAST(s.value AS TEXT), CAST(s.ref_id AS TEXT))
-            WHEN s.name = 'run_id' AND s.value_type IN ('int64', 'uint64') THEN CAST(s.value AS TEXT)
-            WHEN s.name = 'run_id' AND s.value_type = 'double' THEN CAST(CAST(s.value AS INTEGER) AS TEXT)
-       END AS text
-  FROM xq_file f, xplane_stats(f.file) s
- WHERE s.scope = 'event' AND s.name IN ('run_id', 'source', 'source_file', 'file_name')
-   AND NOT EXISTS (SELECT 1 FROM xq_unkept u
-                    WHERE u.plane_index = s.plane_index AND u.line_index = s.line_index
-                      AND u.event_index = s.event_index);
-
+-- ---- provenance: run_id and source-file values of the analysis events -------
+-- xplane_hints counts them over the effective stats of every analysis event
+-- (run_id as text, numbers as their integer digits; a source is the first
+-- non-empty text among source, source_file, file_name). Ranked by count,
+-- ties by first appearance in (plane, line, event) order; 20 are kept.
 DROP TABLE IF EXISTS temp.xq_hints;
 CREATE TEMP TABLE xq_hints AS
-WITH per_event AS (   -- one value per event and kind (run_id; source by key priority)
-  SELECT * FROM (
-    SELECT plane_index AS p, line_index AS l, event_index AS e, text,
-           CASE name WHEN 'run_id' THEN 'run_id' ELSE 'source' END AS kind,
-           row_number() OVER (PARTITION BY plane_index, line_index, event_index, name = 'run_id'
-                              ORDER BY CASE name WHEN 'source' THEN 1 WHEN 'source_file' THEN 2 ELSE 3 END) AS pick
-      FROM xq_stat_hits WHERE text <> '')
-   WHERE pick = 1),
-seen AS (
-  SELECT kind, text, count(*) AS n,
-         min(row_number_in_file) AS first_seen
-    FROM (SELECT kind, text, row_number() OVER (ORDER BY p, l, e) AS row_number_in_file FROM per_event)
-   GROUP BY kind, text)
-SELECT kind, text, row_number() OVER (PARTITION BY kind ORDER BY n DESC, first_seen) AS rank
-  FROM seen;
+SELECT CASE h.kind WHEN 'run_id' THEN 'run_id' ELSE 'source' END AS kind, h.value AS text,
+       row_number() OVER (PARTITION BY h.kind ORDER BY h.count DESC, h.first_seen) AS rank
+  FROM xq_file f, xplane_hints(f.file) h;
 
 -- ---- steps -------------------------------------------------------------------
 -- Device `Steps` markers, else host `train` annotations (xplane_steps'
