@@ -28,6 +28,7 @@ typedef struct counted {
   size_t n;
   int64_t count;
   int64_t first_seen;
+  double proxy;   /* shape values: the FLOP proxy of this signature, -1 until computed */
 } counted;
 
 typedef struct counter {
@@ -59,28 +60,29 @@ static int counter_rehash(counter *c) {
   return 1;
 }
 
-/* Count one occurrence of value p[0..n) for (owner, kind); 0 on OOM. */
-static int counter_add(counter *c, int64_t owner, int32_t kind, const char *p, size_t n, int64_t seen) {
-  if (((uint64_t)c->n + 1) * 2 > c->mask && !counter_rehash(c)) return 0;
+/* Count one occurrence of value p[0..n) for (owner, kind); returns its
+** entry's index, -1 on OOM. */
+static int64_t counter_put(counter *c, int64_t owner, int32_t kind, const char *p, size_t n, int64_t seen) {
+  if (((uint64_t)c->n + 1) * 2 > c->mask && !counter_rehash(c)) return -1;
   uint64_t h = hash_key(owner, kind, p, n) & c->mask;
   while (c->slot[h] >= 0) {
     counted *e = &c->v[c->slot[h]];
     if (e->owner == owner && e->kind == kind && e->n == n && memcmp(e->value, p, n) == 0) {
       e->count++;
-      return 1;
+      return c->slot[h];
     }
     h = (h + 1) & c->mask;
   }
   if (c->n == c->cap) {
     int64_t nc = c->cap ? c->cap * 2 : 256;
     counted *v = sqlite3_realloc64(c->v, sizeof(counted) * (sqlite3_uint64)nc);
-    if (!v) return 0;
+    if (!v) return -1;
     c->v = v;
     c->cap = nc;
   }
   counted *e = &c->v[c->n];
   e->value = sqlite3_malloc64(n + 1);
-  if (!e->value) return 0;
+  if (!e->value) return -1;
   memcpy(e->value, p, n);
   e->value[n] = 0;
   e->n = n;
@@ -88,8 +90,13 @@ static int counter_add(counter *c, int64_t owner, int32_t kind, const char *p, s
   e->kind = kind;
   e->count = 1;
   e->first_seen = seen;
-  c->slot[h] = c->n++;
-  return 1;
+  e->proxy = -1;
+  c->slot[h] = c->n;
+  return c->n++;
+}
+
+static int counter_add(counter *c, int64_t owner, int32_t kind, const char *p, size_t n, int64_t seen) {
+  return counter_put(c, owner, kind, p, n, seen) >= 0;
 }
 
 static void counter_free(counter *c, int keep_values) {
@@ -273,6 +280,16 @@ static void op_names_free(void *o_) {
 
 enum { K_SHAPE = 0, K_SOURCE, K_TF_OP, K_NAME };
 
+/* The FLOP proxy of one invocation: family from the op's canonical name. */
+static double op_flop_proxy(xp_str name, const char *sig, size_t sig_n) {
+  sqlite3_str *canon = sqlite3_str_new(NULL);
+  xp_canonical_name(canon, name.p, name.n);
+  const char *z = sqlite3_str_value(canon);
+  const char *family = xp_semantic_family(z ? z : "", (size_t)sqlite3_str_length(canon));
+  sqlite3_free(sqlite3_str_finish(canon));
+  return xp_flop_proxy(family, sig, sig_n);
+}
+
 static char *dup_value(const counted *c) { return c ? sqlite3_mprintf("%s", c->value) : NULL; }
 
 static int build_op_names(xp_profile *p, op_names *out) {
@@ -316,8 +333,20 @@ static int build_op_names(xp_profile *p, op_names *out) {
     xp_str ln = xp_op_long_name(p, o, &sv), src = xp_op_source_file(&sv), tf = xp_op_tf_op(&sv);
     sqlite3_str_reset(sig);
     xp_shape_signature(sig, ln.p, ln.n);
-    if (sqlite3_str_length(sig))
-      ok = counter_add(&values, of_op[i], K_SHAPE, sqlite3_str_value(sig), (size_t)sqlite3_str_length(sig), i);
+    if (sqlite3_str_length(sig)) {
+      int64_t k = counter_put(&values, of_op[i], K_SHAPE, sqlite3_str_value(sig), (size_t)sqlite3_str_length(sig), i);
+      ok = k >= 0;
+      if (ok) {
+        /* the proxy of each distinct signature once; summed per op, in op
+        ** order, as the reference sums per event */
+        counted *c = &values.v[k];
+        if (c->proxy < 0) c->proxy = op_flop_proxy(g->name, c->value, c->n);
+        if (c->proxy > 0) {
+          g->flop_proxy_sum += c->proxy;
+          g->flop_proxy_count++;
+        }
+      }
+    }
     if (ok && src.n) ok = counter_add(&values, of_op[i], K_SOURCE, src.p, src.n, i);
     if (ok && tf.n) ok = counter_add(&values, of_op[i], K_TF_OP, tf.p, tf.n, i);
   }
@@ -329,18 +358,6 @@ static int build_op_names(xp_profile *p, op_names *out) {
     const counted *c = &values.v[i];
     const counted **b = &best[c->owner * 3 + c->kind];
     if (beats(c, *b)) *b = c;
-    if (c->kind != K_SHAPE) continue;
-    xp_op_group *g = &out->v[c->owner];
-    sqlite3_str *canon = sqlite3_str_new(NULL);
-    xp_canonical_name(canon, g->name.p, g->name.n);
-    const char *family = xp_semantic_family(sqlite3_str_value(canon) ? sqlite3_str_value(canon) : "",
-                                            (size_t)sqlite3_str_length(canon));
-    sqlite3_free(sqlite3_str_finish(canon));
-    double proxy = xp_flop_proxy(family, c->value, c->n);
-    if (proxy > 0) {
-      g->flop_proxy_sum += proxy * (double)c->count;
-      g->flop_proxy_count += c->count;
-    }
   }
   for (int64_t i = 0; ok && i < out->n; i++) {
     out->v[i].shape_signature = dup_value(best[i * 3 + K_SHAPE]);

@@ -16,7 +16,8 @@
 -- json_group_array over ordered subqueries (SQLite 3.40 has no ORDER BY
 -- inside aggregates); JSON read back from a column or a subquery is wrapped
 -- in json() outside the subquery (a sort drops the JSON subtype). The device
--- ops are read once into xq_ops and every op-level section aggregates it.
+-- ops the gap sections need are read into xq_ops; the other op-level sections
+-- read the extension's cached aggregates (xplane_op_names, xplane_scopes).
 
 -- ---- the profile file -------------------------------------------------------
 INSERT INTO xq_fail SELECT 'profile-unset' FROM xq_input WHERE profile IS NULL OR profile = '';
@@ -36,16 +37,20 @@ INSERT INTO xq_fail SELECT 'many-profile-files' FROM xq_file WHERE n_files > 1;
 DROP TABLE IF EXISTS temp.xq_ops;
 CREATE TEMP TABLE xq_ops(
   op_id INTEGER PRIMARY KEY, name TEXT, canonical_name TEXT, category TEXT, collective_kind TEXT,
-  tf_op TEXT, scope_path TEXT, source_file TEXT, shape_signature TEXT,
-  dur_ps INTEGER, self_ps INTEGER, gap_before_ps INTEGER, gap_payload_op_id INTEGER,
-  flop_proxy REAL);
+  tf_op TEXT, scope_path TEXT, dur_ps INTEGER, self_ps INTEGER, gap_before_ps INTEGER,
+  gap_payload_op_id INTEGER);
+-- Only the ops the gap sections read: the gap markers, then their payloads
+-- (the other sections read the cached per-name and region aggregates). A
+-- row's other columns are computed only when its filter column passes.
 INSERT INTO xq_ops
-SELECT o.op_id, o.name, o.canonical_name, o.category, o.collective_kind,
-       o.tf_op, o.scope_path, o.source_file, o.shape_signature,
-       o.dur_ps, o.self_ps, o.gap_before_ps, o.gap_payload_op_id,
-       -- FLOP proxy per invocation: the family from the name alone (as the reference)
-       xplane_flop_proxy(xplane_semantic_family(o.canonical_name), o.shape_signature)
-  FROM xq_file f, xplane_ops(f.file) o;
+SELECT o.op_id, o.name, o.canonical_name, o.category, o.collective_kind, o.tf_op, o.scope_path,
+       o.dur_ps, o.self_ps, o.gap_before_ps, o.gap_payload_op_id
+  FROM xq_file f, xplane_ops(f.file) o WHERE o.gap_before_ps > 0;
+INSERT INTO xq_ops
+SELECT o.op_id, o.name, o.canonical_name, o.category, o.collective_kind, o.tf_op, o.scope_path,
+       o.dur_ps, o.self_ps, o.gap_before_ps, o.gap_payload_op_id
+  FROM xq_file f, xplane_ops(f.file) o
+ WHERE o.gap_before_ps = 0 AND o.op_id IN (SELECT gap_payload_op_id FROM xq_ops);
 CREATE INDEX temp.xq_ops_name ON xq_ops(name, op_id);
 
 -- ---- events: the cached per-line aggregates (xplane_tracks) -----------------
@@ -278,28 +283,26 @@ SELECT b.category, b.ps / 1e6 AS us,
 -- most frequent shape signature, source file and raw tf_op (ties: first seen).
 DROP TABLE IF EXISTS temp.xq_hot;
 CREATE TEMP TABLE xq_hot AS
-WITH g AS (
-  SELECT name, canonical_name, category, count(*) AS n, sum(dur_ps) AS total_ps, sum(self_ps) AS excl_ps,
-         sum(flop_proxy) AS flop_sum, count(flop_proxy) AS flop_n
-    FROM xq_ops GROUP BY name),
-ranked AS (SELECT *, row_number() OVER (ORDER BY excl_ps DESC, total_ps DESC, name) AS rank FROM g)
-SELECT r.*,
-       (SELECT shape_signature FROM xq_ops o WHERE o.name = r.name AND o.shape_signature <> ''
-         GROUP BY shape_signature ORDER BY count(*) DESC, min(op_id) LIMIT 1) AS shape_signature,
-       (SELECT source_file FROM xq_ops o WHERE o.name = r.name AND o.source_file <> ''
-         GROUP BY source_file ORDER BY count(*) DESC, min(op_id) LIMIT 1) AS source_file,
-       (SELECT tf_op FROM xq_ops o WHERE o.name = r.name AND o.tf_op <> ''
-         GROUP BY tf_op ORDER BY count(*) DESC, min(op_id) LIMIT 1) AS tf_op_path,
-       CASE WHEN r.flop_n > 0 THEN r.flop_sum / r.flop_n END AS flop_per_inv
+-- xplane_op_names keeps these per name (computed once per decode): counts,
+-- totals, the modes (ties: first seen) and the FLOP proxy summed over the
+-- invocations that have one (family from the name alone, as the reference).
+WITH ranked AS (
+  SELECT g.name, g.canonical_name, g.category, g.count AS n, g.total_ps, g.self_ps AS excl_ps,
+         g.flop_proxy_sum AS flop_sum, g.flop_proxy_count AS flop_n,
+         row_number() OVER (ORDER BY g.self_ps DESC, g.total_ps DESC, g.name) AS rank,
+         g.shape_signature, g.source_file, g.tf_op AS tf_op_path
+    FROM xq_file f, xplane_op_names(f.file) g)
+SELECT r.*, CASE WHEN r.flop_n > 0 THEN r.flop_sum / r.flop_n END AS flop_per_inv
   FROM ranked r
  WHERE r.rank <= (SELECT hot_op_limit FROM xq_file);
 
 -- ---- communication -------------------------------------------------------------
 DROP TABLE IF EXISTS temp.xq_comm;
 CREATE TEMP TABLE xq_comm AS
-SELECT collective_kind AS collective, count(*) AS n, sum(self_ps) AS total_ps,
-       row_number() OVER (ORDER BY sum(self_ps) DESC, collective_kind) AS rank
-  FROM xq_ops WHERE collective_kind IS NOT NULL GROUP BY collective_kind;
+SELECT xplane_collective_kind(g.name) AS collective, sum(g.count) AS n, sum(g.self_ps) AS total_ps,
+       row_number() OVER (ORDER BY sum(g.self_ps) DESC, xplane_collective_kind(g.name)) AS rank
+  FROM xq_file f, xplane_op_names(f.file) g
+ WHERE xplane_is_communication(g.name) GROUP BY 1;
 
 -- ---- semantic families (of the hot ops listed) ---------------------------------
 -- Family of "canonical name + ' ' + tf_op path" (analysis.md); example = the
@@ -357,30 +360,35 @@ DROP TABLE IF EXISTS temp.xq_preferred;
 CREATE TEMP TABLE xq_preferred(name TEXT PRIMARY KEY, path TEXT) WITHOUT ROWID;
 INSERT INTO xq_preferred
 SELECT name, path FROM (
-  SELECT name, path, row_number() OVER (PARTITION BY name ORDER BY count(*) DESC, path) AS pick
-    FROM (SELECT name, xplane_scope_path(tf_op, name, 4) AS path FROM xq_ops
-           WHERE tf_op <> '' AND NOT (instr(scope_path, '=>') = 0 AND scope_path = canonical_name))
+  SELECT name, path, row_number() OVER (PARTITION BY name ORDER BY sum(n) DESC, path) AS pick
+    FROM (SELECT name, xplane_scope_path(tf_op, name, 4) AS path, n     -- once per (name, tf_op)
+            FROM (SELECT o.name, o.tf_op, o.scope_path, o.canonical_name, count(*) AS n
+                    FROM xq_file f, xplane_ops(f.file) o
+                   WHERE o.name IN (SELECT payload FROM xq_gap_events) AND o.tf_op <> ''
+                   GROUP BY o.name, o.tf_op)
+           WHERE NOT (instr(scope_path, '=>') = 0 AND scope_path = canonical_name))
    GROUP BY name, path)
  WHERE pick = 1 AND path <> '';
 DROP TABLE IF EXISTS temp.xq_gap_regions;
 CREATE TEMP TABLE xq_gap_regions AS
-WITH region AS (
-  SELECT g.payload, g.gap_ps,
+WITH region AS MATERIALIZED (   -- once per payload name and tf_op (the path depends on nothing else)
+  SELECT g.payload, count(*) AS n, sum(g.gap_ps) AS gap_ps,
          CASE WHEN instr(p.scope_path, '=>') = 0 AND p.scope_path = p.canonical_name
                    AND (SELECT path FROM xq_preferred x WHERE x.name = g.payload) IS NOT NULL
               THEN (SELECT path FROM xq_preferred x WHERE x.name = g.payload)
               ELSE xplane_scope_path(p.tf_op, p.name, 4) END AS path,
          lower(p.canonical_name) LIKE 'copy%' AS is_copy
-    FROM xq_gap_events g JOIN xq_ops p ON p.op_id = g.payload_id),
+    FROM xq_gap_events g JOIN xq_ops p ON p.op_id = g.payload_id
+   GROUP BY g.payload, p.tf_op),
 labelled AS (
-  SELECT payload, gap_ps,
+  SELECT payload, n, gap_ps,
          CASE WHEN NOT is_copy THEN path
               WHEN stripped = '' THEN 'copy'
               WHEN substr(stripped, 1, 5) = 'copy(' THEN stripped
               WHEN lower(stripped) = 'copy' THEN 'copy'
               ELSE 'copy(' || stripped || ')' END AS region_path
     FROM (SELECT *, trim(path, ' ' || char(9, 10, 11, 12, 13)) AS stripped FROM region))
-SELECT payload AS op_name, region_path, count(*) AS n, sum(gap_ps) AS total_ps,
+SELECT payload AS op_name, region_path, sum(n) AS n, sum(gap_ps) AS total_ps,
        row_number() OVER (ORDER BY sum(gap_ps) DESC, payload, region_path) AS rank
   FROM labelled GROUP BY payload, region_path;
 DELETE FROM xq_gap_regions WHERE rank > (SELECT long_limit FROM xq_file);
@@ -389,36 +397,13 @@ DELETE FROM xq_gap_regions WHERE rank > (SELECT long_limit FROM xq_file);
 -- Every prefix of each op's scope path (parts joined by "=>") is a region:
 -- count of ops, inclusive = their exclusive time; the full path also gets
 -- exclusive time. A region deeper than 1 with exactly one child region of the
--- same inclusive time (within 1 ps or 1e-9 relative) is dropped. Computed here
--- from xq_ops rather than read from xplane_scopes, which hangs on profiles with
--- more than 1024 regions (see the extension request in queries/README.md);
--- tests/test_queries.sh checks that both agree on the real profiles.
+-- same inclusive time (within 1 ps or 1e-9 relative) is dropped: the
+-- extension's xplane_scopes, cached per decode.
 DROP TABLE IF EXISTS temp.xq_regions;
 CREATE TEMP TABLE xq_regions AS
-WITH RECURSIVE
-leaf(path, n, self_ps) AS (SELECT scope_path, count(*), sum(max(self_ps, 0)) FROM xq_ops GROUP BY scope_path),
-prefix(leaf, depth, path, parent, rest) AS (
-  SELECT path, 1, CASE WHEN instr(path, '=>') > 0 THEN substr(path, 1, instr(path, '=>') - 1) ELSE path END, NULL,
-         CASE WHEN instr(path, '=>') > 0 THEN substr(path, instr(path, '=>') + 2) END
-    FROM leaf
-  UNION ALL
-  SELECT leaf, depth + 1,
-         path || '=>' || CASE WHEN instr(rest, '=>') > 0 THEN substr(rest, 1, instr(rest, '=>') - 1) ELSE rest END, path,
-         CASE WHEN instr(rest, '=>') > 0 THEN substr(rest, instr(rest, '=>') + 2) END
-    FROM prefix WHERE rest IS NOT NULL),
-region AS (
-  SELECT p.path, p.depth, p.parent, sum(l.n) AS n, sum(l.self_ps) AS inclusive_ps,
-         sum(CASE WHEN p.path = p.leaf THEN l.self_ps ELSE 0 END) AS exclusive_ps
-    FROM prefix p JOIN leaf l ON l.path = p.leaf GROUP BY p.path),
-only_child AS (SELECT parent, min(inclusive_ps) AS child_ps FROM region WHERE parent IS NOT NULL
-                GROUP BY parent HAVING count(*) = 1),
-kept AS (
-  SELECT r.* FROM region r LEFT JOIN only_child c ON c.parent = r.path
-   WHERE r.depth = 1 OR c.parent IS NULL
-      OR NOT (abs(r.inclusive_ps - c.child_ps) <= 1 OR abs(r.inclusive_ps - c.child_ps) <= 1e-9 * max(r.inclusive_ps, c.child_ps)))
-SELECT path, depth, n, inclusive_ps, exclusive_ps,
-       row_number() OVER (ORDER BY inclusive_ps DESC, exclusive_ps DESC, path) AS rank
-  FROM kept;
+SELECT s.scope_path AS path, s.depth, s.count AS n, s.inclusive_ps, s.exclusive_ps,
+       row_number() OVER (ORDER BY s.inclusive_ps DESC, s.exclusive_ps DESC, s.scope_path) AS rank
+  FROM xq_file f, xplane_scopes(f.file) s;
 DELETE FROM xq_regions WHERE rank > (SELECT long_limit FROM xq_file);
 
 -- ---- overview ------------------------------------------------------------------------
