@@ -265,6 +265,8 @@ int64_t xp_track_aggs(xp_profile *p, const xp_track_agg **aggs, const xp_hint **
 typedef struct op_names {
   xp_op_group *v;
   int64_t n;
+  xp_tf_count *tf;
+  int64_t n_tf;
 } op_names;
 
 static void op_names_free(void *o_) {
@@ -274,6 +276,8 @@ static void op_names_free(void *o_) {
     sqlite3_free(o->v[i].source_file);
     sqlite3_free(o->v[i].tf_op);
   }
+  for (int64_t i = 0; i < o->n_tf; i++) sqlite3_free(o->tf[i].tf_op);
+  sqlite3_free(o->tf);
   sqlite3_free(o->v);
   sqlite3_free(o);
 }
@@ -364,6 +368,22 @@ static int build_op_names(xp_profile *p, op_names *out) {
     out->v[i].source_file = dup_value(best[i * 3 + K_SOURCE]);
     out->v[i].tf_op = dup_value(best[i * 3 + K_TF_OP]);
   }
+  /* every (name, tf_op) pair with its count, in first-seen order */
+  int64_t n_tf = 0;
+  for (int64_t i = 0; ok && i < values.n; i++) n_tf += values.v[i].kind == K_TF_OP;
+  out->tf = ok ? sqlite3_malloc64(sizeof(xp_tf_count) * (sqlite3_uint64)(n_tf + 1)) : NULL;
+  ok = ok && out->tf;
+  for (int64_t i = 0; ok && i < values.n; i++) {
+    const counted *c = &values.v[i];
+    if (c->kind != K_TF_OP) continue;
+    xp_tf_count *t = &out->tf[out->n_tf];
+    t->name = out->v[c->owner].name;
+    t->tf_op = dup_value(c);
+    t->count = c->count;
+    t->first_op = c->first_seen;
+    if (!t->tf_op) { ok = 0; break; }
+    out->n_tf++;
+  }
   sqlite3_free(best);
   sqlite3_free(of_op);
   sqlite3_free(sqlite3_str_finish(sig));
@@ -388,4 +408,97 @@ int64_t xp_op_groups(xp_profile *p, const xp_op_group **names) {
   }
   *names = ((op_names *)*slot)->v;
   return ((op_names *)*slot)->n;
+}
+
+int64_t xp_op_tf_ops(xp_profile *p, const xp_tf_count **rows) {
+  const xp_op_group *names;
+  if (xp_op_groups(p, &names) < 0) return -1;
+  op_names *o = *xp_analysis_slot(p, XP_SLOT_OP_NAMES, op_names_free);
+  *rows = o->tf;
+  return o->n_tf;
+}
+
+/* ---- gap groups ---- */
+
+typedef struct gaps {
+  xp_gap_group *v;
+  int64_t n;
+} gaps;
+
+static void gaps_free(void *g_) {
+  gaps *g = g_;
+  sqlite3_free(g->v);
+  sqlite3_free(g);
+}
+
+/* An unambiguous key of the three strings: each preceded by its length. */
+static void put_part(sqlite3_str *k, xp_str s) {
+  uint32_t n = (uint32_t)s.n;
+  sqlite3_str_append(k, (const char *)&n, sizeof(n));
+  if (s.n) sqlite3_str_append(k, s.p, (int)s.n);
+}
+
+static int build_gaps(xp_profile *p, gaps *out) {
+  const xp_op *ops;
+  int64_t n_ops = xp_ops(p, &ops);
+  if (n_ops < 0) return 0;
+  counter keys;
+  xp_statvec sv = {0};
+  memset(&keys, 0, sizeof(keys));
+  sqlite3_str *k = sqlite3_str_new(NULL);
+  int64_t cap = 0;
+  int ok = 1;
+  for (int64_t i = 0; ok && i < n_ops; i++) {
+    const xp_op *m = &ops[i];
+    if (m->gap_ps <= 0 || m->payload < 0) continue;
+    const xp_op *pay = &ops[m->payload];
+    if (!xp_op_stats(p, pay, &sv)) { ok = 0; break; }
+    xp_str pn = xp_op_name(p, pay), mn = xp_op_name(p, m), tf = xp_op_tf_op(&sv);
+    sqlite3_str_reset(k);
+    put_part(k, pn);
+    put_part(k, mn);
+    put_part(k, tf);
+    const char *kz = sqlite3_str_value(k);
+    int64_t e = counter_put(&keys, 0, 0, kz ? kz : "", (size_t)sqlite3_str_length(k), i);
+    if (e < 0) { ok = 0; break; }
+    if (e == out->n) { /* a new group */
+      if (out->n == cap) {
+        cap = cap ? cap * 2 : 256;
+        xp_gap_group *v = sqlite3_realloc64(out->v, sizeof(xp_gap_group) * (sqlite3_uint64)cap);
+        if (!v) { ok = 0; break; }
+        out->v = v;
+      }
+      xp_gap_group *g = &out->v[out->n++];
+      memset(g, 0, sizeof(*g));
+      g->payload = pn;
+      g->marker = mn;
+      g->tf_op = tf;
+      g->first_op = i;
+    }
+    xp_gap_group *g = &out->v[e];
+    g->count++;
+    g->total_ps += m->gap_ps;
+    if (m->gap_ps > g->max_ps) g->max_ps = m->gap_ps;
+  }
+  sqlite3_free(sqlite3_str_finish(k));
+  xp_statvec_free(&sv);
+  counter_free(&keys, 0);
+  return ok;
+}
+
+int64_t xp_gap_groups(xp_profile *p, const xp_gap_group **rows) {
+  void **slot = xp_analysis_slot(p, XP_SLOT_GAPS, gaps_free);
+  if (!slot) return -1;
+  if (!*slot) {
+    gaps *g = sqlite3_malloc(sizeof(*g));
+    if (!g) return -1;
+    memset(g, 0, sizeof(*g));
+    if (!build_gaps(p, g)) {
+      gaps_free(g);
+      return -1;
+    }
+    *slot = g;
+  }
+  *rows = ((gaps *)*slot)->v;
+  return ((gaps *)*slot)->n;
 }

@@ -10,7 +10,10 @@
 **   analysis events, with the order of first appearance (provenance).
 ** - Op names: per device-op name the count, total and exclusive time, and the
 **   most frequent shape signature, source file and tf_op (ties: first seen),
-**   and the FLOP proxy sum (the hot ops of the summary).
+**   and the FLOP proxy sum (the hot ops of the summary); and how often each
+**   name runs with each tf_op (the preferred region of a gap payload).
+** - Gap groups: the pre-op gaps by payload, marker and the payload's tf_op
+**   (the gap sections of the summary).
 */
 #ifndef XPLANE_AGGREGATES_H
 #define XPLANE_AGGREGATES_H
@@ -46,8 +49,25 @@ typedef struct xp_op_group {
   int64_t first_op;                            /* first occurrence (op id) */
 } xp_op_group;
 
+/* How often an op name runs with a given tf_op (non-empty ones). */
+typedef struct xp_tf_count {
+  xp_str name;
+  char *tf_op;
+  int64_t count;
+  int64_t first_op;
+} xp_tf_count;
+
+/* Pre-op gaps grouped by (payload name, marker name, payload tf_op). */
+typedef struct xp_gap_group {
+  xp_str payload, marker, tf_op;
+  int64_t count, total_ps, max_ps;
+  int64_t first_op;   /* the first marker (op id) */
+} xp_gap_group;
+
 /* Returns counts (-1 on OOM); the arrays stay valid while the profile lives. */
 int64_t xp_track_aggs(xp_profile *p, const xp_track_agg **aggs, const xp_hint **hints, int64_t *n_hints);
 int64_t xp_op_groups(xp_profile *p, const xp_op_group **names);
+int64_t xp_op_tf_ops(xp_profile *p, const xp_tf_count **rows);
+int64_t xp_gap_groups(xp_profile *p, const xp_gap_group **rows);
 
 #endif

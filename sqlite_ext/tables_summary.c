@@ -232,3 +232,96 @@ const xp_table xp_table_op_names = {
     .column = op_names_column,
     .prepare = prepare_op_names,
 };
+
+/* ---- xplane_op_tf_ops: how often each op name runs with each tf_op ---- */
+
+enum { TF_NAME = XP_COL_FIRST_OWN, TF_TF_OP, TF_COUNT, TF_FIRST_OP_ID, TF_N };
+static const char *const op_tf_ops_cols[] = {"name TEXT", "tf_op TEXT", "count INTEGER", "first_op_id INTEGER"};
+
+static int op_tf_ops_first(xp_cursor *cur) {
+  agg_state *st = cur->state;
+  const xp_tf_count *rows;
+  st->n = xp_op_tf_ops(cur->prof, &rows);
+  if (st->n < 0) return SQLITE_NOMEM;
+  st->rows = rows;
+  st->i = 0;
+  cur->file_eof = st->n == 0;
+  return SQLITE_OK;
+}
+
+static int op_tf_ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  agg_state *st = cur->state;
+  const xp_tf_count *t = (const xp_tf_count *)st->rows + st->i;
+  switch (col) {
+    case TF_NAME: xp_result_str(ctx, t->name); break;
+    case TF_TF_OP: sqlite3_result_text(ctx, t->tf_op, -1, SQLITE_TRANSIENT); break;
+    case TF_COUNT: sqlite3_result_int64(ctx, t->count); break;
+    case TF_FIRST_OP_ID: sqlite3_result_int64(ctx, t->first_op); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_op_tf_ops = {
+    .name = "xplane_op_tf_ops",
+    .columns = op_tf_ops_cols,
+    .n_columns = TF_N + 1,
+    .needs_profile = 1,
+    .push = {-1, -1, -1, -1, -1},
+    .state_size = sizeof(agg_state),
+    .first = op_tf_ops_first,
+    .next = rows_next,
+    .column = op_tf_ops_column,
+    .prepare = prepare_op_names,
+};
+
+/* ---- xplane_gaps: pre-op gaps by payload, marker and payload tf_op ---- */
+
+enum { G_PAYLOAD, G_MARKER, G_TF_OP, G_COUNT, G_TOTAL_PS, G_MAX_PS, G_FIRST_MARKER_ID, G_N0 };
+enum { G_BASE = XP_COL_FIRST_OWN, G_N = XP_COL_FIRST_OWN + G_N0 };
+static const char *const gaps_cols[] = {"payload_name TEXT", "marker_name TEXT", "payload_tf_op TEXT",
+                                        "count INTEGER", "total_ps INTEGER", "max_ps INTEGER",
+                                        "first_marker_id INTEGER"};
+
+static int prepare_gaps(xp_profile *p) {
+  const xp_gap_group *rows;
+  return xp_gap_groups(p, &rows) >= 0;
+}
+
+static int gaps_first(xp_cursor *cur) {
+  agg_state *st = cur->state;
+  const xp_gap_group *rows;
+  st->n = xp_gap_groups(cur->prof, &rows);
+  if (st->n < 0) return SQLITE_NOMEM;
+  st->rows = rows;
+  st->i = 0;
+  cur->file_eof = st->n == 0;
+  return SQLITE_OK;
+}
+
+static int gaps_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  agg_state *st = cur->state;
+  const xp_gap_group *g = (const xp_gap_group *)st->rows + st->i;
+  switch (col - G_BASE) {
+    case G_PAYLOAD: xp_result_str(ctx, g->payload); break;
+    case G_MARKER: xp_result_str(ctx, g->marker); break;
+    case G_TF_OP: if (g->tf_op.n) xp_result_str(ctx, g->tf_op); break;
+    case G_COUNT: sqlite3_result_int64(ctx, g->count); break;
+    case G_TOTAL_PS: sqlite3_result_int64(ctx, g->total_ps); break;
+    case G_MAX_PS: sqlite3_result_int64(ctx, g->max_ps); break;
+    case G_FIRST_MARKER_ID: sqlite3_result_int64(ctx, g->first_op); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_gaps = {
+    .name = "xplane_gaps",
+    .columns = gaps_cols,
+    .n_columns = G_N + 1,
+    .needs_profile = 1,
+    .push = {-1, -1, -1, -1, -1},
+    .state_size = sizeof(agg_state),
+    .first = gaps_first,
+    .next = rows_next,
+    .column = gaps_column,
+    .prepare = prepare_gaps,
+};

@@ -16,8 +16,8 @@
 -- json_group_array over ordered subqueries (SQLite 3.40 has no ORDER BY
 -- inside aggregates); JSON read back from a column or a subquery is wrapped
 -- in json() outside the subquery (a sort drops the JSON subtype). The device
--- ops the gap sections need are read into xq_ops; the other op-level sections
--- read the extension's cached aggregates (xplane_op_names, xplane_scopes).
+-- op-level sections read the extension's cached aggregates (xplane_op_names,
+-- xplane_op_tf_ops, xplane_gaps, xplane_scopes), computed once per decode.
 
 -- ---- the profile file -------------------------------------------------------
 INSERT INTO xq_fail SELECT 'profile-unset' FROM xq_input WHERE profile IS NULL OR profile = '';
@@ -34,24 +34,6 @@ INSERT INTO xq_fail SELECT 'many-profile-files' FROM xq_file WHERE n_files > 1;
 
 -- ---- device ops: one pass over xplane_ops -----------------------------------
 -- op_id follows (plane, line, event) order: the reference's "first seen" order.
-DROP TABLE IF EXISTS temp.xq_ops;
-CREATE TEMP TABLE xq_ops(
-  op_id INTEGER PRIMARY KEY, name TEXT, canonical_name TEXT, category TEXT, collective_kind TEXT,
-  tf_op TEXT, scope_path TEXT, dur_ps INTEGER, self_ps INTEGER, gap_before_ps INTEGER,
-  gap_payload_op_id INTEGER);
--- Only the ops the gap sections read: the gap markers, then their payloads
--- (the other sections read the cached per-name and region aggregates). A
--- row's other columns are computed only when its filter column passes.
-INSERT INTO xq_ops
-SELECT o.op_id, o.name, o.canonical_name, o.category, o.collective_kind, o.tf_op, o.scope_path,
-       o.dur_ps, o.self_ps, o.gap_before_ps, o.gap_payload_op_id
-  FROM xq_file f, xplane_ops(f.file) o WHERE o.gap_before_ps > 0;
-INSERT INTO xq_ops
-SELECT o.op_id, o.name, o.canonical_name, o.category, o.collective_kind, o.tf_op, o.scope_path,
-       o.dur_ps, o.self_ps, o.gap_before_ps, o.gap_payload_op_id
-  FROM xq_file f, xplane_ops(f.file) o
- WHERE o.gap_before_ps = 0 AND o.op_id IN (SELECT gap_payload_op_id FROM xq_ops);
-CREATE INDEX temp.xq_ops_name ON xq_ops(name, op_id);
 
 -- ---- events: the cached per-line aggregates (xplane_tracks) -----------------
 -- Analysis ("complete") events by line and category (xplane_event_category
@@ -336,19 +318,21 @@ DELETE FROM xq_families WHERE rank > (SELECT family_limit FROM xq_file);
 -- Each op that starts after everything before it on its track ended is a
 -- marker (gap_before_ps > 0); xplane_ops resolved its payload. Aggregated
 -- under the payload's name; the marker shown is the most frequent (ties: name).
-DROP TABLE IF EXISTS temp.xq_gap_events;
-CREATE TEMP TABLE xq_gap_events AS
-SELECT m.op_id AS marker_id, m.name AS marker, p.op_id AS payload_id, p.name AS payload, m.gap_before_ps AS gap_ps
-  FROM xq_ops m JOIN xq_ops p ON p.op_id = m.gap_payload_op_id
- WHERE m.gap_before_ps > 0;
-CREATE INDEX temp.xq_gap_events_payload ON xq_gap_events(payload, marker);
+-- xplane_gaps keeps them grouped by (payload, marker, payload's tf_op),
+-- computed once per decode.
+DROP TABLE IF EXISTS temp.xq_gap_groups;
+CREATE TEMP TABLE xq_gap_groups AS
+SELECT g.payload_name AS payload, g.marker_name AS marker, coalesce(g.payload_tf_op, '') AS tf_op,
+       g.count AS n, g.total_ps, g.max_ps
+  FROM xq_file f, xplane_gaps(f.file) g;
+CREATE INDEX temp.xq_gap_groups_payload ON xq_gap_groups(payload, marker);
 DROP TABLE IF EXISTS temp.xq_gaps;
 CREATE TEMP TABLE xq_gaps AS
-SELECT payload AS name, count(*) AS n, sum(gap_ps) AS total_ps, max(gap_ps) AS max_ps,
-       (SELECT marker FROM xq_gap_events x WHERE x.payload = g.payload
-         GROUP BY marker ORDER BY count(*) DESC, marker LIMIT 1) AS marker_op,
-       row_number() OVER (ORDER BY sum(gap_ps) DESC, max(gap_ps) DESC, payload) AS rank
-  FROM xq_gap_events g GROUP BY payload;
+SELECT payload AS name, sum(n) AS n, sum(total_ps) AS total_ps, max(max_ps) AS max_ps,
+       (SELECT marker FROM xq_gap_groups x WHERE x.payload = g.payload
+         GROUP BY marker ORDER BY sum(n) DESC, marker LIMIT 1) AS marker_op,
+       row_number() OVER (ORDER BY sum(total_ps) DESC, max(max_ps) DESC, payload) AS rank
+  FROM xq_gap_groups g GROUP BY payload;
 DELETE FROM xq_gaps WHERE rank > (SELECT long_limit FROM xq_file);
 
 -- ---- gap context by region ---------------------------------------------------------
@@ -361,25 +345,25 @@ CREATE TEMP TABLE xq_preferred(name TEXT PRIMARY KEY, path TEXT) WITHOUT ROWID;
 INSERT INTO xq_preferred
 SELECT name, path FROM (
   SELECT name, path, row_number() OVER (PARTITION BY name ORDER BY sum(n) DESC, path) AS pick
-    FROM (SELECT name, xplane_scope_path(tf_op, name, 4) AS path, n     -- once per (name, tf_op)
-            FROM (SELECT o.name, o.tf_op, o.scope_path, o.canonical_name, count(*) AS n
-                    FROM xq_file f, xplane_ops(f.file) o
-                   WHERE o.name IN (SELECT payload FROM xq_gap_events) AND o.tf_op <> ''
-                   GROUP BY o.name, o.tf_op)
-           WHERE NOT (instr(scope_path, '=>') = 0 AND scope_path = canonical_name))
+    FROM (SELECT name, xplane_scope_path(tf_op, name, 4) AS path, n      -- once per (name, tf_op)
+            FROM (SELECT t.name, t.tf_op, t.count AS n FROM xq_file f, xplane_op_tf_ops(f.file) t
+                   WHERE t.name IN (SELECT payload FROM xq_gap_groups))
+           WHERE NOT (instr(xplane_scope_path(tf_op, name), '=>') = 0
+                      AND xplane_scope_path(tf_op, name) = xplane_canonical_name(name)))
    GROUP BY name, path)
  WHERE pick = 1 AND path <> '';
 DROP TABLE IF EXISTS temp.xq_gap_regions;
 CREATE TEMP TABLE xq_gap_regions AS
 WITH region AS MATERIALIZED (   -- once per payload name and tf_op (the path depends on nothing else)
-  SELECT g.payload, count(*) AS n, sum(g.gap_ps) AS gap_ps,
-         CASE WHEN instr(p.scope_path, '=>') = 0 AND p.scope_path = p.canonical_name
+  SELECT g.payload, sum(g.n) AS n, sum(g.total_ps) AS gap_ps,
+         CASE WHEN instr(xplane_scope_path(g.tf_op, g.payload), '=>') = 0
+                   AND xplane_scope_path(g.tf_op, g.payload) = xplane_canonical_name(g.payload)
                    AND (SELECT path FROM xq_preferred x WHERE x.name = g.payload) IS NOT NULL
               THEN (SELECT path FROM xq_preferred x WHERE x.name = g.payload)
-              ELSE xplane_scope_path(p.tf_op, p.name, 4) END AS path,
-         lower(p.canonical_name) LIKE 'copy%' AS is_copy
-    FROM xq_gap_events g JOIN xq_ops p ON p.op_id = g.payload_id
-   GROUP BY g.payload, p.tf_op),
+              ELSE xplane_scope_path(g.tf_op, g.payload, 4) END AS path,
+         lower(xplane_canonical_name(g.payload)) LIKE 'copy%' AS is_copy
+    FROM xq_gap_groups g
+   GROUP BY g.payload, g.tf_op),
 labelled AS (
   SELECT payload, n, gap_ps,
          CASE WHEN NOT is_copy THEN path

@@ -49,3 +49,21 @@ SELECT 'flop_proxy', count(*), sum(abs(g.flop_proxy_sum - f.s) <= 1e-9 * f.s) FR
 SELECT host, kind, count(*), sum(count), min(first_seen) FROM xplane_hints('@DATA@') GROUP BY host, kind ORDER BY host, kind;
 SELECT 'run_id check', count(*) FROM xplane_events('@DATA@/xprof_tpu_inference_2.xplane.pb')
  WHERE self_ps IS NOT NULL AND stats ->> '$.run_id' IS NOT NULL;
+
+-- Gap groups: (payload, marker, payload tf_op) with count, total and max gap.
+CREATE TEMP TABLE gap_sql AS
+  SELECT m.host, p.name AS payload, m.name AS marker, coalesce(p.tf_op, '') AS tf, count(*) AS n,
+         sum(m.gap_before_ps) AS total, max(m.gap_before_ps) AS mx
+    FROM ops m JOIN ops p ON p.host = m.host AND p.op_id = m.gap_payload_op_id
+   WHERE m.gap_before_ps > 0 GROUP BY 1, 2, 3, 4;
+SELECT 'gaps', count(*) AS groups, sum(g.count = s.n AND g.total_ps = s.total AND g.max_ps = s.mx) AS agree,
+       (SELECT count(*) FROM gap_sql) AS sql_groups
+  FROM xplane_gaps('@DATA@') g
+  JOIN gap_sql s ON s.host = g.host AND s.payload = g.payload_name AND s.marker = g.marker_name
+                AND s.tf = coalesce(g.payload_tf_op, '');
+-- Name x tf_op counts.
+SELECT 'tf_ops', count(*) AS pairs, sum(t.count = s.n AND t.first_op_id = s.first) AS agree,
+       (SELECT count(*) FROM (SELECT DISTINCT host, name, tf_op FROM ops WHERE tf_op IS NOT NULL)) AS sql_pairs
+  FROM xplane_op_tf_ops('@DATA@') t
+  JOIN (SELECT host, name, tf_op, count(*) AS n, min(op_id) AS first FROM ops WHERE tf_op IS NOT NULL
+         GROUP BY 1, 2, 3) s USING (host, name, tf_op);
