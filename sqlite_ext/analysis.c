@@ -733,32 +733,114 @@ static int by_scope_order(const void *x, const void *y) {
   return strcmp(a->path, b->path);
 }
 
+/* Memo of the region path of an (op name, tf_op) pair, keyed by where the
+** two strings sit in the mapping (interned names and ref values repeat the
+** same pointers): the scope indices of the path's prefixes. Only a cache: the
+** same strings at other addresses are simply worked out again. */
+typedef struct path_memo {
+  const char *np, *tp;
+  size_t nn, tn;
+  int64_t first;   /* into the prefix index list; -1 = empty slot */
+  int32_t parts;
+} path_memo;
+
+typedef struct memo_table {
+  path_memo *slot;
+  uint64_t mask, n;
+  int64_t *idx;    /* prefix scope indices, `parts` per memo */
+  int64_t n_idx, cap_idx;
+} memo_table;
+
+static uint64_t memo_hash(const char *np, size_t nn, const char *tp, size_t tn) {
+  uint64_t h = (uint64_t)(uintptr_t)np * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)tp * 0xc2b2ae3d27d4eb4fULL;
+  h ^= (uint64_t)nn << 32 ^ (uint64_t)tn;
+  return h ^ (h >> 29);
+}
+
+static path_memo *memo_find(memo_table *t, const char *np, size_t nn, const char *tp, size_t tn, int *found) {
+  if (t->n * 2 >= t->mask) {
+    uint64_t cap = t->mask ? (t->mask + 1) * 2 : 1024;
+    path_memo *slot = sqlite3_malloc64(sizeof(path_memo) * cap);
+    if (!slot) return NULL;
+    for (uint64_t i = 0; i < cap; i++) slot[i].first = -1;
+    for (uint64_t i = 0; t->mask && i <= t->mask; i++) {
+      if (t->slot[i].first < 0) continue;
+      uint64_t h = memo_hash(t->slot[i].np, t->slot[i].nn, t->slot[i].tp, t->slot[i].tn) & (cap - 1);
+      while (slot[h].first >= 0) h = (h + 1) & (cap - 1);
+      slot[h] = t->slot[i];
+    }
+    sqlite3_free(t->slot);
+    t->slot = slot;
+    t->mask = cap - 1;
+  }
+  uint64_t h = memo_hash(np, nn, tp, tn) & t->mask;
+  while (t->slot[h].first >= 0) {
+    path_memo *e = &t->slot[h];
+    if (e->np == np && e->nn == nn && e->tp == tp && e->tn == tn) {
+      *found = 1;
+      return e;
+    }
+    h = (h + 1) & t->mask;
+  }
+  *found = 0;
+  return &t->slot[h];
+}
+
 static int build_scopes(xp_profile *p, analysis *a, scope_map *m) {
   xp_statvec sv = {0};
+  memo_table memo;
+  memset(&memo, 0, sizeof(memo));
   sqlite3_str *path = sqlite3_str_new(NULL);
   int ok = 1;
   for (int64_t i = 0; ok && i < a->n_ops; i++) {
     const xp_op *o = &a->ops[i];
     if (!xp_op_stats(p, o, &sv)) { ok = 0; break; }
     xp_str tf = xp_op_tf_op(&sv), name = xp_op_name(p, o);
-    sqlite3_str_reset(path);
-    int parts = xp_scope_path(path, tf.p, tf.n, name.p, name.n, 0);
-    const char *z = sqlite3_str_value(path);
-    size_t n = (size_t)sqlite3_str_length(path);
-    if (!z) z = "";
+    int found;
+    path_memo *e = memo_find(&memo, name.p, name.n, tf.p, tf.n, &found);
+    if (!e) { ok = 0; break; }
+    if (!found) {
+      /* work the path out once: the scope index of each prefix */
+      sqlite3_str_reset(path);
+      int parts = xp_scope_path(path, tf.p, tf.n, name.p, name.n, 0);
+      const char *z = sqlite3_str_value(path);
+      size_t n = (size_t)sqlite3_str_length(path), end = 0;
+      if (!z) z = "";
+      if (memo.n_idx + parts > memo.cap_idx) {
+        int64_t nc = memo.cap_idx ? memo.cap_idx * 2 : 1024;
+        while (nc < memo.n_idx + parts) nc *= 2;
+        int64_t *v = sqlite3_realloc64(memo.idx, sizeof(int64_t) * (sqlite3_uint64)nc);
+        if (!v) { ok = 0; break; }
+        memo.idx = v;
+        memo.cap_idx = nc;
+      }
+      for (int32_t d = 1; ok && d <= parts; d++) {
+        if (d > 1) end += 2;
+        while (end < n && !(end + 1 < n && z[end] == '=' && z[end + 1] == '>')) end++;
+        int64_t k = map_get(m, z, end, d, 1);
+        if (k < 0) ok = 0;
+        else memo.idx[memo.n_idx + d - 1] = k;
+      }
+      if (!ok) break;
+      e->np = name.p;
+      e->nn = name.n;
+      e->tp = tf.p;
+      e->tn = tf.n;
+      e->first = memo.n_idx;
+      e->parts = parts;
+      memo.n_idx += parts;
+      memo.n++;
+    }
     int64_t self = o->self_ps > 0 ? o->self_ps : 0;
-    size_t end = 0;
-    for (int32_t d = 1; ok && d <= parts; d++) {
-      /* prefix of d parts */
-      if (d > 1) end += 2;
-      while (end < n && !(end + 1 < n && z[end] == '=' && z[end + 1] == '>')) end++;
-      int64_t k = map_get(m, z, end, d, 1);
-      if (k < 0) { ok = 0; break; }
-      m->v[k].count++;
-      m->v[k].inclusive_ps += self;
-      if (d == parts) m->v[k].exclusive_ps += self;
+    for (int32_t d = 1; d <= e->parts; d++) {
+      xp_scope *sc = &m->v[memo.idx[e->first + d - 1]];
+      sc->count++;
+      sc->inclusive_ps += self;
+      if (d == e->parts) sc->exclusive_ps += self;
     }
   }
+  sqlite3_free(memo.slot);
+  sqlite3_free(memo.idx);
   sqlite3_free(sqlite3_str_finish(path));
   xp_statvec_free(&sv);
   return ok;
