@@ -129,9 +129,7 @@ static void tracks_free(void *t_) {
 
 /* run_id as the reference reads it: non-empty text, or an integer (a double
 ** truncated) as its decimal digits. */
-static int run_id_text(const xp_statvec *sv, char *buf, size_t cap, xp_str *out) {
-  const xp_stat *s = xp_statvec_find(sv, "run_id");
-  if (!s) return 0;
+static int run_id_text(const xp_stat *s, char *buf, size_t cap, xp_str *out) {
   switch (s->type) {
     case XP_V_STR: case XP_V_REF: case XP_V_BYTES:
       *out = s->s;
@@ -152,7 +150,6 @@ static int run_id_text(const xp_statvec *sv, char *buf, size_t cap, xp_str *out)
 static int build_tracks(xp_profile *p, tracks *t) {
   int64_t *acc = NULL; /* per (global line, category): n, dur, self, first, last */
   counter hints;
-  xp_statvec sv = {0};
   memset(&hints, 0, sizeof(hints));
   int ok = 1;
   int64_t seen = 0, lines = 0;
@@ -160,6 +157,9 @@ static int build_tracks(xp_profile *p, tracks *t) {
   if (!acc) return 0;
   for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
     const xp_plane *pl = &p->planes[pi];
+    static const char *const hint_names[] = {"run_id", "source", "source_file", "file_name"};
+    xp_stat_pick_ids hint_ids;
+    xp_stat_pick_init(pl, hint_names, 4, &hint_ids);
     /* the category depends on the plane and the event's name: once per metadata */
     int8_t *cat_of = sqlite3_malloc64((sqlite3_uint64)pl->n_emeta + 1);
     if (!cat_of) { ok = 0; break; }
@@ -193,13 +193,19 @@ static int build_tracks(xp_profile *p, tracks *t) {
         b[2] += self[idx] > 0 ? self[idx] : 0;
         if (start < b[3]) b[3] = start;
         if (end > b[4]) b[4] = end;
-        if (!xp_event_stats(p, pl, &ev, &sv)) { ok = 0; break; }
+        /* hint stats: run_id, then the source by priority */
+        xp_stat hs[4];
+        xp_stat_pick(p, pl, &ev, &hint_ids, 4, hs);
         char buf[32];
         xp_str v;
         seen++;
-        if (run_id_text(&sv, buf, sizeof(buf), &v)) ok = counter_add(&hints, 0, XP_HINT_RUN_ID, v.p, v.n, seen);
-        v = xp_op_source_file(&sv);
-        if (ok && v.n) ok = counter_add(&hints, 0, XP_HINT_SOURCE_FILE, v.p, v.n, seen);
+        if (run_id_text(&hs[0], buf, sizeof(buf), &v)) ok = counter_add(&hints, 0, XP_HINT_RUN_ID, v.p, v.n, seen);
+        for (int k = 1; ok && k < 4; k++) {
+          if ((hs[k].type == XP_V_STR || hs[k].type == XP_V_REF || hs[k].type == XP_V_BYTES) && hs[k].s.n) {
+            ok = counter_add(&hints, 0, XP_HINT_SOURCE_FILE, hs[k].s.p, hs[k].s.n, seen);
+            break;
+          }
+        }
       }
     }
     sqlite3_free(cat_of);
@@ -234,7 +240,6 @@ static int build_tracks(xp_profile *p, tracks *t) {
     h->first_seen = hints.v[i].first_seen;
   }
   counter_free(&hints, ok);
-  xp_statvec_free(&sv);
   sqlite3_free(acc);
   return ok;
 }
@@ -258,6 +263,60 @@ int64_t xp_track_aggs(xp_profile *p, const xp_track_agg **aggs, const xp_hint **
   *hints = t->hints;
   *n_hints = t->n_hints;
   return t->n;
+}
+
+/* ---- the text stats of ops, picked (not the whole stat list) ---- */
+
+/* Names picked for an op: tf_op, name (the XlaModule rule), long_name and the
+** source stats in priority order. */
+static const char *const op_stat_names[] = {"tf_op", "name", "long_name", "source", "source_file", "file_name"};
+enum { PICK_TF_OP = 0, PICK_NAME, PICK_LONG_NAME, PICK_SOURCE, PICK_N = 6 };
+
+typedef struct op_picker {
+  int32_t plane;
+  xp_stat_pick_ids ids;
+  xp_stat v[PICK_N];
+} op_picker;
+
+static xp_str text_of(const xp_stat *s) {
+  xp_str none = {"", 0};
+  return (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n ? s->s : none;
+}
+
+/* Read the op's picked stats into k->v. */
+static void pick_op(const xp_profile *p, const xp_op *o, op_picker *k) {
+  const xp_plane *pl = &p->planes[o->plane];
+  if (k->plane != o->plane) {
+    xp_stat_pick_init(pl, op_stat_names, PICK_N, &k->ids);
+    k->plane = o->plane;
+  }
+  xp_event ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.msg = o->msg;
+  ev.msg_n = o->msg_n;
+  ev.metadata_id = pl->emeta[o->emeta].id;
+  xp_stat_pick(p, pl, &ev, &k->ids, PICK_N, k->v);
+}
+
+/* As xp_op_tf_op / xp_op_source_file / xp_op_long_name, from picked stats. */
+static xp_str picked_tf_op(const op_picker *k) {
+  xp_str tf = text_of(&k->v[PICK_TF_OP]), nm = text_of(&k->v[PICK_NAME]), out;
+  out.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &out.n);
+  return out;
+}
+
+static xp_str picked_source(const op_picker *k) {
+  for (int i = PICK_SOURCE; i < PICK_N; i++)
+    if (text_of(&k->v[i]).n) return text_of(&k->v[i]);
+  return text_of(&k->v[PICK_N - 1]);
+}
+
+static xp_str picked_long_name(const xp_profile *p, const xp_op *o, const op_picker *k) {
+  xp_str ln = text_of(&k->v[PICK_LONG_NAME]), name = xp_op_name(p, o);
+  const xp_event_meta *em = &p->planes[o->plane].emeta[o->emeta];
+  if (ln.n) return ln;
+  if (em->name.n != name.n || memcmp(em->name.p, name.p, name.n) != 0) return em->name;
+  return ln;
 }
 
 /* ---- op names ---- */
@@ -301,7 +360,8 @@ static int build_op_names(xp_profile *p, op_names *out) {
   int64_t n_ops = xp_ops(p, &ops);
   if (n_ops < 0) return 0;
   counter names, values;
-  xp_statvec sv = {0};
+  op_picker pk;
+  pk.plane = -1;
   memset(&names, 0, sizeof(names));
   memset(&values, 0, sizeof(values));
   sqlite3_str *sig = sqlite3_str_new(NULL);
@@ -333,8 +393,8 @@ static int build_op_names(xp_profile *p, op_names *out) {
     g->count++;
     g->total_ps += o->dur_ps;
     g->self_ps += o->self_ps > 0 ? o->self_ps : 0;
-    if (!xp_op_stats(p, o, &sv)) { ok = 0; break; }
-    xp_str ln = xp_op_long_name(p, o, &sv), src = xp_op_source_file(&sv), tf = xp_op_tf_op(&sv);
+    pick_op(p, o, &pk);
+    xp_str ln = picked_long_name(p, o, &pk), src = picked_source(&pk), tf = picked_tf_op(&pk);
     sqlite3_str_reset(sig);
     xp_shape_signature(sig, ln.p, ln.n);
     if (sqlite3_str_length(sig)) {
@@ -387,7 +447,6 @@ static int build_op_names(xp_profile *p, op_names *out) {
   sqlite3_free(best);
   sqlite3_free(of_op);
   sqlite3_free(sqlite3_str_finish(sig));
-  xp_statvec_free(&sv);
   counter_free(&names, 0);
   counter_free(&values, 0);
   return ok;
@@ -443,7 +502,8 @@ static int build_gaps(xp_profile *p, gaps *out) {
   int64_t n_ops = xp_ops(p, &ops);
   if (n_ops < 0) return 0;
   counter keys;
-  xp_statvec sv = {0};
+  op_picker pk;
+  pk.plane = -1;
   memset(&keys, 0, sizeof(keys));
   sqlite3_str *k = sqlite3_str_new(NULL);
   int64_t cap = 0;
@@ -452,8 +512,8 @@ static int build_gaps(xp_profile *p, gaps *out) {
     const xp_op *m = &ops[i];
     if (m->gap_ps <= 0 || m->payload < 0) continue;
     const xp_op *pay = &ops[m->payload];
-    if (!xp_op_stats(p, pay, &sv)) { ok = 0; break; }
-    xp_str pn = xp_op_name(p, pay), mn = xp_op_name(p, m), tf = xp_op_tf_op(&sv);
+    pick_op(p, pay, &pk);
+    xp_str pn = xp_op_name(p, pay), mn = xp_op_name(p, m), tf = picked_tf_op(&pk);
     sqlite3_str_reset(k);
     put_part(k, pn);
     put_part(k, mn);
@@ -481,7 +541,6 @@ static int build_gaps(xp_profile *p, gaps *out) {
     if (m->gap_ps > g->max_ps) g->max_ps = m->gap_ps;
   }
   sqlite3_free(sqlite3_str_finish(k));
-  xp_statvec_free(&sv);
   counter_free(&keys, 0);
   return ok;
 }

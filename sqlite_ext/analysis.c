@@ -504,23 +504,27 @@ static int by_corr(const void *a, const void *b) {
   return x->t < y->t ? -1 : x->t > y->t;
 }
 
+static const char *const correlation_id[] = {"correlation_id"};
+
 static int host_launches(const xp_profile *p, corr **out, int64_t *n_out) {
-  xp_statvec sv = {0};
   corr *v = NULL;
   int64_t n = 0, cap = 0;
   int ok = 1;
   for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
     const xp_plane *pl = &p->planes[pi];
     if (!starts_with(pl->name, "/host:")) continue;
-    for (int32_t li = 0; ok && li < pl->n_lines; li++) {
+    xp_stat_pick_ids ids;
+    xp_stat_pick_init(pl, correlation_id, 1, &ids);
+    for (int32_t li = 0; ok && ids.n && li < pl->n_lines; li++) {
       xp_event_iter it;
       xp_event ev;
       xp_events_begin(p, &pl->lines[li], &it);
       while (ok && xp_events_next(&it, &ev)) {
-        if (!ev.has_offset || !xp_event_stats(p, pl, &ev, &sv)) continue;
-        const xp_stat *s = xp_statvec_find(&sv, "correlation_id");
+        if (!ev.has_offset) continue;
+        xp_stat s;
+        xp_stat_pick(p, pl, &ev, &ids, 1, &s);
         int64_t id;
-        if (!s || !int_like(s, &id)) continue;
+        if (!int_like(&s, &id)) continue;
         if (n == cap) {
           cap = cap ? cap * 2 : 1024;
           corr *nv = sqlite3_realloc64(v, sizeof(corr) * (sqlite3_uint64)cap);
@@ -533,7 +537,6 @@ static int host_launches(const xp_profile *p, corr **out, int64_t *n_out) {
       }
     }
   }
-  xp_statvec_free(&sv);
   if (!ok) { sqlite3_free(v); return 0; }
   if (n) qsort(v, (size_t)n, sizeof(corr), by_corr);
   *out = v;
@@ -563,17 +566,28 @@ static void credit(xp_step *s, const xp_op *o) {
 static int assign_ops(xp_profile *p, analysis *a, stepvec *st, int source) {
   corr *launch = NULL;
   int64_t n_launch = 0;
-  xp_statvec sv = {0};
+  xp_stat_pick_ids ids;
+  int32_t ids_plane = -1;
   if (source == XP_STEP_HOST_ANNOTATION && !host_launches(p, &launch, &n_launch)) return 0;
   int ok = 1;
   for (int64_t i = 0; ok && i < a->n_ops; i++) {
     xp_op *o = &a->ops[i];
     int64_t lo = 0, hi = st->n, t = o->start_ps;
     if (source == XP_STEP_HOST_ANNOTATION) {
-      if (!xp_op_stats(p, o, &sv)) { ok = 0; break; }
-      const xp_stat *s = xp_statvec_find(&sv, "correlation_id");
+      const xp_plane *pl = &p->planes[o->plane];
+      if (o->plane != ids_plane) {
+        xp_stat_pick_init(pl, correlation_id, 1, &ids);
+        ids_plane = o->plane;
+      }
+      xp_event ev;
+      memset(&ev, 0, sizeof(ev));
+      ev.msg = o->msg;
+      ev.msg_n = o->msg_n;
+      ev.metadata_id = pl->emeta[o->emeta].id;
+      xp_stat s;
+      xp_stat_pick(p, pl, &ev, &ids, 1, &s);
       int64_t id;
-      if (s && int_like(s, &id)) t = launch_time(launch, n_launch, id, t);
+      if (int_like(&s, &id)) t = launch_time(launch, n_launch, id, t);
     } else {
       /* markers of the op's own device: the run of st sorted by plane */
       while (lo < hi && st->v[lo].plane < o->plane) lo++;
@@ -582,7 +596,6 @@ static int assign_ops(xp_profile *p, analysis *a, stepvec *st, int source) {
     }
     o->step = containing(st->v, lo, hi, t);
   }
-  xp_statvec_free(&sv);
   sqlite3_free(launch);
   return ok;
 }

@@ -970,3 +970,52 @@ void xp_meta_children(const xp_profile *p, const xp_event_meta *em, int64_t *out
     while (k < em->n_children && xp_packed_next(&pk, &v, NULL)) out[k++] = v;
   }
 }
+
+void xp_stat_pick_init(const xp_plane *pl, const char *const *names, int n_names, xp_stat_pick_ids *ids) {
+  ids->n = 0;
+  for (int32_t i = 0; i < pl->n_smeta; i++) {
+    if (!pl->smeta[i].used_as_name) continue;
+    for (int k = 0; k < n_names && ids->n < XP_PICK_MAX * 4; k++)
+      if (xp_str_eq(pl->smeta[i].name, names[k])) {
+        ids->id[ids->n] = pl->smeta[i].id;
+        ids->slot[ids->n] = k;
+        ids->n++;
+      }
+  }
+}
+
+/* Parse the stats of one message that carry a wanted id into out. */
+static void pick_from(const xp_profile *p, const xp_plane *pl, const uint8_t *msg, size_t n, uint32_t field,
+                      const xp_stat_pick_ids *ids, xp_stat *out, xp_origin origin) {
+  xp_wire r;
+  xp_field f;
+  xp_wire_init(&r, p->base, msg, n);
+  while (xp_wire_next(&r, &f)) {
+    if (f.num != field || f.wt != XP_WT_LEN) continue;
+    /* the metadata id is (nearly always) the first field: read it cheaply */
+    uint64_t mid = 0;
+    const uint8_t *q = f.p;
+    if (f.n >= 2 && q[0] == 0x08) {
+      if (!xp_varint(q + 1, q + f.n, &mid)) continue;
+    } else {
+      xp_stat tmp;
+      parse_stat(p, pl, f.p, f.n, &tmp);
+      mid = (uint64_t)tmp.metadata_id;
+    }
+    for (int k = 0; k < ids->n; k++) {
+      if (ids->id[k] != (int64_t)mid) continue;
+      xp_stat *o = &out[ids->slot[k]];
+      parse_stat(p, pl, f.p, f.n, o);
+      o->origin = origin;
+    }
+  }
+}
+
+void xp_stat_pick(const xp_profile *p, const xp_plane *pl, const xp_event *ev, const xp_stat_pick_ids *ids,
+                  int n_names, xp_stat *out) {
+  for (int k = 0; k < n_names; k++) memset(&out[k], 0, sizeof(out[k]));
+  if (!ids->n) return;
+  const xp_event_meta *em = xp_plane_event_meta(pl, ev->metadata_id);
+  if (em && em->n_stats) pick_from(p, pl, em->msg, em->msg_n, EMETA_STATS, ids, out, XP_ORIGIN_METADATA);
+  pick_from(p, pl, ev->msg, ev->msg_n, EVENT_STATS, ids, out, XP_ORIGIN_EVENT);
+}
