@@ -490,6 +490,53 @@ static void gaps_free(void *g_) {
   sqlite3_free(g);
 }
 
+/* Where three strings sit in the mapping -> their group: names and interned
+** values repeat the same pointers, so most lookups skip hashing the text. */
+typedef struct ptr3 {
+  const char *a, *b, *c;
+  size_t an, bn, cn;
+  int64_t e; /* -1: empty */
+} ptr3;
+
+typedef struct ptr3_map {
+  ptr3 *slot;
+  uint64_t mask, n;
+} ptr3_map;
+
+static uint64_t ptr3_hash(xp_str a, xp_str b, xp_str c) {
+  uint64_t h = (uint64_t)(uintptr_t)a.p * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)b.p * 0xc2b2ae3d27d4eb4fULL ^
+               (uint64_t)(uintptr_t)c.p * 0x165667b19e3779f9ULL ^ (a.n << 40) ^ (b.n << 20) ^ c.n;
+  return h ^ (h >> 31);
+}
+
+/* The slot of (a, b, c): found (e >= 0) or where to put it; NULL on OOM. */
+static ptr3 *ptr3_slot(ptr3_map *m, xp_str a, xp_str b, xp_str c) {
+  if (m->n * 2 >= m->mask) {
+    uint64_t cap = m->mask ? (m->mask + 1) * 2 : 1024;
+    ptr3 *slot = sqlite3_malloc64(sizeof(ptr3) * cap);
+    if (!slot) return NULL;
+    for (uint64_t i = 0; i < cap; i++) slot[i].e = -1;
+    for (uint64_t i = 0; m->mask && i <= m->mask; i++) {
+      ptr3 *q = &m->slot[i];
+      if (q->e < 0) continue;
+      xp_str qa = {q->a, q->an}, qb = {q->b, q->bn}, qc = {q->c, q->cn};
+      uint64_t h = ptr3_hash(qa, qb, qc) & (cap - 1);
+      while (slot[h].e >= 0) h = (h + 1) & (cap - 1);
+      slot[h] = *q;
+    }
+    sqlite3_free(m->slot);
+    m->slot = slot;
+    m->mask = cap - 1;
+  }
+  uint64_t h = ptr3_hash(a, b, c) & m->mask;
+  while (m->slot[h].e >= 0) {
+    ptr3 *q = &m->slot[h];
+    if (q->a == a.p && q->an == a.n && q->b == b.p && q->bn == b.n && q->c == c.p && q->cn == c.n) return q;
+    h = (h + 1) & m->mask;
+  }
+  return &m->slot[h];
+}
+
 /* An unambiguous key of the three strings: each preceded by its length. */
 static void put_part(sqlite3_str *k, xp_str s) {
   uint32_t n = (uint32_t)s.n;
@@ -502,6 +549,8 @@ static int build_gaps(xp_profile *p, gaps *out) {
   int64_t n_ops = xp_ops(p, &ops);
   if (n_ops < 0) return 0;
   counter keys;
+  ptr3_map seen;
+  memset(&seen, 0, sizeof(seen));
   op_picker pk;
   pk.plane = -1;
   memset(&keys, 0, sizeof(keys));
@@ -514,13 +563,21 @@ static int build_gaps(xp_profile *p, gaps *out) {
     const xp_op *pay = &ops[m->payload];
     pick_op(p, pay, &pk);
     xp_str pn = xp_op_name(p, pay), mn = xp_op_name(p, m), tf = picked_tf_op(&pk);
-    sqlite3_str_reset(k);
-    put_part(k, pn);
-    put_part(k, mn);
-    put_part(k, tf);
-    const char *kz = sqlite3_str_value(k);
-    int64_t e = counter_put(&keys, 0, 0, kz ? kz : "", (size_t)sqlite3_str_length(k), i);
-    if (e < 0) { ok = 0; break; }
+    ptr3 *q = ptr3_slot(&seen, pn, mn, tf);
+    if (!q) { ok = 0; break; }
+    int64_t e = q->e;
+    if (e < 0) { /* these pointers are new: find the group by content */
+      sqlite3_str_reset(k);
+      put_part(k, pn);
+      put_part(k, mn);
+      put_part(k, tf);
+      const char *kz = sqlite3_str_value(k);
+      e = counter_put(&keys, 0, 0, kz ? kz : "", (size_t)sqlite3_str_length(k), i);
+      if (e < 0) { ok = 0; break; }
+      q->a = pn.p, q->an = pn.n, q->b = mn.p, q->bn = mn.n, q->c = tf.p, q->cn = tf.n;
+      q->e = e;
+      seen.n++;
+    }
     if (e == out->n) { /* a new group */
       if (out->n == cap) {
         cap = cap ? cap * 2 : 256;
@@ -542,6 +599,7 @@ static int build_gaps(xp_profile *p, gaps *out) {
   }
   sqlite3_free(sqlite3_str_finish(k));
   counter_free(&keys, 0);
+  sqlite3_free(seen.slot);
   return ok;
 }
 
