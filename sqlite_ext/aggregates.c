@@ -298,7 +298,7 @@ static void pick_op(const xp_profile *p, const xp_op *o, op_picker *k) {
   xp_stat_pick(p, pl, &ev, &k->ids, PICK_N, k->v);
 }
 
-/* As xp_op_tf_op / xp_op_source_file / xp_op_long_name, from picked stats. */
+/* As xp_op_tf_op / xp_op_source_file, from picked stats. */
 static xp_str picked_tf_op(const op_picker *k) {
   xp_str tf = text_of(&k->v[PICK_TF_OP]), nm = text_of(&k->v[PICK_NAME]), out;
   out.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &out.n);
@@ -309,14 +309,6 @@ static xp_str picked_source(const op_picker *k) {
   for (int i = PICK_SOURCE; i < PICK_N; i++)
     if (text_of(&k->v[i]).n) return text_of(&k->v[i]);
   return text_of(&k->v[PICK_N - 1]);
-}
-
-static xp_str picked_long_name(const xp_profile *p, const xp_op *o, const op_picker *k) {
-  xp_str ln = text_of(&k->v[PICK_LONG_NAME]), name = xp_op_name(p, o);
-  const xp_event_meta *em = &p->planes[o->plane].emeta[o->emeta];
-  if (ln.n) return ln;
-  if (em->name.n != name.n || memcmp(em->name.p, name.p, name.n) != 0) return em->name;
-  return ln;
 }
 
 /* ---- op names ---- */
@@ -394,7 +386,7 @@ static int build_op_names(xp_profile *p, op_names *out) {
     g->total_ps += o->dur_ps;
     g->self_ps += o->self_ps > 0 ? o->self_ps : 0;
     pick_op(p, o, &pk);
-    xp_str ln = picked_long_name(p, o, &pk), src = picked_source(&pk), tf = picked_tf_op(&pk);
+    xp_str ln = xp_op_long_name(p, o, text_of(&pk.v[PICK_LONG_NAME])), src = picked_source(&pk), tf = picked_tf_op(&pk);
     sqlite3_str_reset(sig);
     xp_shape_signature(sig, ln.p, ln.n);
     if (sqlite3_str_length(sig)) {

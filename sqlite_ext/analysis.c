@@ -108,9 +108,8 @@ xp_str xp_stat_text(const xp_statvec *sv, const char *const *names) {
   return none;
 }
 
-xp_str xp_op_long_name(const xp_profile *p, const xp_op *o, const xp_statvec *sv) {
-  static const char *const long_name[] = {"long_name", NULL};
-  xp_str ln = xp_stat_text(sv, long_name), name = xp_op_name(p, o);
+xp_str xp_op_long_name(const xp_profile *p, const xp_op *o, xp_str ln) {
+  xp_str name = xp_op_name(p, o);
   const xp_event_meta *em = &p->planes[o->plane].emeta[o->emeta];
   if (ln.n) return ln;
   if (em->name.n != name.n || memcmp(em->name.p, name.p, name.n) != 0) return em->name;

@@ -86,9 +86,10 @@ int xp_op_stats(const xp_profile *p, const xp_op *o, xp_statvec *sv);
 xp_str xp_stat_text(const xp_statvec *sv, const char *const *names);
 /* An op's name-scope text: tf_op, or the `name` stat where tf_op is XlaModule. */
 xp_str xp_op_tf_op(const xp_statvec *sv);
-/* An op's long name: the long_name stat, else its metadata's name where
-** that differs from the op name (TPU: the HLO text); empty if neither. */
-xp_str xp_op_long_name(const xp_profile *p, const xp_op *o, const xp_statvec *sv);
+/* An op's long name: its long_name stat's text (ln, may be empty), else its
+** metadata's name where that differs from the op name (TPU: the HLO text);
+** empty if neither. */
+xp_str xp_op_long_name(const xp_profile *p, const xp_op *o, xp_str ln);
 /* An event's source file: the source, source_file or file_name stat. */
 xp_str xp_op_source_file(const xp_statvec *sv);
 /* An op's name: its metadata's display_name, else name. */

@@ -87,6 +87,8 @@ static const xp_statvec *op_stats(xp_cursor *cur, ops_state *st, int64_t i) {
 }
 
 
+static const char *const long_name_stat[] = {"long_name", NULL};
+
 static void result_num_stat(sqlite3_context *ctx, const xp_stat *s) {
   if (s && s->type != XP_V_STR && s->type != XP_V_BYTES && s->type != XP_V_REF) xp_result_stat_value(ctx, s);
 }
@@ -128,7 +130,7 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       xp_canonical_name(s, name.p, name.n);
       xp_result_json(ctx, s);
       break;
-    case O_LONG_NAME: result_text_or_null(ctx, xp_op_long_name(cur->prof, o, sv)); break;
+    case O_LONG_NAME: result_text_or_null(ctx, xp_op_long_name(cur->prof, o, xp_stat_text(sv, long_name_stat))); break;
     case O_CATEGORY: sqlite3_result_text(ctx, xp_op_category_names[o->category], -1, SQLITE_STATIC); break;
     case O_COLLECTIVE_KIND:
       if (xp_is_communication(name.p, name.n))
@@ -155,7 +157,7 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     }
     case O_SOURCE_FILE: result_text_or_null(ctx, xp_op_source_file(sv)); break;
     case O_SHAPE_SIGNATURE: {
-      xp_str ln = xp_op_long_name(cur->prof, o, sv);
+      xp_str ln = xp_op_long_name(cur->prof, o, xp_stat_text(sv, long_name_stat));
       s = sqlite3_str_new(NULL);
       xp_shape_signature(s, ln.p, ln.n);
       if (sqlite3_str_length(s)) xp_result_json(ctx, s);
