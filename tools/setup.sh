@@ -16,7 +16,8 @@ XPLANE_BUILD_DIR="${XPLANE_BUILD_DIR:-$XPLANE_SRC/build}"
 export XPLANE_SRC XPLANE_BUILD_DIR
 
 xplane_packages=(build-essential cmake pkg-config sqlite3 libsqlite3-dev libprotobuf-c-dev
-                 protobuf-c-compiler protobuf-compiler libyajl-dev zlib1g-dev clang valgrind)
+                 protobuf-c-compiler protobuf-compiler libyajl-dev zlib1g-dev clang valgrind
+                 xxd openssl jq gzip util-linux)
 
 xplane_install_deps() {
   local missing=()
