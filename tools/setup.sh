@@ -8,7 +8,8 @@
 # Debian packages: a C toolchain, CMake, SQLite (library, headers, shell),
 # protobuf-c (library, headers, protoc-c), protoc (tests decode traces with
 # it), yajl and zlib (reading JSON traces, streaming, gzip), clang (the
-# fuzzer) and valgrind.
+# fuzzer), valgrind, and small tools the test scripts call (xxd, openssl, jq,
+# gzip, setpriv from util-linux).
 set -euo pipefail
 
 XPLANE_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
