@@ -110,6 +110,20 @@ static int beats(const counted *a, const counted *b) {
   return !b || a->count > b->count || (a->count == b->count && a->first_seen < b->first_seen);
 }
 
+/* The text of a picked stat (str, ref or bytes), empty if none. */
+static xp_str text_of(const xp_stat *s) {
+  xp_str none = {"", 0};
+  return (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n ? s->s : none;
+}
+
+/* The first non-empty text among n picked stats (a priority list). */
+static xp_str first_text(const xp_stat *v, int n) {
+  xp_str none = {"", 0};
+  for (int i = 0; i < n; i++)
+    if (text_of(&v[i]).n) return text_of(&v[i]);
+  return none;
+}
+
 /* ---- track aggregates and hints ---- */
 
 typedef struct tracks {
@@ -200,12 +214,8 @@ static int build_tracks(xp_profile *p, tracks *t) {
         xp_str v;
         seen++;
         if (run_id_text(&hs[0], buf, sizeof(buf), &v)) ok = counter_add(&hints, 0, XP_HINT_RUN_ID, v.p, v.n, seen);
-        for (int k = 1; ok && k < 4; k++) {
-          if ((hs[k].type == XP_V_STR || hs[k].type == XP_V_REF || hs[k].type == XP_V_BYTES) && hs[k].s.n) {
-            ok = counter_add(&hints, 0, XP_HINT_SOURCE_FILE, hs[k].s.p, hs[k].s.n, seen);
-            break;
-          }
-        }
+        v = first_text(&hs[1], 3);
+        if (ok && v.n) ok = counter_add(&hints, 0, XP_HINT_SOURCE_FILE, v.p, v.n, seen);
       }
     }
     sqlite3_free(cat_of);
@@ -278,11 +288,6 @@ typedef struct op_picker {
   xp_stat v[PICK_N];
 } op_picker;
 
-static xp_str text_of(const xp_stat *s) {
-  xp_str none = {"", 0};
-  return (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n ? s->s : none;
-}
-
 /* Read the op's picked stats into k->v. */
 static void pick_op(const xp_profile *p, const xp_op *o, op_picker *k) {
   const xp_plane *pl = &p->planes[o->plane];
@@ -298,17 +303,11 @@ static void pick_op(const xp_profile *p, const xp_op *o, op_picker *k) {
   xp_stat_pick(p, pl, &ev, &k->ids, PICK_N, k->v);
 }
 
-/* As xp_op_tf_op / xp_op_source_file, from picked stats. */
+/* As xp_op_tf_op, from picked stats. */
 static xp_str picked_tf_op(const op_picker *k) {
   xp_str tf = text_of(&k->v[PICK_TF_OP]), nm = text_of(&k->v[PICK_NAME]), out;
   out.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &out.n);
   return out;
-}
-
-static xp_str picked_source(const op_picker *k) {
-  for (int i = PICK_SOURCE; i < PICK_N; i++)
-    if (text_of(&k->v[i]).n) return text_of(&k->v[i]);
-  return text_of(&k->v[PICK_N - 1]);
 }
 
 /* ---- op names ---- */
@@ -386,7 +385,7 @@ static int build_op_names(xp_profile *p, op_names *out) {
     g->total_ps += o->dur_ps;
     g->self_ps += o->self_ps > 0 ? o->self_ps : 0;
     pick_op(p, o, &pk);
-    xp_str ln = xp_op_long_name(p, o, text_of(&pk.v[PICK_LONG_NAME])), src = picked_source(&pk), tf = picked_tf_op(&pk);
+    xp_str ln = xp_op_long_name(p, o, text_of(&pk.v[PICK_LONG_NAME])), src = first_text(&pk.v[PICK_SOURCE], PICK_N - PICK_SOURCE), tf = picked_tf_op(&pk);
     sqlite3_str_reset(sig);
     xp_shape_signature(sig, ln.p, ln.n);
     if (sqlite3_str_length(sig)) {

@@ -278,7 +278,8 @@ static int add_track_ops(xp_profile *p, analysis *a, int32_t plane, int32_t firs
       const xp_event_meta *em = &pl->emeta[g.emeta[k]];
       xp_str name = em->display_name.n ? em->display_name : em->name;
       const char *cat = xp_op_category(name.p, name.n);
-      int c = cat[0] == 's' ? XP_OP_STALL : cat[1] == 'o' && cat[2] == 'm' && cat[3] == 'm' ? XP_OP_COMMUNICATION : XP_OP_COMPUTE;
+      int c = XP_OP_COMPUTE;
+      while (c < XP_OP_STALL && strcmp(cat, xp_op_category_names[c]) != 0) c++;
       *r = (uint8_t)(0x80 | (xp_marker_like_n(name.p, name.n) ? 0x40 : 0) | c);
     }
     marker[k] = (*r & 0x40) != 0;

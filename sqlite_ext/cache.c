@@ -156,8 +156,8 @@ void xp_cache_prefetch(xp_cache *c, const xp_filelist *files, int (*prepare)(xp_
   }
   for (int k = 0; k < j.n; k++) {
     if (!j.done[k]) continue;
-    int cached = find(c, j.done[k]->path) >= 0 && c->v[find(c, j.done[k]->path)].prof == j.done[k];
-    if (cached) {
+    int i = find(c, j.done[k]->path);
+    if (i >= 0 && c->v[i].prof == j.done[k]) { /* prepared in place: drop the job's reference */
       xp_profile_release(j.done[k]);
     } else {
       c->opens++;
