@@ -1,4 +1,5 @@
 -- queries/compare.sql: compare two profiles (before / after).
+-- sqlite3-only: it reads two profiles, and trace processor holds one trace.
 --
 -- @format json (default): the comparison document of the field's reference
 -- (`profile_summary compare`), keys sorted, indent 2 (see
@@ -19,6 +20,7 @@
 --   sqlite3 -cmd '.load build/xplane' -cmd ".parameter set @before base.xplane.pb" \
 --           -cmd ".parameter set @after new.xplane.pb" :memory: '.read queries/compare.sql'
 .read queries/lib/checks.sql
+.read queries/lib/params.sql
 .read queries/lib/input.sql
 .read queries/lib/compare_json.sql
 

@@ -1,4 +1,5 @@
 -- queries/history.sql: summarize the regression history that track.sql appends to.
+-- sqlite3-only: the history is a SQLite database file (@history).
 --
 -- Prints, as the field's reference `profile_summary history` does (keys
 -- sorted, indent 2): {"history_path": @history, "num_records",

@@ -16,7 +16,9 @@
 --   sqlite3 -cmd '.load build/xplane' -cmd ".parameter set @profile run/host.xplane.pb" \
 --           :memory: '.read queries/report.sql' > report.md
 .read queries/lib/checks.sql
+.read queries/lib/params.sql
 .read queries/lib/input.sql
+.read queries/lib/use_profile.sql
 .read queries/lib/summary_json.sql
 .read queries/lib/region_shares.sql
 .read queries/lib/report_md.sql

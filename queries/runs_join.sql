@@ -1,4 +1,5 @@
 -- queries/runs_join.sql: profiles of a logdir joined with run metadata from a CSV.
+-- sqlite3-only: it reads a logdir of profiles and a CSV imported with .import.
 --
 -- Prints two markdown tables:
 --   Runs: every row of the imported `runs` table (its own columns, whatever

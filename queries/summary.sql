@@ -15,7 +15,9 @@
 --   sqlite3 -cmd '.load build/xplane' -cmd ".parameter set @profile run/host.xplane.pb" \
 --           :memory: '.read queries/summary.sql' > summary.json
 .read queries/lib/checks.sql
+.read queries/lib/params.sql
 .read queries/lib/input.sql
+.read queries/lib/use_profile.sql
 .read queries/lib/summary_json.sql
 .mode list
 .headers off

@@ -1,4 +1,5 @@
 -- queries/track.sql: pass / warn / fail regression assessment of @after against @before.
+-- sqlite3-only: it reads two profiles, and trace processor holds one trace.
 --
 -- Compares the two profiles (queries/lib/compare_json.sql) and applies the
 -- field's reference thresholds (`profile_summary track`):
@@ -25,6 +26,7 @@
 --           -cmd ".parameter set @after new.xplane.pb" -cmd ".parameter set @label nightly-42" \
 --           -cmd ".parameter set @history perf_history.db" :memory: '.read queries/track.sql'
 .read queries/lib/checks.sql
+.read queries/lib/params.sql
 .read queries/lib/input.sql
 DROP TABLE IF EXISTS temp.xq_thresholds;
 CREATE TEMP TABLE xq_thresholds AS

@@ -141,8 +141,6 @@ int xp_device_op_line(const xp_plane *pl, const xp_line *ln) {
          starts_with(ln->name, "Stream #");
 }
 
-/* The track key of a line: its id, or index + 1 for id 0. */
-static int64_t track_key(const xp_line *ln, int32_t index) { return ln->id ? ln->id : (int64_t)index + 1; }
 
 /* Events of one track gathered for the interval algorithms. */
 typedef struct gathered {
@@ -190,10 +188,10 @@ static int gathered_push(gathered *g) {
 ** plane with its key); only_ops keeps device-op lines only. */
 static int gather_track(const xp_profile *p, int32_t plane, int32_t first, int only_ops, gathered *g) {
   const xp_plane *pl = &p->planes[plane];
-  int64_t key = track_key(&pl->lines[first], first);
+  int64_t key = xp_line_track_key(&pl->lines[first], first);
   for (int32_t li = first; li < pl->n_lines; li++) {
     const xp_line *ln = &pl->lines[li];
-    if (track_key(ln, li) != key) continue;
+    if (xp_line_track_key(ln, li) != key) continue;
     if (only_ops && !xp_device_op_line(pl, ln)) continue;
     xp_event_iter it;
     xp_event ev;
@@ -220,9 +218,9 @@ static int gather_track(const xp_profile *p, int32_t plane, int32_t first, int o
 
 /* The first line of the plane in the track of line li. */
 static int32_t track_first(const xp_plane *pl, int32_t li) {
-  int64_t key = track_key(&pl->lines[li], li);
+  int64_t key = xp_line_track_key(&pl->lines[li], li);
   for (int32_t k = 0; k < li; k++)
-    if (track_key(&pl->lines[k], k) == key) return k;
+    if (xp_line_track_key(&pl->lines[k], k) == key) return k;
   return li;
 }
 
@@ -230,7 +228,7 @@ static int32_t track_first(const xp_plane *pl, int32_t li) {
 static int compute_track_self(xp_profile *p, analysis *a, int32_t plane, int32_t line) {
   const xp_plane *pl = &p->planes[plane];
   int32_t first = track_first(pl, line);
-  int64_t key = track_key(&pl->lines[first], first);
+  int64_t key = xp_line_track_key(&pl->lines[first], first);
   gathered g;
   memset(&g, 0, sizeof(g));
   int ok = gather_track(p, plane, first, 0, &g);
@@ -238,7 +236,7 @@ static int compute_track_self(xp_profile *p, analysis *a, int32_t plane, int32_t
   ok = self && xp_exclusive_times(g.n, g.start, g.dur, self);
   for (int32_t li = first; ok && li < pl->n_lines; li++) {
     const xp_line *ln = &pl->lines[li];
-    if (track_key(ln, li) != key) continue;
+    if (xp_line_track_key(ln, li) != key) continue;
     int64_t *arr = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(ln->n_events + 1));
     if (!arr) { ok = 0; break; }
     for (int64_t k = 0; k < ln->n_events; k++) arr[k] = XP_NO_VALUE;
@@ -331,9 +329,9 @@ int64_t xp_ops(xp_profile *p, const xp_op **ops) {
       for (int32_t li = 0; li < pl->n_lines; li++) {
         if (track_first(pl, li) != li) continue; /* each track once, at its first line */
         int has_ops = 0;
-        int64_t key = track_key(&pl->lines[li], li);
+        int64_t key = xp_line_track_key(&pl->lines[li], li);
         for (int32_t k = li; k < pl->n_lines && !has_ops; k++)
-          has_ops = track_key(&pl->lines[k], k) == key && xp_device_op_line(pl, &pl->lines[k]);
+          has_ops = xp_line_track_key(&pl->lines[k], k) == key && xp_device_op_line(pl, &pl->lines[k]);
         if (has_ops && !add_track_ops(p, a, pi, li, &cap)) {
           sqlite3_free(a->ops);
           a->ops = NULL;

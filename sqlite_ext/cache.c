@@ -24,6 +24,7 @@ struct xp_cache {
   int threads;
   int64_t opens, hits;
   int refs;
+  char *default_path; /* xplane_use(): the path of table calls that pass none */
 };
 
 xp_cache *xp_cache_new(void) {
@@ -41,6 +42,7 @@ void xp_cache_retain(xp_cache *c) { c->refs++; }
 void xp_cache_release(xp_cache *c) {
   if (!c || --c->refs > 0) return;
   for (int i = 0; i < c->n; i++) xp_profile_release(c->v[i].prof);
+  sqlite3_free(c->default_path);
   sqlite3_free(c);
 }
 
@@ -49,6 +51,16 @@ void xp_cache_set_threads(xp_cache *c, int threads) {
 }
 
 int xp_cache_threads(const xp_cache *c) { return c->threads; }
+
+int xp_cache_set_default_path(xp_cache *c, const char *path) {
+  char *copy = NULL;
+  if (path && !(copy = sqlite3_mprintf("%s", path))) return 0;
+  sqlite3_free(c->default_path);
+  c->default_path = copy;
+  return 1;
+}
+
+const char *xp_cache_default_path(const xp_cache *c) { return c->default_path; }
 
 void xp_cache_counters(const xp_cache *c, int64_t *entries, int64_t *opens, int64_t *hits) {
   *entries = c->n;

@@ -37,6 +37,12 @@ void xp_cache_prefetch(xp_cache *c, const xp_filelist *files, int (*prepare)(xp_
 void xp_cache_set_threads(xp_cache *c, int threads);
 int xp_cache_threads(const xp_cache *c);
 
+/* The connection's default path (xplane_use): what a table reads when the
+** query passes no path, as trace processor's tables read the loaded trace.
+** NULL clears it. Returns 0 when out of memory. */
+int xp_cache_set_default_path(xp_cache *c, const char *path);
+const char *xp_cache_default_path(const xp_cache *c); /* NULL if none */
+
 /* For tests and diagnostics: entries held, opens done, hits served. */
 void xp_cache_counters(const xp_cache *c, int64_t *entries, int64_t *opens, int64_t *hits);
 

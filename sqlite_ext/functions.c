@@ -4,11 +4,19 @@
 **   xplane_version()          -- the extension's version, e.g. '0.1.0'
 **   xplane_threads([n])       -- decode threads for multi-file paths (get/set)
 **   xplane_cache_stats()      -- JSON {"entries","opens","hits"} of this connection's cache
+**   xplane_use(path)          -- make PATH the profile of every table call that
+**                                passes none (SELECT * FROM xplane_ops), as trace
+**                                processor's tables read its one trace; returns
+**                                the number of profile files PATH names (an error
+**                                if none); xplane_use(NULL) forgets it
+**   xplane_use()              -- the current default path, or NULL
 **
 ** Pure functions are SQLITE_DETERMINISTIC|SQLITE_INNOCUOUS; the ones that
 ** touch connection state are SQLITE_DIRECTONLY.
 */
 #include "functions.h"
+
+#include "discover.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -47,6 +55,42 @@ static void fn_cache_stats(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   sqlite3_result_text(ctx, z, -1, sqlite3_free);
 }
 
+static void fn_use(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  xp_cache *c = sqlite3_user_data(ctx);
+  if (argc == 1) {
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+      xp_cache_set_default_path(c, NULL);
+      sqlite3_result_null(ctx);
+      return;
+    }
+    const char *path = (const char *)sqlite3_value_text(argv[0]);
+    xp_filelist files;
+    char *err = NULL;
+    if (!path) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    if (!xp_discover(path, &files, &err)) {
+      char *msg = sqlite3_mprintf("xplane_use: %s", err ? err : "out of memory");
+      sqlite3_result_error(ctx, msg ? msg : "xplane_use: out of memory", -1);
+      sqlite3_free(msg);
+      sqlite3_free(err);
+      return;
+    }
+    int n = files.n;
+    xp_filelist_free(&files);
+    if (!xp_cache_set_default_path(c, path)) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    sqlite3_result_int(ctx, n);
+    return;
+  }
+  const char *dflt = xp_cache_default_path(c);
+  if (dflt) sqlite3_result_text(ctx, dflt, -1, SQLITE_TRANSIENT);
+  else sqlite3_result_null(ctx);
+}
+
 #define XP_PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
 #define XP_STATEFUL (SQLITE_UTF8 | SQLITE_DIRECTONLY)
 
@@ -61,6 +105,8 @@ static const struct {
     {"xplane_threads", 0, XP_STATEFUL, 1, fn_threads},
     {"xplane_threads", 1, XP_STATEFUL, 1, fn_threads},
     {"xplane_cache_stats", 0, XP_STATEFUL, 1, fn_cache_stats},
+    {"xplane_use", 0, XP_STATEFUL, 1, fn_use},
+    {"xplane_use", 1, XP_STATEFUL, 1, fn_use},
 };
 
 static void release_cache(void *c) { xp_cache_release(c); }

@@ -133,6 +133,55 @@ const xp_stat_meta *xp_plane_stat_meta(const xp_plane *pl, int64_t id) {
   return i < 0 ? NULL : &pl->smeta[i];
 }
 
+/* ---- tracks: the lines of a plane sharing a key ---------------------- */
+
+typedef struct track_line {
+  int64_t key;
+  int32_t line, first; /* first: the track's first line */
+} track_line;
+
+static int by_key_line(const void *a, const void *b) {
+  const track_line *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int by_first_line(const void *a, const void *b) {
+  const track_line *x = a, *y = b;
+  if (x->first != y->first) return x->first < y->first ? -1 : 1;
+  return x->line < y->line ? -1 : x->line > y->line;
+}
+
+int32_t xp_plane_tracks(const xp_plane *pl, int32_t *lines, int32_t *starts) {
+  int32_t n = pl->n_lines, n_tracks = 0;
+  track_line *v = sqlite3_malloc64(sizeof(track_line) * ((sqlite3_uint64)n + 1));
+  if (!v) return -1;
+  for (int32_t i = 0; i < n; i++) v[i].key = xp_line_track_key(&pl->lines[i], i), v[i].line = i;
+  if (n) qsort(v, (size_t)n, sizeof(track_line), by_key_line);
+  for (int32_t i = 0; i < n; i++) v[i].first = i && v[i].key == v[i - 1].key ? v[i - 1].first : v[i].line;
+  if (n && (lines || starts)) qsort(v, (size_t)n, sizeof(track_line), by_first_line);
+  for (int32_t i = 0; i < n; i++) {
+    if (lines) lines[i] = v[i].line;
+    if (v[i].first == v[i].line) {
+      if (starts) starts[n_tracks] = i;
+      n_tracks++;
+    }
+  }
+  if (starts) starts[n_tracks] = n;
+  sqlite3_free(v);
+  return n_tracks;
+}
+
+int64_t xp_profile_n_tracks(const xp_profile *p) {
+  int64_t n = 0;
+  for (int32_t i = 0; i < p->n_planes; i++) {
+    int32_t k = xp_plane_tracks(&p->planes[i], NULL, NULL);
+    if (k < 0) return -1;
+    n += k;
+  }
+  return n;
+}
+
 /* ---- the validating index walk --------------------------------------- */
 
 typedef struct walk {

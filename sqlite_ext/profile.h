@@ -174,6 +174,23 @@ xp_profile *xp_profile_from_memory(const char *name, const uint8_t *buf, size_t 
 void xp_profile_retain(xp_profile *p);
 void xp_profile_release(xp_profile *p);
 
+/* The track key of a line: lines of one plane with the same key form one
+** track (the converter's thread, the analysis' stack scope): the line id, or
+** index + 1 when the id is 0. */
+static inline int64_t xp_line_track_key(const xp_line *ln, int32_t index) {
+  return ln->id ? ln->id : (int64_t)index + 1;
+}
+
+/* The tracks of a plane: `lines` (pl->n_lines entries) receives the line
+** indexes grouped by track, tracks in the order of their first line and
+** each track's lines in index order; track t is lines[starts[t] ..
+** starts[t + 1]) (`starts`: pl->n_lines + 1 entries). Both may be NULL to
+** count only. Returns the number of tracks, or -1 when out of memory.
+** O(n log n) in the plane's lines. */
+int32_t xp_plane_tracks(const xp_plane *pl, int32_t *lines, int32_t *starts);
+/* The tracks of every plane (xplane_space.n_threads); -1 when out of memory. */
+int64_t xp_profile_n_tracks(const xp_profile *p);
+
 /* Lookups: NULL when the id is unknown. */
 const xp_event_meta *xp_plane_event_meta(const xp_plane *pl, int64_t id);
 const xp_stat_meta *xp_plane_stat_meta(const xp_plane *pl, int64_t id);

@@ -23,6 +23,10 @@
 ** tracks numbered by first use, and only the used ones; upid/utid 0 are its
 ** placeholder rows and every process gets a main-thread row (tid = pid, no
 ** name); the root track of a thread has no name, an overlap lane its own.
+** The source record (`xplane.source`, pf_model.h) is a slice too, on a
+** global track: it takes a track id like any track but, being no thread's,
+** is not in xplane_pf_thread_track (trace processor's thread_track), and
+** its args are the file's xplane_files / xplane_space columns.
 ** Arg keys are `debug.<annotation>`, value_type int/uint/real/string, one
 ** arg set per slice (arg_set_id = the slice id here; trace processor draws
 ** arg set ids from its own sequence); arg ids in import order (slice id,
@@ -49,6 +53,7 @@ typedef struct pfc_slice {
 typedef struct pfc_track {
   int64_t id, utid; /* id -1: never used */
   int64_t name;     /* pool offset, -1 = NULL */
+  int global;       /* not a thread track (the source record's) */
 } pfc_track;
 
 typedef struct pfc_row3 {  /* thread (utid, tid, name, upid) and process (upid, pid, name) */
@@ -91,7 +96,7 @@ typedef struct pf_state {
   char_vec pool;
   int64_t *order;          /* slice ordinals by id */
   int64_t *id_of;          /* id by ordinal */
-  int64_t *track_rows;     /* track indexes by track id */
+  int64_t *track_rows;     /* the thread tracks' indexes, by track id */
   int64_t n_track_rows;
   int64_t i;               /* current row */
   int64_t k;               /* current arg within the slice (args table) */
@@ -167,7 +172,7 @@ static int on_process(void *ctx, const pf_process *p, char **errmsg) {
 
 static int on_track(void *ctx, const pf_track *t, char **errmsg) {
   pf_state *st = ctx;
-  if (!t->parent_uuid && !add_row3(&st->threads, st, t->utid, t->tid, t->thread_name, t->upid))
+  if (!t->parent_uuid && !t->global && !add_row3(&st->threads, st, t->utid, t->tid, t->thread_name, t->upid))
     return nomem(errmsg);
   while (st->track_of_uuid.n <= (int64_t)t->uuid) {
     int32_t *x = PUSH(st->track_of_uuid);
@@ -179,8 +184,10 @@ static int on_track(void *ctx, const pf_track *t, char **errmsg) {
   st->track_of_uuid.v[t->uuid] = (int32_t)(st->tracks.n - 1);
   tr->id = -1;
   tr->utid = t->utid;
-  tr->name = t->parent_uuid ? pool_add(st, "", t->name, strlen(t->name)) : -1;
-  return !t->parent_uuid || tr->name >= 0 ? 1 : nomem(errmsg);
+  tr->global = t->global;
+  int named = t->parent_uuid || t->global; /* a thread's own track has no name */
+  tr->name = named ? pool_add(st, "", t->name, strlen(t->name)) : -1;
+  return !named || tr->name >= 0 ? 1 : nomem(errmsg);
 }
 
 static int on_event(void *ctx, const pf_event *e, char **errmsg) {
@@ -234,7 +241,7 @@ static int build(xp_cursor *cur) {
   char *err = NULL;
   /* upid/utid 0: trace processor's placeholders */
   int ok = m && add_row3(&st->processes, st, 0, 0, NULL, 0) &&
-           add_row3(&st->threads, st, 0, 0, NULL, -1) && pf_model_add(m, cur->prof, cur->file->host, &err);
+           add_row3(&st->threads, st, 0, 0, NULL, -1) && pf_model_add(m, cur->file, cur->prof, &err);
   pf_model_free(m);
   if (!ok) {
     int rc = xp_cursor_error(cur, "%s: %s", cur->file->path, err ? err : "out of memory");
@@ -254,12 +261,13 @@ static int build(xp_cursor *cur) {
   if (n) qsort(keys, (size_t)n, sizeof(ts_ord), by_ts_ordinal);
   for (int64_t i = 0; i < n; i++) st->order[i] = keys[i].ordinal;
   sqlite3_free(keys);
+  int64_t n_ids = 0; /* every used track takes an id; thread tracks are listed */
   for (int64_t id = 0; id < n; id++) {
     st->id_of[st->order[id]] = id;
     pfc_track *t = &st->tracks.v[st->slices.v[st->order[id]].track];
     if (t->id < 0) {
-      t->id = st->n_track_rows;
-      st->track_rows[st->n_track_rows++] = st->slices.v[st->order[id]].track;
+      t->id = n_ids++;
+      if (!t->global) st->track_rows[st->n_track_rows++] = st->slices.v[st->order[id]].track;
     }
   }
   return SQLITE_OK;
@@ -340,7 +348,7 @@ static int thread_track_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   pf_state *st = cur->state;
   const pfc_track *t = &st->tracks.v[st->track_rows[st->i]];
   switch (col) {
-    case TT_ID: sqlite3_result_int64(ctx, st->i); break;
+    case TT_ID: sqlite3_result_int64(ctx, t->id); break;
     case TT_NAME: result_pool(ctx, st, t->name); break;
     case TT_UTID: sqlite3_result_int64(ctx, t->utid); break;
   }

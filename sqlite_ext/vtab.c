@@ -77,7 +77,8 @@ static int xp_disconnect(sqlite3_vtab *vt) {
 ** decoding and SQLite still checks it, so a value of an unexpected type
 ** merely disables that filter. A path constraint that is present but not
 ** usable gives SQLITE_CONSTRAINT (the planner must try another join order);
-** no path at all is allowed here and reported by xFilter with a clear message.
+** no path at all is allowed here: xFilter then reads the connection's default
+** path (xplane_use), or reports that a path is required.
 **
 ** idxStr spells the plan for EXPLAIN QUERY PLAN readers, then carries the
 ** query's colUsed mask, so that xFilter knows which columns are read and the
@@ -378,9 +379,15 @@ static int xp_filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str,
         break;
     }
   }
-  if (!cur->root)
-    return xp_cursor_error(cur, "a path is required: SELECT ... FROM %s('<file, run dir or logdir>')",
-                           cur->t->name);
+  if (!cur->root) {
+    const char *dflt = xp_cache_default_path(cur->cache);
+    if (!dflt)
+      return xp_cursor_error(cur,
+                             "a path is required: SELECT ... FROM %s('<file, run dir or logdir>'), or choose "
+                             "the profile of every table first with SELECT xplane_use('<path>')",
+                             cur->t->name);
+    if (!(cur->root = sqlite3_mprintf("%s", dflt))) return SQLITE_NOMEM;
+  }
   char *err = NULL;
   if (!xp_discover(cur->root, &cur->files, &err)) {
     int rc = xp_cursor_error(cur, "%s", err ? err : "out of memory");

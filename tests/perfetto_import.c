@@ -11,12 +11,16 @@
 ** id, interning ids new and resolvable, every event on a described track),
 ** then imports like trace processor: events sorted by (timestamp, position
 ** in the file), a stack per track (BEGIN pushes, END pops the top, INSTANT
-** is a zero-length child of the top), slice ids in that order, thread tracks
-** numbered by first use. It prints SQL that fills four tables:
+** is a zero-length child of the top), slice ids in that order, tracks
+** numbered by first use. A track is a thread's (ThreadDescriptor), a named
+** child of a thread track (sibling merging off), or a named global track (a
+** name and nothing else: the converter's source record). It prints SQL that
+** fills four tables:
 **   imp_slice(id, ts, dur, track_id, category, name, depth, parent_id)
 **   imp_args(arg_set_id, key, int_value, string_value, real_value, value_type,
 **            text_value)  -- text_value: the value as exact text (uint unsigned)
-**   imp_track(id, name, tid)          -- name NULL for a thread's own track
+**   imp_track(id, name, tid)          -- name NULL for a thread's own track,
+**                                     -- tid NULL for a global track
 **   imp_count(what, n)                -- begin, end, instant, flow_ids, ...
 ** Any violation prints `ERROR: ...` on stderr and exits 1.
 */
@@ -65,7 +69,7 @@ static const char *tab_get(const strtab *t, uint64_t iid, const char *what) {
 
 typedef struct track {
   uint64_t uuid, parent;
-  int is_process, is_thread;
+  int is_process, is_thread, is_global;
   int32_t pid, tid;
   char *name;
   int64_t id;    /* by first use, -1 */
@@ -183,6 +187,11 @@ int main(int argc, char **argv) {
         t->tid = tracks[k].tid;
         t->name = xstrdup(d->name);
       }
+      if (!d->process && !d->thread && !t->parent) {
+        if (!d->name || !*d->name) die("track %" PRIu64 ": a global track without a name", t->uuid);
+        t->is_global = 1;
+        t->name = xstrdup(d->name);
+      }
     }
     if (p->track_event) {
       const Perfetto__Protos__TrackEvent *te = p->track_event;
@@ -262,8 +271,9 @@ int main(int argc, char **argv) {
     if (t->id < 0) {
       t->id = next_track++;
       printf("INSERT INTO imp_track VALUES(%" PRId64 ",", t->id);
-      sql_str(t->parent ? t->name : NULL);
-      printf(",%d);\n", t->tid);
+      sql_str(t->parent || t->is_global ? t->name : NULL);
+      if (t->is_global) puts(",NULL);");
+      else printf(",%d);\n", t->tid);
     }
     open_ev[id] = e;
     slice_parent[id] = t->depth ? t->stack[t->depth - 1] : -1;

@@ -20,13 +20,16 @@
 **     names of the column list must be the SELECT's columns, in order)
 **   CREATE PERFETTO FUNCTION f(a TYPE, ...) RETURNS TYPE AS SELECT ...;
 **     -> a SQLite function f that runs the SELECT with $a bound and returns
-**     the first column of its first row (NULL when none)
+**     the first column of its first row (NULL when none); as trace processor
+**     does, an argument must have its declared type or be NULL (an INTEGER
+**     passed for a DOUBLE is an error) and a second row is an error
 ** Exit status: 0 ok, 1 any SQL error (printed with the statement).
 */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "sqlite3.h"
@@ -66,15 +69,49 @@ static char *read_file(const char *path) {
 /* ---- PerfettoSQL functions as SQLite functions ---- */
 
 typedef struct fn {
+  char *name;
   char *body;
   int nargs;
   char **args; /* "$name" */
+  int *types;  /* the SQLite type each argument must have (NULL always passes) */
   sqlite3_stmt *stmt;
   int busy;
 } fn;
 
+/* The SQLite value type of a PerfettoSQL argument type, 0 if unknown. */
+static int sqlite_type_of(const char *t) {
+  static const char *const ints[] = {"BOOL", "INT", "UINT", "LONG", "TIMESTAMP", "DURATION", "ID", "JOINID",
+                                     "ARGSETID"};
+  for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+    if (strcasecmp(t, ints[i]) == 0) return SQLITE_INTEGER;
+  if (strcasecmp(t, "DOUBLE") == 0 || strcasecmp(t, "FLOAT") == 0) return SQLITE_FLOAT;
+  if (strcasecmp(t, "STRING") == 0) return SQLITE_TEXT;
+  if (strcasecmp(t, "BYTES") == 0 || strcasecmp(t, "PROTO") == 0) return SQLITE_BLOB;
+  return 0;
+}
+
+static const char *type_name(int t) {
+  return t == SQLITE_INTEGER ? "BOOL/INT/UINT/LONG"
+         : t == SQLITE_FLOAT ? "FLOAT/DOUBLE"
+         : t == SQLITE_TEXT  ? "STRING"
+         : t == SQLITE_BLOB  ? "BYTES/PROTO"
+                             : "NULL";
+}
+
 static void call_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   fn *f = sqlite3_user_data(ctx);
+  /* as trace processor does: each argument has its declared type or is NULL
+  ** (an INTEGER is not a DOUBLE), and the body returns at most one row */
+  for (int i = 0; i < argc; i++) {
+    int t = sqlite3_value_type(argv[i]);
+    if (t != SQLITE_NULL && t != f->types[i]) {
+      char *msg = sqlite3_mprintf("%s[arg=%s]: argument %d does not have expected type: expected %s, actual %s",
+                                  f->name, sqlite3_value_text(argv[i]), i, type_name(f->types[i]), type_name(t));
+      sqlite3_result_error(ctx, msg ? msg : "argument type", -1);
+      sqlite3_free(msg);
+      return;
+    }
+  }
   sqlite3_stmt *st = f->busy ? NULL : f->stmt;
   if (!st) {
     if (sqlite3_prepare_v2(db, f->body, -1, &st, NULL) != SQLITE_OK) {
@@ -90,8 +127,15 @@ static void call_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (k) sqlite3_bind_value(st, k, argv[i]);
   }
   int rc = sqlite3_step(st);
-  if (rc == SQLITE_ROW) sqlite3_result_value(ctx, sqlite3_column_value(st, 0));
-  else if (rc != SQLITE_DONE) sqlite3_result_error(ctx, sqlite3_errmsg(db), -1);
+  if (rc == SQLITE_ROW) {
+    sqlite3_result_value(ctx, sqlite3_column_value(st, 0));
+    if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      char *msg = sqlite3_mprintf("%s: multiple values were returned when executing function body", f->name);
+      sqlite3_result_error(ctx, msg ? msg : "multiple values", -1);
+      sqlite3_free(msg);
+    }
+  }
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW) sqlite3_result_error(ctx, sqlite3_errmsg(db), -1);
   sqlite3_reset(st);
   sqlite3_clear_bindings(st);
   if (own) f->busy = 0;
@@ -254,7 +298,13 @@ static int define_function(const char *p) {
     p = ident(p, arg, sizeof(arg));
     p = ident(p, type, sizeof(type));
     if (!arg[0] || !type[0]) return 0;
+    if (!sqlite_type_of(type)) {
+      fprintf(stderr, "%s: argument %s: unknown type %s\n", name, arg, type);
+      return 0;
+    }
     f->args = realloc(f->args, sizeof(char *) * (size_t)(f->nargs + 1));
+    f->types = realloc(f->types, sizeof(int) * (size_t)(f->nargs + 1));
+    f->types[f->nargs] = sqlite_type_of(type);
     f->args[f->nargs] = xmalloc(strlen(arg) + 2);
     sprintf(f->args[f->nargs++], "$%s", arg);
   }
@@ -262,6 +312,7 @@ static int define_function(const char *p) {
   p = ident(p, type, sizeof(type));
   if (!(p = keyword(p, "AS"))) return 0;
   f->body = strdup(skip_ws(p));
+  f->name = strdup(name);
   return sqlite3_create_function(db, name, f->nargs, SQLITE_UTF8, f, call_fn, NULL, NULL) == SQLITE_OK;
 }
 
@@ -324,10 +375,11 @@ static int run_statement_timed(const char *s) {
   return run_plain(s);
 }
 
-/* Split on ';' outside strings, identifiers and comments. */
+/* Split on ';' outside strings, identifiers and comments, where the
+** statement is complete (sqlite3_complete: a trigger's body holds ';'). */
 static int run_script(const char *sql, const char *origin) {
   size_t n = strlen(sql);
-  char *buf = xmalloc(n + 1);
+  char *buf = xmalloc(n + 2);
   size_t k = 0;
   for (const char *p = sql; *p;) {
     if (*p == '\'' || *p == '"') {
@@ -344,6 +396,13 @@ static int run_script(const char *sql, const char *origin) {
       const char *e = strstr(p + 2, "*/");
       p = e ? e + 2 : p + strlen(p);
     } else if (*p == ';') {
+      buf[k] = ';';
+      buf[k + 1] = 0;
+      if (!sqlite3_complete(buf)) { /* inside CREATE TRIGGER ... BEGIN ... END */
+        k++;
+        p++;
+        continue;
+      }
       buf[k] = 0;
       if (*skip_ws(buf) && !run_statement(buf)) {
         fprintf(stderr, "(in %s)\n", origin);

@@ -19,7 +19,10 @@
 #    xplane2perfetto --format json (half of them gzipped), reads back with
 #    the same events (plane, line, name, start_ps, dur_ps, stats: exact), the
 #    same ops (count, sum dur_ps, sum self_ps per name: exact) and the same
-#    summary.sql document (but for the keys that name the source).
+#    summary.sql document (but for the keys that name the source), plus the
+#    converter's source record (tp_plugin/pf_model.h): one more event
+#    `xplane.source`, with the XPlane's sha256, on a plane and line of its
+#    own (pid 0, tid 0), so one more process and thread in the summary.
 # Sections 1-4 need no data; without $XPLANE_DATA the test then exits 77.
 # Env (set by ctest): XPLANE_EXT, XPLANE_BUILD, XPLANE_SRC, XPLANE_DATA, SQLITE3.
 # The fixture tools (make_tiny_xspace, xplane2perfetto) run with leak checks
@@ -304,7 +307,8 @@ for x in "$DATA"/*.xplane.pb; do
     "$(q ".parameter set @x $x" ".parameter set @j $j" \
       "CREATE TEMP TABLE ex AS SELECT plane_name p, line_name l, coalesce(nullif(display_name, ''), name) n,
               start_ps s, dur_ps d, stats FROM xplane_events(@x) WHERE start_ps IS NOT NULL;
-       CREATE TEMP TABLE ej AS SELECT plane_name p, $BASE l, name n, start_ps s, dur_ps d, stats FROM xplane_events(@j);
+       CREATE TEMP TABLE ej AS SELECT plane_name p, $BASE l, name n, start_ps s, dur_ps d, stats FROM xplane_events(@j)
+         WHERE name IS NOT 'xplane.source';
        SELECT (SELECT count(*) FROM ex), (SELECT count(*) FROM ej),
               (SELECT count(*) FROM (SELECT * FROM ex EXCEPT SELECT * FROM ej)),
               (SELECT count(*) FROM (SELECT * FROM ej EXCEPT SELECT * FROM ex));")"
@@ -318,6 +322,9 @@ for x in "$DATA"/*.xplane.pb; do
             (SELECT count(*) FROM (SELECT * FROM ox EXCEPT SELECT * FROM oj)),
             (SELECT count(*) FROM (SELECT * FROM oj EXCEPT SELECT * FROM ox));")
   check "$b: ops on whole lines (count, sum dur, sum self per name), exact" "${ops%%|*}|${OPS[$b]:-?}|0|0" "$ops"
+  check "$b: the source record in the JSON" "1|$(sha256sum "$x" | cut -c1-64)|${EVENTS[$b]:-?}" \
+    "$(q ".parameter set @j $j" "SELECT count(*), max(stats ->> '\$.\"xplane.source.sha256\"'),
+        max(stats ->> '\$.\"xplane.source.n_events\"') FROM xplane_events(@j) WHERE name = 'xplane.source';")"
   check "$b: xplane_space of the JSON" "perfetto_trace_json|$(sha256sum "$j" | cut -c1-64)" \
     "$(q "SELECT source_format, sha256 FROM xplane_space('$j');")"
   if [[ -f $SRC/queries/summary.sql && ${ops%%|*} == 0 ]]; then
@@ -325,11 +332,18 @@ for x in "$DATA"/*.xplane.pb; do
       (cd "$SRC" && "$SQLITE3" -cmd ".load $XPLANE_EXT" -cmd ".parameter set @profile $f" :memory: \
         '.read queries/summary.sql') >"$f.summary"
     done
-    # Keys that name the source (and its format) differ by design.
+    # Keys that name the source (and its format) differ by design; the
+    # source record is a process and a thread more in the JSON.
+    check "$b: summary.sql, one process and one thread more (the source record)" "1|1" \
+      "$(q "SELECT (readfile('$j.summary') ->> '\$.trace_overview.num_processes')
+                 - (readfile('$x.summary') ->> '\$.trace_overview.num_processes'),
+               (readfile('$j.summary') ->> '\$.trace_overview.num_threads')
+                 - (readfile('$x.summary') ->> '\$.trace_overview.num_threads');")"
     check "$b: summary.sql, the same numbers" "0|0" \
       "$(q "CREATE TEMP TABLE skip(k); INSERT INTO skip VALUES ('\$.generated_at_utc'), ('\$.source_path'),
               ('\$.source_format'), ('\$.trace_provenance.trace_sha256'), ('\$.trace_overview.display_time_unit'),
-              ('\$.trace_overview.num_events_total');
+              ('\$.trace_overview.num_events_total'), ('\$.trace_overview.num_processes'),
+              ('\$.trace_overview.num_threads');
             CREATE TEMP TABLE sx AS SELECT replace(fullkey, '\"', '') k, atom FROM json_tree(readfile('$x.summary'))
               WHERE type NOT IN ('object', 'array') AND k NOT IN skip;
             CREATE TEMP TABLE sj AS SELECT replace(fullkey, '\"', '') k, atom FROM json_tree(readfile('$j.summary'))

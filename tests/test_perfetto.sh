@@ -11,7 +11,11 @@
 #    nesting) gives exactly fixture_slices.txt and exactly the extension's
 #    xplane_pf_slice / xplane_pf_args / xplane_pf_thread_track rows; its flow
 #    is exactly launch -> kernel in xplane_pf_flow. Refusals (.pb output,
-#    output = input), xplane_to_perfetto (same bytes as the CLI), merged mode.
+#    output = input), xplane_to_perfetto (same bytes as the CLI), a logdir
+#    per host (the traces differ from the file's only in its identity) and
+#    merged (one `[<host>] xplane source` record per host). The fixture's
+#    path, run and mtime (in its source record) are fixed or replaced by
+#    @TMP@ / @RUN@ before comparing with the goldens.
 # 2. The PerfettoSQL package against the extension (package_compare.sql,
 #    with the hand-written rule inputs of rule_cases.sql): xplane_ops (every
 #    column), xplane_steps, xplane_scopes, xplane_tracks, xplane_op_names,
@@ -19,10 +23,16 @@
 #    fixture, on every rule fixture (tests/make_rule_fixtures.c) and on
 #    package_cases.json (a JSON trace: host step annotations tied to ops by
 #    correlation_id, stats JSON escapes, duplicate stats, region pruning),
-#    whose package tables are also checked by hand (package_cases.txt).
+#    whose package tables are also checked by hand (package_cases.txt), and
+#    on package_cases.json read in place of a cut XPlane (xplane_files says
+#    xplane_pb, xplane_space perfetto_trace_json). In each, the package's
+#    xplane_files and xplane_space (module xplane.source, from the trace's
+#    source record) equal the extension's rows, every column.
 # 3. Every real profile in $XPLANE_DATA (exit 77 without it, or without
 #    protoc): BEGIN/END pairs = events with a start and duration > 0,
-#    instants = zero-duration events, the importer's slices and args = the
+#    instants = zero-duration events + the one source record (`xplane.source`:
+#    slice 0, at the earliest ts, its sha256 = sha256sum of the file, its
+#    n_events = xplane_space.n_events), the importer's slices and args = the
 #    extension's tables, every annotation = the event's effective stat in
 #    xplane_stats, the flows = consecutive slices of each correlation id (and
 #    the importer's flow_ids count; the Chrome JSON's flow attributes start
@@ -50,6 +60,10 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 decode() { protoc --decode=perfetto.protos.Trace -I "$SRC/schema" "$SRC/schema/perfetto_trace.proto" < "$1"; }
 sql() { "$SQLITE3" -batch -bail -cmd ".load $EXT" "$@"; }
+# The fixture's identity in its source record (path under $tmp, run = the
+# name of $tmp) as the goldens write it.
+run=$(basename "$tmp")
+normalize() { sed -e "s#$tmp/#@TMP@/#g" -e "s#\"$run\"#\"@RUN@\"#g" "$@"; }
 
 # The importer's tables against the extension's, for one trace of one profile.
 # Prints nothing when they are identical.
@@ -59,8 +73,10 @@ compare_tables() {
 .read $import_sql
 CREATE TEMP TABLE ext_slice AS SELECT id, ts, dur, track_id, category, name, depth, parent_id FROM xplane_pf_slice('$profile');
 CREATE TEMP TABLE ext_args AS SELECT arg_set_id, key, int_value, string_value, real_value, value_type FROM xplane_pf_args('$profile');
+-- the thread tracks, and the source record's global track (no thread)
 CREATE TEMP TABLE ext_track AS SELECT tt.id, tt.name, t.tid FROM xplane_pf_thread_track('$profile') tt
-  JOIN xplane_pf_thread('$profile') t USING (utid);
+  JOIN xplane_pf_thread('$profile') t USING (utid)
+  UNION ALL SELECT track_id, 'xplane source', NULL FROM ext_slice WHERE category = 'xplane' AND name = 'xplane.source';
 SELECT 'slice only in import', * FROM (SELECT * FROM imp_slice EXCEPT SELECT * FROM ext_slice) LIMIT 5;
 SELECT 'slice only in extension', * FROM (SELECT * FROM ext_slice EXCEPT SELECT * FROM imp_slice) LIMIT 5;
 SELECT 'arg only in import', * FROM (SELECT arg_set_id, key, int_value, string_value, real_value, value_type FROM imp_args
@@ -81,7 +97,7 @@ compare_package() {
   local profile=$1 out
   { cat "$GOLDEN/rule_cases.sql"; sed "s#@PROFILE@#'$profile'#" "$GOLDEN/package_compare.sql"; } > "$tmp/pkg.sql"
   out=$("$SHIM" "$EXT" "$PKG" "$profile" "$tmp/pkg.sql") || fail "$profile: the package failed: $out"
-  echo "$out" | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 8 }' ||
+  echo "$out" | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 13 }' ||
     fail "$profile: the package differs from the extension: $out"
   echo "$out" | paste -sd' '
 }
@@ -105,11 +121,12 @@ check_flows() {
 
 # ---- 1. the fixture ----
 "$BUILD/tests/make_perfetto_fixture" "$tmp/fx.xplane.pb"
+touch -d @1700000000 "$tmp/fx.xplane.pb" # its mtime_ns in the source record
 out=$("$CONV" "$tmp/fx.xplane.pb")
-[ "$out" = '{"files_in":1,"files_out":1,"slices":15,"instants":2,"skipped_untimed":1,"skipped_invalid":1,"processes":3,"threads":4,"tracks":6,"records":41}' ] ||
+[ "$out" = '{"files_in":1,"files_out":1,"slices":15,"instants":2,"skipped_untimed":1,"skipped_invalid":1,"processes":3,"threads":4,"tracks":6,"sources":1,"records":43}' ] ||
   fail "fixture conversion counts: $out"
 [ -f "$tmp/fx.pftrace" ] || fail "default output name is not fx.pftrace"
-decode "$tmp/fx.pftrace" > "$tmp/fx.textproto"
+decode "$tmp/fx.pftrace" | normalize > "$tmp/fx.textproto"
 diff -u "$GOLDEN/fixture.textproto" "$tmp/fx.textproto" || fail "fixture trace differs from the golden textproto"
 "$IMPORT" "$tmp/fx.pftrace" > "$tmp/fx.sql"
 sql "$tmp/fx_only.db" ".read $tmp/fx.sql" ".mode list" \
@@ -118,7 +135,7 @@ diff -u "$GOLDEN/fixture_slices.txt" "$tmp/fx_slices.txt" || fail "imported fixt
 d=$(compare_tables "$tmp/fx.xplane.pb" "$tmp/fx.sql")
 [ -z "$d" ] || fail "fixture: extension tables differ from the imported trace: $d"
 "$CONV" --format json -o "$tmp/fx.json" "$tmp/fx.xplane.pb" > /dev/null
-diff -u "$GOLDEN/fixture.json" "$tmp/fx.json" || fail "fixture Chrome JSON differs from the golden"
+normalize "$tmp/fx.json" | diff -u "$GOLDEN/fixture.json" - || fail "fixture Chrome JSON differs from the golden"
 
 # Refusals: a .pb output name, the input itself.
 if "$CONV" -o "$tmp/out.xplane.pb" "$tmp/fx.xplane.pb" 2> "$tmp/err"; then fail ".pb output accepted"; fi
@@ -134,22 +151,34 @@ n=$(sql :memory: "SELECT xplane_to_perfetto('$tmp/fx.xplane.pb', '$tmp/sqlfn.pft
 [ "$n" = 17 ] || fail "xplane_to_perfetto returned $n, expected 17"
 cmp "$tmp/fx.pftrace" "$tmp/sqlfn.pftrace" || fail "xplane_to_perfetto and xplane2perfetto differ"
 n=$(sql :memory: "SELECT xplane_to_perfetto('$tmp/fx.xplane.pb', '$tmp/sqlfn.json', 'json')")
-[ "$n" = 17 ] && cmp -s "$GOLDEN/fixture.json" "$tmp/sqlfn.json" || fail "xplane_to_perfetto json mode"
+[ "$n" = 17 ] && normalize "$tmp/sqlfn.json" | cmp -s "$GOLDEN/fixture.json" - || fail "xplane_to_perfetto json mode"
 if sql :memory: "SELECT xplane_to_perfetto('$tmp/fx.xplane.pb', '$tmp/x.pftrace', 'bogus')" 2> "$tmp/err"; then
   fail "bad mode accepted"
 fi
 grep -q "mode must be 'per_host', 'merged', 'json' or 'json_merged'" "$tmp/err" || fail "bad mode message: $(cat "$tmp/err")"
 
-# A logdir of two hosts: one trace per host, or one merged trace.
+# A logdir of two hosts: one trace per host (the fixture's trace but for the
+# file's path, run and host in its source record), or one merged trace.
 mkdir -p "$tmp/logdir/plugins/profile/run1"
-cp "$tmp/fx.xplane.pb" "$tmp/logdir/plugins/profile/run1/hostA.xplane.pb"
-cp "$tmp/fx.xplane.pb" "$tmp/logdir/plugins/profile/run1/hostB.xplane.pb"
+cp -p "$tmp/fx.xplane.pb" "$tmp/logdir/plugins/profile/run1/hostA.xplane.pb"
+cp -p "$tmp/fx.xplane.pb" "$tmp/logdir/plugins/profile/run1/hostB.xplane.pb"
 "$CONV" -o "$tmp/traces" "$tmp/logdir" > /dev/null
-cmp "$tmp/fx.pftrace" "$tmp/traces/plugins/profile/run1/hostA.pftrace" || fail "per-host trace of hostA"
-cmp "$tmp/fx.pftrace" "$tmp/traces/plugins/profile/run1/hostB.pftrace" || fail "per-host trace of hostB"
+for h in hostA hostB; do
+  decode "$tmp/traces/plugins/profile/run1/$h.pftrace" |
+    sed -e "s#\"$tmp/logdir/plugins/profile/run1/$h.xplane.pb\"#\"@TMP@/fx.xplane.pb\"#g" -e 's#"run1"#"@RUN@"#' \
+      -e "s#\"$h\"#\"fx\"#" | diff -u "$tmp/fx.textproto" - || fail "per-host trace of $h"
+done
 out=$("$CONV" --merge -o "$tmp/merged.pftrace" "$tmp/logdir")
-[ "$out" = '{"files_in":2,"files_out":1,"slices":30,"instants":4,"skipped_untimed":2,"skipped_invalid":2,"processes":6,"threads":8,"tracks":12,"records":82}' ] ||
+[ "$out" = '{"files_in":2,"files_out":1,"slices":30,"instants":4,"skipped_untimed":2,"skipped_invalid":2,"processes":6,"threads":8,"tracks":12,"sources":2,"records":86}' ] ||
   fail "merged counts: $out"
+# one source record per host, on its own global track, at its host's first ts
+# (hostB's comes after hostA's slices of that ts: trace order breaks ties)
+"$IMPORT" "$tmp/merged.pftrace" > "$tmp/merged.sql"
+srcs=$(sql "$tmp/merged.db" ".read $tmp/merged.sql" "
+  SELECT s.id, s.ts, t.name, t.tid IS NULL, a.string_value FROM imp_slice s JOIN imp_track t ON t.id = s.track_id
+    JOIN imp_args a ON a.arg_set_id = s.id AND a.key = 'debug.xplane.source.host'
+   WHERE s.category = 'xplane' AND s.name = 'xplane.source' ORDER BY s.id" | paste -sd' ')
+[ "$srcs" = '0|1000|[hostA] xplane source|1|hostA 2|1000|[hostB] xplane source|1|hostB' ] || fail "merged source records: $srcs"
 decode "$tmp/merged.pftrace" | grep -A2 '^    process {' | grep -E 'pid|process_name' | sed 's/^ *//' |
   paste -sd' ' > "$tmp/procs.txt"
 [ "$(cat "$tmp/procs.txt")" = 'pid: 1 process_name: "[hostA] /host:CPU" pid: 2 process_name: "[hostA] /device:GPU:0" pid: 3 process_name: "[hostA] xplane:2" pid: 4 process_name: "[hostB] /host:CPU" pid: 5 process_name: "[hostB] /device:GPU:0" pid: 6 process_name: "[hostB] xplane:2"' ] ||
@@ -166,12 +195,24 @@ echo "fixture: trace, JSON, import, tables, flows, refusals, SQL function and lo
 
 # ---- 2. the package against the extension ----
 out=$(compare_package "$tmp/fx.xplane.pb")
-[ "$out" = "ops|11|11 steps|0|0 scopes|8|8 tracks|6|6 op_names|7|7 hints|0|0 breakdown|3|3 rules|186|186" ] ||
+[ "$out" = "ops|11|11 steps|0|0 scopes|8|8 tracks|6|6 op_names|7|7 hints|0|0 breakdown|3|3 rules|186|186 files|1|1 space|1|1 gaps|1|1 op_tf_ops|1|1 events|17|17" ] ||
   fail "fixture: package comparison: $out"
 cases=$GOLDEN/package_cases.json
 out=$(compare_package "$cases")
-[ "$out" = "ops|14|14 steps|12|12 scopes|18|18 tracks|8|8 op_names|12|12 hints|5|5 breakdown|4|4 rules|216|216" ] ||
+[ "$out" = "ops|14|14 steps|12|12 scopes|18|18 tracks|8|8 op_names|12|12 hints|5|5 breakdown|4|4 rules|216|216 files|1|1 space|1|1 gaps|12|12 op_tf_ops|8|8 events|28|28" ] ||
   fail "package_cases.json: package comparison: $out"
+# The same JSON trace read in place of a cut XPlane: xplane_files says what
+# the file looks like, xplane_space what was read (the source record's
+# file_source_format and source_format).
+mkdir -p "$tmp/fallback/r1"
+head -c 100 "$tmp/fx.xplane.pb" > "$tmp/fallback/r1/h.xplane.pb"
+cp "$cases" "$tmp/fallback/r1/h.trace.json"
+formats=$(sql :memory: "SELECT f.source_format, s.source_format FROM xplane_files('$tmp/fallback/r1/h.xplane.pb') f,
+  xplane_space('$tmp/fallback/r1/h.xplane.pb') s")
+[ "$formats" = "xplane_pb|perfetto_trace_json" ] || fail "fallback: source formats $formats"
+out=$(compare_package "$tmp/fallback/r1/h.xplane.pb")
+[ "$out" = "ops|14|14 steps|12|12 scopes|18|18 tracks|8|8 op_names|12|12 hints|5|5 breakdown|4|4 rules|216|216 files|1|1 space|1|1 gaps|12|12 op_tf_ops|8|8 events|28|28" ] ||
+  fail "fallback JSON trace: package comparison: $out"
 "$SHIM" "$EXT" "$PKG" "$cases" "$GOLDEN/package_cases_query.sql" > "$tmp/cases.txt"
 diff -u "$GOLDEN/package_cases.txt" "$tmp/cases.txt" || fail "package_cases.json: the package's tables differ from the golden"
 mkdir -p "$tmp/rules"
@@ -182,7 +223,7 @@ for f in "$tmp"/rules/*.xplane.pb; do
   n=$((n + 1))
 done
 [ "$n" = 12 ] || fail "expected 12 rule fixtures, compared $n"
-echo "package: fixture, package_cases.json (and its golden) and $n rule fixtures match the extension"
+echo "package: fixture, package_cases.json (and its golden, and read in place of a cut XPlane) and $n rule fixtures match the extension"
 
 # ---- 3. real profiles ----
 shopt -s nullglob
@@ -193,16 +234,34 @@ if [ ${#files[@]} -eq 0 ]; then
 fi
 for f in "${files[@]}"; do
   h=$(basename "$f" .xplane.pb)
-  "$CONV" -o "$tmp/$h.pftrace" "$f" > /dev/null
+  conv=$("$CONV" -o "$tmp/$h.pftrace" "$f")
   "$IMPORT" "$tmp/$h.pftrace" > "$tmp/$h.sql"
   counts=$(sql "$tmp/$h.db" ".read $tmp/$h.sql" "
     SELECT (SELECT n FROM imp_count WHERE what = 'begin') || ' ' || (SELECT n FROM imp_count WHERE what = 'end')
       || ' ' || (SELECT n FROM imp_count WHERE what = 'instant');
     SELECT sum(start_ps IS NOT NULL AND dur_ps > 0) || ' ' || sum(start_ps IS NOT NULL AND dur_ps > 0)
-      || ' ' || sum(start_ps IS NOT NULL AND dur_ps = 0) FROM xplane_events('$f');")
+      || ' ' || sum(start_ps IS NOT NULL AND dur_ps = 0) FROM xplane_events('$f');
+    CREATE TEMP TABLE src AS SELECT s.id, s.ts, s.dur, t.tid FROM imp_slice s JOIN imp_track t ON t.id = s.track_id
+      WHERE s.category = 'xplane' AND s.name = 'xplane.source';
+    SELECT count(*), min(id), min(ts) = (SELECT min(ts) FROM imp_slice), max(dur), min(tid IS NULL),
+      (SELECT string_value FROM imp_args WHERE arg_set_id = (SELECT min(id) FROM src) AND key = 'debug.xplane.source.sha256'),
+      (SELECT int_value FROM imp_args WHERE arg_set_id = (SELECT min(id) FROM src) AND key = 'debug.xplane.source.n_events')
+      FROM src;
+    SELECT n_events FROM xplane_space('$f');")
   first=$(echo "$counts" | sed -n 1p)
   second=$(echo "$counts" | sed -n 2p)
-  [ "$first" = "$second" ] || fail "$h: begin/end/instant $first, events $second"
+  read -r nb ne ni <<< "$first"
+  read -r eb ee ei <<< "$second"
+  # the trace's instants: the zero-duration events and the one source record
+  [ "$nb $ne $ni" = "$eb $ee $((ei + 1))" ] || fail "$h: begin/end/instant $first in the trace, events $second + 1 source"
+  # the source record: exactly one, slice 0 at the earliest ts, an instant on
+  # a global track, with the file's sha256 and every event counted
+  n_events=$(echo "$counts" | sed -n 4p)
+  want="1|0|1|0|1|$(sha256sum "$f" | cut -c1-64)|$n_events"
+  [ "$(echo "$counts" | sed -n 3p)" = "$want" ] || fail "$h: source record $(echo "$counts" | sed -n 3p), expected $want"
+  # n_events = the converted events + the skipped ones (the CLI's counts)
+  conv_events=$(echo "$conv" | sed -E 's/.*"slices":([0-9]+),"instants":([0-9]+),"skipped_untimed":([0-9]+),"skipped_invalid":([0-9]+),.*"sources":1,.*/\1 + \2 + \3 + \4/')
+  [ "$((conv_events))" = "$n_events" ] || fail "$h: converted + skipped events $conv_events, xplane_space.n_events $n_events"
   d=$(compare_tables "$f" "$tmp/$h.sql")
   [ -z "$d" ] || fail "$h: extension tables differ from the imported trace: $d"
   # Every annotation round-trips: the importer's args of each slice against
@@ -245,7 +304,7 @@ for f in "${files[@]}"; do
   [ "$js" = "$nf $((${fl% *} - nf)) $((${fl% *} - nf))" ] ||
     fail "$h: Chrome JSON flows (flow_in, starts at the earliest, ids) $js; flows $nf of ${fl% *} slices"
   out=$(compare_package "$f")
-  echo "$h: $first (begin end instant) match the events; tables, $(sql "$tmp/$h.db" "SELECT count(*) FROM imp_args") args, $nf flows and the package match: $out"
+  echo "$h: $first (begin end instant) match the events and the source record; tables, $(sql "$tmp/$h.db" "SELECT count(*) FROM imp_args") args, $nf flows and the package match: $out"
   rm -f "$tmp/$h.db" "$tmp/$h.sql" "$tmp/$h.pftrace" "$tmp/$h.json"
 done
 echo "PASS"

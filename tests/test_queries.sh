@@ -435,8 +435,10 @@ golden fixtures/runs_join.md "$tmp/out"
 err() { "$@" 2>&1 >/dev/null | sed 's/^.*error near line [0-9]*: //; s/ ([0-9]*)$//'; }
 check "no @profile" "xplane queries: set @profile to an .xplane.pb file or a profile directory (.parameter set @profile PATH)" \
   "$(err q summary)"
-check "directory of two profiles" "xplane queries: @profile names more than one .xplane.pb file (one per host); pass one file" \
+check "directory of two profiles" "xplane queries: more than one profile (one .xplane.pb per host): pass one file (trace processor: a trace converted per host, not --merge)" \
   "$(err q summary profile "$FX")"
+check "missing profile" "xplane_use: $tmp/none.xplane.pb: no such file or directory" \
+  "$(err q summary profile "$tmp/none.xplane.pb")"
 check "bad breakdown mode" "xplane queries: @breakdown_mode must be exclusive_per_track or exclusive_global" \
   "$(err q summary profile "$FX/no_dominant.xplane.pb" breakdown_mode fast)"
 check "compare without @after" "xplane queries: set @before and @after to two profiles (.xplane.pb files or profile directories)" \

@@ -12,7 +12,9 @@
 # events, first start, last end, checksums of durations and starts, number of
 # event stats). The same summaries are then computed in SQL from
 # xplane_planes, xplane_lines, xplane_stat_metadata, xplane_events and
-# xplane_stats, and the two texts must be identical. Sums are taken modulo
+# xplane_stats, and the two texts must be identical; xplane_space.n_threads
+# must be the number of distinct (plane, line id, or index + 1 for id 0)
+# among protoc's lines. Sums are taken modulo
 # 1000000007 so that awk's doubles stay exact. Exits 77 (skip) without the
 # data folder or without protoc.
 set -euo pipefail
@@ -140,9 +142,17 @@ for f in "${files[@]}"; do
   # awk prints each plane when it closes, after its lines: put planes first.
   { grep '^P|' "$tmp/$h.want"; grep '^L|' "$tmp/$h.want"; grep '^E|' "$tmp/$h.want" || true; } > "$tmp/$h.want.sorted"
   summarize_sql "$f" > "$tmp/$h.got"
-  if diff "$tmp/$h.want.sorted" "$tmp/$h.got" > "$tmp/$h.diff"; then
+  # threads: distinct (plane, line id, or line index + 1 for id 0) in protoc's lines
+  want_threads=$(awk -F'|' '$1 == "L" { seen[$2 "|" ($4 != 0 ? $4 : $3 + 1)] = 1 }
+                            END { n = 0; for (k in seen) n++; print n }' "$tmp/$h.want.sorted")
+  got_threads=$("$SQLITE3" -bail -batch :memory: ".load $EXT" "SELECT n_threads FROM xplane_space('$f')")
+  if [ "$want_threads" != "$got_threads" ]; then
+    echo "FAIL $h: xplane_space.n_threads $got_threads, protoc's lines give $want_threads tracks"
+    fail=1
+  elif diff "$tmp/$h.want.sorted" "$tmp/$h.got" > "$tmp/$h.diff"; then
     echo "ok   $h: $(grep -c '^P|' "$tmp/$h.got") planes, $(grep -c '^L|' "$tmp/$h.got") lines," \
-         "$(awk -F'|' '$1 == "E" { n += $4 } END { print n + 0 }' "$tmp/$h.got") events agree with protoc"
+         "$(awk -F'|' '$1 == "E" { n += $4 } END { print n + 0 }' "$tmp/$h.got") events," \
+         "$got_threads threads agree with protoc"
   else
     echo "FAIL $h: the extension disagrees with protoc (< protoc, > extension):"
     head -40 "$tmp/$h.diff"

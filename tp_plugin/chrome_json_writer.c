@@ -163,9 +163,31 @@ static int on_process(void *ctx, const pf_process *p, char **errmsg) {
 
 static int on_track(void *ctx, const pf_track *t, char **errmsg) {
   pf_json *j = ctx;
+  if (t->global) return 1; /* a global instant names no thread */
   sqlite3_str *s = begin_event(j);
   append_meta(s, "thread_name", t->pid, t->json_tid, t->name);
   return flush_str(j, s, errmsg);
+}
+
+/* Annotations (the source record's) as an args object, values as the
+** stats' (json.h). */
+static void append_args(sqlite3_str *s, const pf_arg *a, int n) {
+  sqlite3_str_appendchar(s, 1, '{');
+  for (int i = 0; i < n; i++) {
+    xp_stat v;
+    memset(&v, 0, sizeof(v));
+    switch (a[i].type) {
+      case PF_A_INT: v.type = XP_V_INT64, v.num.i = a[i].v.i; break;
+      case PF_A_UINT: v.type = XP_V_UINT64, v.num.u = a[i].v.u; break;
+      case PF_A_DOUBLE: v.type = XP_V_DOUBLE, v.num.d = a[i].v.d; break;
+      case PF_A_STRING: v.type = XP_V_STR, v.s = a[i].s; break;
+    }
+    if (i) sqlite3_str_appendchar(s, 1, ',');
+    xp_json_string(s, a[i].name.p, a[i].name.n);
+    sqlite3_str_appendchar(s, 1, ':');
+    xp_json_stat_value(s, &v);
+  }
+  sqlite3_str_appendchar(s, 1, '}');
 }
 
 static int on_event(void *ctx, const pf_event *e, char **errmsg) {
@@ -179,7 +201,7 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
     sqlite3_str_appendall(s, ",\"dur\":");
     append_us(s, e->dur_ps);
   } else {
-    sqlite3_str_appendall(s, ",\"s\":\"t\"");
+    sqlite3_str_appendall(s, e->track->global ? ",\"s\":\"g\"" : ",\"s\":\"t\"");
   }
   sqlite3_str_appendall(s, ",\"name\":");
   xp_json_string(s, e->has_name ? e->name.p : "", e->has_name ? e->name.n : 0);
@@ -187,7 +209,7 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
   xp_json_string(s, e->category.p, e->category.n);
   sqlite3_str_appendall(s, ",\"args\":");
   if (e->stats) xp_json_stats(s, e->stats);
-  else sqlite3_str_appendall(s, "{}");
+  else append_args(s, e->args, e->n_args);
   if (e->has_flow && e->type == PF_BEGIN)
     sqlite3_str_appendf(s, ",\"bind_id\":\"%llx\",%s\"flow_out\":true", (unsigned long long)e->flow_id,
                         starts_flow(j, e->ordinal) ? "" : "\"flow_in\":true,");

@@ -13,7 +13,10 @@
 ** (readers parse them into doubles and lose precision on epoch-based
 ** times), cat = the XLine name and args = the event's effective stats. The
 ** JSON format has no child tracks: each overlap lane is a thread of its own
-** (json_tid, named "<thread> (overlap k)").
+** (json_tid, named "<thread> (overlap k)"). The source record is a global
+** instant (`ph:"i"`, `s:"g"`, pid and tid 0) whose args are its
+** xplane.source.* annotations (as the stats are written: numbers as
+** numbers, strings as strings); its track has no JSON form.
 ** Flows (the correlation_id flow ids of pf_model.h) are flow v2 attributes
 ** of the slice ("bind_id" in hex, "flow_out"; "flow_in" too unless the
 ** slice starts its flow), which trace processor binds to the slice itself

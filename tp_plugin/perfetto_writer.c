@@ -163,7 +163,9 @@ static int on_track(void *ctx, const pf_track *t, char **errmsg) {
   Perfetto__Protos__ThreadDescriptor thd = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
   td.has_uuid = 1;
   td.uuid = t->uuid;
-  if (t->parent_uuid) {
+  if (t->global) {
+    td.name = (char *)t->name;
+  } else if (t->parent_uuid) {
     td.has_parent_uuid = 1;
     td.parent_uuid = t->parent_uuid;
     td.name = (char *)t->name;

@@ -7,7 +7,10 @@
 **   ... pf_model_add(model, ...) ...
 **   pf_writer_finish(w, &err); pf_writer_free(w);
 **
-** Every packet is written as it comes (`0x0A <len> <TracePacket>`), on one
+** Tracks are TrackDescriptors: a thread's own track with a
+** ThreadDescriptor, its lanes as named child tracks (sibling merging off),
+** the source record's track as a named global track. Every packet is
+** written as it comes (`0x0A <len> <TracePacket>`), on one
 ** trusted_packet_sequence_id; the first packet carries sequence_flags
 ** INCREMENTAL_STATE_CLEARED|NEEDS_INCREMENTAL_STATE, later ones
 ** NEEDS_INCREMENTAL_STATE. Event names, categories and annotation names are

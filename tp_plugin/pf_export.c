@@ -87,7 +87,7 @@ static int add_profiles(pf_model *m, const xp_filelist *files, int lo, int hi, c
   int ok = 1;
   for (int i = lo; ok && i < hi; i++) {
     xp_profile *p = xp_profile_open(files->v[i].path, 2, err);
-    ok = p && pf_model_add(m, p, files->v[i].host, err);
+    ok = p && pf_model_add(m, &files->v[i], p, err);
     if (p && !ok) {
       char *e = sqlite3_mprintf("%s: %s", files->v[i].path, *err);
       sqlite3_free(*err);
@@ -139,6 +139,7 @@ static int write_trace(const char *out, const xp_filelist *files, int lo, int hi
     r->counts.processes += c->processes;
     r->counts.threads += c->threads;
     r->counts.tracks += c->tracks;
+    r->counts.sources += c->sources;
   }
   r->records += pw ? pf_writer_packets(pw) : jw ? pf_json_events(jw) : 0;
   pf_model_free(m);

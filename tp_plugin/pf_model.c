@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "space.h"
 
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT3
@@ -82,9 +83,6 @@ static int oom(pf_model *m) {
   if (!*m->errmsg) *m->errmsg = sqlite3_mprintf("out of memory");
   return 0;
 }
-
-/* The track key of a line (the rule of analysis.c): its id, or index + 1. */
-static int64_t track_key(const xp_line *ln, int32_t i) { return ln->id ? ln->id : (int64_t)i + 1; }
 
 static xp_str meta_name(const xp_event_meta *em) { return em->display_name.n ? em->display_name : em->name; }
 
@@ -245,6 +243,11 @@ static void arg_str(pf_arg *a, const char *name, xp_str v) {
   arg_int(a, name, 0);
   a->type = PF_A_STRING;
   a->s = v;
+}
+
+static void arg_text(pf_arg *a, const char *name, const char *z) {
+  xp_str v = {z, strlen(z)};
+  arg_str(a, name, v);
 }
 
 /* The annotations of an event (m->sv holds its effective stats; em is its
@@ -498,6 +501,18 @@ static int emit_thread(pf_model *m, const int32_t *lines, int n) {
   return ok;
 }
 
+/* A name as the trace shows it (takes `name`, returns a sqlite3_malloc'd
+** string, NULL when out of memory): merged mode prefixes `[<host>] `, a `]`
+** in the host written `)` so that the prefix stays parseable. */
+static char *trace_name(const pf_model *m, const char *host, char *name) {
+  if (!name || !m->merged) return name;
+  char *h = sqlite3_mprintf("[%s] %s", host, name);
+  for (char *c = h ? h + 1 : NULL; c && *c && c - h <= (ptrdiff_t)strlen(host); c++)
+    if (*c == ']') *c = ')';
+  sqlite3_free(name);
+  return h;
+}
+
 static int emit_plane(pf_model *m, int32_t pi, const char *host) {
   const xp_plane *pl = &m->p->planes[pi];
   m->pl = pl;
@@ -513,38 +528,153 @@ static int emit_plane(pf_model *m, int32_t pi, const char *host) {
   pr.upid = m->upid = m->next_upid++;
   pr.main_utid = m->next_utid++;
   pr.plane_index = pi;
-  char *name = pl->name.n ? sqlite3_mprintf("%.*s", (int)pl->name.n, pl->name.p) : sqlite3_mprintf("xplane:%d", pi);
-  if (name && m->merged) {
-    char *h = sqlite3_mprintf("[%s] %s", host, name);
-    for (char *c = h ? h + 1 : NULL; c && *c && c - h <= (ptrdiff_t)strlen(host); c++)
-      if (*c == ']') *c = ')'; /* keep the prefix parseable */
-    sqlite3_free(name);
-    name = h;
-  }
+  char *name = trace_name(m, host, pl->name.n ? sqlite3_mprintf("%.*s", (int)pl->name.n, pl->name.p)
+                                              : sqlite3_mprintf("xplane:%d", pi));
   if (!name) return oom(m);
   pr.name = name;
   m->counts.processes++;
   int ok = m->sink.process(m->sink.ctx, &pr, m->errmsg);
   sqlite3_free(name);
-  int32_t *lines = ok ? sqlite3_malloc64(sizeof(int32_t) * (sqlite3_uint64)(pl->n_lines + 1)) : NULL;
+  if (!ok) return 0;
+  /* one thread per track (xp_plane_tracks: the lines sharing a key) */
+  int32_t *lines = sqlite3_malloc64(sizeof(int32_t) * ((sqlite3_uint64)pl->n_lines + 1));
+  int32_t *starts = sqlite3_malloc64(sizeof(int32_t) * ((sqlite3_uint64)pl->n_lines + 1));
   sqlite3_free(m->line_done);
-  m->line_done = ok ? sqlite3_malloc64((sqlite3_uint64)pl->n_lines + 1) : NULL;
-  if (ok && (!lines || !m->line_done)) {
-    sqlite3_free(lines);
-    return oom(m);
-  }
-  if (ok) memset(m->line_done, 0, (size_t)pl->n_lines + 1);
-  for (int32_t li = 0; ok && li < pl->n_lines; li++) {
-    int64_t key = track_key(&pl->lines[li], li);
-    int seen = 0, n = 0;
-    for (int32_t k = 0; k < li && !seen; k++) seen = track_key(&pl->lines[k], k) == key;
-    if (seen) continue;
-    for (int32_t k = li; k < pl->n_lines; k++)
-      if (track_key(&pl->lines[k], k) == key) lines[n++] = k;
-    ok = emit_thread(m, lines, n);
+  m->line_done = sqlite3_malloc64((sqlite3_uint64)pl->n_lines + 1);
+  int32_t n_tracks = lines && starts && m->line_done ? xp_plane_tracks(pl, lines, starts) : -1;
+  if (n_tracks < 0) ok = oom(m);
+  else memset(m->line_done, 0, (size_t)pl->n_lines + 1);
+  for (int32_t t = 0; ok && t < n_tracks; t++) {
+    ok = emit_thread(m, lines + starts[t], starts[t + 1] - starts[t]);
     thread_free(m);
   }
   sqlite3_free(lines);
+  sqlite3_free(starts);
+  return ok;
+}
+
+/* ---- the source record ---- */
+
+typedef struct line_bound {
+  int64_t lo; /* no converted start of the line is below it */
+  const xp_line *ln;
+} line_bound;
+
+static int by_bound(const void *a, const void *b) {
+  int64_t x = ((const line_bound *)a)->lo, y = ((const line_bound *)b)->lo;
+  return x < y ? -1 : x > y;
+}
+
+/* *out = the earliest start (ps) of an event the model converts (classify()
+** == 1), INT64_MAX when none; returns 0 when out of memory. The index bounds each
+** line (its earliest start, when no start of the line wraps around int64):
+** lines are read in the order of their bounds, each only until an event
+** converted at its bound (usually its first), and none once the best start
+** found is at most the next bound. */
+static int earliest_start(const xp_profile *p, int64_t *out) {
+  int64_t n = 0, k = 0, best = INT64_MAX;
+  for (int32_t i = 0; i < p->n_planes; i++) n += p->planes[i].n_lines;
+  line_bound *b = sqlite3_malloc64(sizeof(line_bound) * ((sqlite3_uint64)n + 1));
+  if (!b) return 0;
+  for (int32_t i = 0; i < p->n_planes; i++)
+    for (int32_t j = 0; j < p->planes[i].n_lines; j++) {
+      const xp_line *ln = &p->planes[i].lines[j];
+      if (!ln->n_timed) continue;
+      int64_t lo_off = (int64_t)((uint64_t)ln->min_start_ps - (uint64_t)ln->base_ps);
+      int64_t hi_off = (int64_t)((uint64_t)ln->max_start_ps - (uint64_t)ln->base_ps), x;
+      int wraps = __builtin_add_overflow(lo_off, ln->base_ps, &x) || __builtin_add_overflow(hi_off, ln->base_ps, &x);
+      b[k].lo = wraps ? INT64_MIN : ln->min_start_ps;
+      b[k++].ln = ln;
+    }
+  if (k) qsort(b, (size_t)k, sizeof(line_bound), by_bound);
+  for (int64_t i = 0; i < k && b[i].lo < best; i++) {
+    xp_event_iter it;
+    xp_event ev;
+    int64_t start, end;
+    xp_events_begin(p, b[i].ln, &it);
+    while (xp_events_next(&it, &ev)) {
+      if (classify(b[i].ln, &ev, &start, &end) != 1) continue;
+      if (start < best) best = start;
+      if (start <= b[i].lo) break;
+    }
+  }
+  sqlite3_free(b);
+  *out = best;
+  return 1;
+}
+
+/* The annotations of the source record: the file's xplane_files and
+** xplane_space columns (NULL ones left out). */
+static int source_args(pf_model *m, const xp_file *f, const xp_space *s, int *n_out) {
+  if (!grow((void **)&m->args, &m->cap_args, 24, sizeof(pf_arg))) return oom(m);
+  pf_arg *a = m->args;
+  int n = 0;
+  arg_text(&a[n++], "xplane.source.file", f->path);
+  arg_text(&a[n++], "xplane.source.run", f->run);
+  arg_text(&a[n++], "xplane.source.host", f->host);
+  arg_int(&a[n++], "xplane.source.size", f->size);
+  arg_int(&a[n++], "xplane.source.mtime_ns", f->mtime_ns);
+  arg_text(&a[n++], "xplane.source.file_source_format",
+           xp_source_format_name(f->is_json ? XP_SOURCE_TRACE_JSON : XP_SOURCE_XPLANE_PB));
+  arg_int(&a[n++], "xplane.source.n_planes", s->n_planes);
+  arg_int(&a[n++], "xplane.source.n_lines", s->n_lines);
+  arg_int(&a[n++], "xplane.source.n_events", s->n_events);
+  arg_int(&a[n++], "xplane.source.n_threads", s->n_threads);
+  arg_text(&a[n++], "xplane.source.hostnames", s->hostnames);
+  arg_text(&a[n++], "xplane.source.errors", s->errors);
+  arg_text(&a[n++], "xplane.source.warnings", s->warnings);
+  if (s->has_start_time) arg_int(&a[n++], "xplane.source.profile_start_time_ns", s->profile_start_time_ns);
+  if (s->has_stop_time) arg_int(&a[n++], "xplane.source.profile_stop_time_ns", s->profile_stop_time_ns);
+  arg_int(&a[n++], "xplane.source.time_base_ns", s->time_base_ns);
+  arg_text(&a[n++], "xplane.source.sha256", s->sha256);
+  arg_text(&a[n++], "xplane.source.source_format", s->source_format);
+  arg_text(&a[n++], "xplane.source.source_file", s->source_file);
+  if (s->has_trace_events) arg_int(&a[n++], "xplane.source.trace_events", s->trace_events);
+  if (s->display_time_unit) arg_text(&a[n++], "xplane.source.display_time_unit", s->display_time_unit);
+  *n_out = n;
+  return 1;
+}
+
+/* The profile's provenance: an instant `xplane.source` on a global track of
+** its own, at the earliest converted slice. */
+static int emit_source(pf_model *m, const xp_file *f, xp_profile *p) {
+  static const char name[] = "xplane.source", category[] = "xplane";
+  int64_t start;
+  if (!earliest_start(p, &start)) return oom(m);
+  if (start == INT64_MAX) start = 0;
+  pf_track t;
+  memset(&t, 0, sizeof(t));
+  t.uuid = m->next_uuid++;
+  t.global = 1;
+  t.upid = t.utid = -1;
+  t.plane_index = t.line_index = -1;
+  char *track_name = trace_name(m, f->host, sqlite3_mprintf("xplane source"));
+  if (!track_name) return oom(m);
+  t.name = track_name;
+  pf_event e;
+  memset(&e, 0, sizeof(e));
+  e.type = PF_INSTANT;
+  e.track = &t;
+  e.ts_ns = e.end_ns = start / 1000;
+  e.start_ps = start;
+  e.has_name = 1;
+  e.name.p = name;
+  e.name.n = sizeof(name) - 1;
+  e.category.p = category;
+  e.category.n = sizeof(category) - 1;
+  e.ordinal = m->ordinal++;
+  e.parent_ordinal = -1;
+  xp_space s;
+  memset(&s, 0, sizeof(s));
+  int ok = 1;
+  if (m->sink.want_args) {
+    ok = xp_space_get(p, 1, &s, m->errmsg) && source_args(m, f, &s, &e.n_args);
+    e.args = m->args;
+  }
+  m->counts.sources++;
+  ok = ok && m->sink.track(m->sink.ctx, &t, m->errmsg) && m->sink.event(m->sink.ctx, &e, m->errmsg);
+  xp_space_free(&s);
+  sqlite3_free(track_name);
   return ok;
 }
 
@@ -560,12 +690,12 @@ pf_model *pf_model_new(const pf_sink *sink, int merged) {
   return m;
 }
 
-int pf_model_add(pf_model *m, const xp_profile *p, const char *host, char **errmsg) {
+int pf_model_add(pf_model *m, const xp_file *f, xp_profile *p, char **errmsg) {
   *errmsg = NULL;
   m->errmsg = errmsg;
   m->p = p;
-  int ok = 1;
-  for (int32_t pi = 0; ok && pi < p->n_planes; pi++) ok = emit_plane(m, pi, host ? host : "");
+  int ok = emit_source(m, f, p);
+  for (int32_t pi = 0; ok && pi < p->n_planes; pi++) ok = emit_plane(m, pi, f->host);
   thread_free(m);
   m->host_ordinal++;
   if (!ok && !*errmsg) *errmsg = sqlite3_mprintf("out of memory");

@@ -8,14 +8,30 @@
 ** what the tables show is what trace processor builds from the trace file.
 **
 **   pf_model *m = pf_model_new(&sink, merged);
-**   pf_model_add(m, profile, host, &err);  (once per profile; merged mode: many)
+**   pf_model_add(m, file, profile, &err);  (once per profile; merged mode: many)
 **   pf_model_free(m);
 **
 ** Mapping (tp_plugin/README.md has the user's view):
+** - each profile added first gets its provenance record: an INSTANT named
+**   `xplane.source`, category `xplane`, on a global track of its own (a
+**   TrackDescriptor with a name, `xplane source`, merged mode `[<host>]
+**   xplane source`; no process, no thread), at the ts of the profile's
+**   earliest converted slice (0 when it has none), annotated with the
+**   file's row of the extension's xplane_files and xplane_space
+**   (sqlite_ext/space.h) as xplane.source.<column>: file, run, host, size,
+**   mtime_ns, file_source_format (xplane_files.source_format: what the file
+**   looks like), n_planes, n_lines, n_events (every event, the skipped ones
+**   too), n_threads, hostnames, errors, warnings (their JSON text),
+**   profile_start_time_ns, profile_stop_time_ns, time_base_ns, sha256,
+**   source_format, source_file, trace_events, display_time_unit (a NULL
+**   column is left out). It has none of the xplane.plane_index / line_index
+**   / event_index annotations of the converted events, so the package
+**   (tp_plugin/xplane) never takes it for an event; xplane.source reads it.
 ** - plane -> process: pid = plane ordinal in the trace + 1 (plane index + 1
 **   for one host), name = plane name (`xplane:<index>` when empty); merged
 **   mode prefixes `[<host>] `.
-** - track (the lines of a plane sharing an id; id 0 = index + 1) -> thread:
+** - track (the lines of a plane sharing an id; id 0 = index + 1:
+**   xp_plane_tracks, whose count is xplane_space.n_threads) -> thread:
 **   tid = PF_TID_BASE + thread ordinal (never a pid, so no thread is mistaken
 **   for a process's main thread), name = display_name, else name, else
 **   `xline:<index>` of its first line.
@@ -67,6 +83,7 @@
 
 #include <stdint.h>
 
+#include "discover.h"
 #include "profile.h"
 
 /* First thread id; pids stay below it. */
@@ -102,7 +119,9 @@ typedef struct pf_track {
   int32_t pid, tid;     /* tid of the thread the track belongs to */
   int32_t json_tid;     /* Chrome JSON has no child tracks: a tid per lane */
   int32_t lane;         /* 0; k > 0 overlap lanes; k < 0 other-event lanes */
-  int32_t plane_index, line_index; /* the thread's first line */
+  int32_t plane_index, line_index; /* the thread's first line (-1: global) */
+  int global;           /* the source record's track: no process, no thread
+                        ** (upid, utid -1; pid, tid, json_tid 0) */
   const char *name;     /* lane 0: the thread name; else the lane's name */
   const char *thread_name;
 } pf_track;
@@ -143,15 +162,18 @@ typedef struct pf_counts {
   int64_t instants;
   int64_t skipped_untimed; /* no offset_ps */
   int64_t skipped_invalid; /* negative duration or time out of range */
-  int64_t processes, threads, tracks;
+  int64_t processes, threads, tracks; /* of the converted events */
+  int64_t sources;         /* xplane.source records (one per profile), each
+                           ** with a global track of its own */
 } pf_counts;
 
 typedef struct pf_model pf_model;
 
 pf_model *pf_model_new(const pf_sink *sink, int merged);
-/* Emit one profile (host names the process prefix in merged mode). Returns
-** 1, or 0 with *errmsg (sqlite3_malloc'd). */
-int pf_model_add(pf_model *m, const xp_profile *p, const char *host, char **errmsg);
+/* Emit one profile, its source record first (f: the profile as discovered;
+** f->host is the name prefix in merged mode). Returns 1, or 0 with *errmsg
+** (sqlite3_malloc'd). */
+int pf_model_add(pf_model *m, const xp_file *f, xp_profile *p, char **errmsg);
 const pf_counts *pf_model_counts(const pf_model *m);
 void pf_model_free(pf_model *m);
 

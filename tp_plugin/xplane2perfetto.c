@@ -15,10 +15,14 @@
 **                   DIR -> DIR.pftrace). A `.pb` output name, or an output
 **                   that is an input file, is refused.
 **
-** stdout: one JSON line with the counts written, e.g.
-**   {"files_in":1,"files_out":1,"slices":16826,"instants":6302,
+** stdout: one JSON line with the counts written, e.g. (gpu_mw.xplane.pb)
+**   {"files_in":1,"files_out":1,"slices":20635,"instants":2493,
 **    "skipped_untimed":0,"skipped_invalid":0,"processes":9,"threads":37,
-**    "tracks":37,"records":63000}
+**    "tracks":37,"sources":1,"records":43811}
+** slices and instants: the converted events (slices + instants + skipped =
+** xplane_space.n_events); sources: the xplane.source records (one per
+** profile, each on a global track not counted in tracks); records: the
+** packets (JSON: events) written.
 ** Exit status: 0 ok, 1 conversion failure (message on stderr), 2 bad usage.
 ** Mapping and nesting rules: tp_plugin/pf_model.h and tp_plugin/README.md.
 */
@@ -69,9 +73,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   printf("{\"files_in\":%d,\"files_out\":%d,\"slices\":%lld,\"instants\":%lld,\"skipped_untimed\":%lld,"
-         "\"skipped_invalid\":%lld,\"processes\":%lld,\"threads\":%lld,\"tracks\":%lld,\"records\":%lld}\n",
+         "\"skipped_invalid\":%lld,\"processes\":%lld,\"threads\":%lld,\"tracks\":%lld,\"sources\":%lld,"
+         "\"records\":%lld}\n",
          r.files_in, r.files_out, (long long)r.counts.slices, (long long)r.counts.instants,
          (long long)r.counts.skipped_untimed, (long long)r.counts.skipped_invalid, (long long)r.counts.processes,
-         (long long)r.counts.threads, (long long)r.counts.tracks, (long long)r.records);
+         (long long)r.counts.threads, (long long)r.counts.tracks, (long long)r.counts.sources, (long long)r.records);
   return 0;
 }

@@ -8,11 +8,13 @@
 -- as JSON with xplane_json_pretty (indent 2, keys sorted), as the reference
 -- CLI prints `profile_summary query`.
 .read queries/lib/checks.sql
+.read queries/lib/params.sql
 .read queries/lib/input.sql
+.read queries/lib/use_profile.sql
 .read queries/lib/summary_json.sql
 DROP TABLE IF EXISTS temp.xq_target;
 CREATE TEMP TABLE xq_target AS
-WITH t0(t) AS (SELECT trim(trim(CAST(@op AS TEXT), ' ' || char(9, 10, 11, 12, 13)), '`"''?.!, ')),
+WITH t0(t) AS (SELECT trim(trim((SELECT op FROM xq_input), ' ' || char(9, 10, 11, 12, 13)), '`"''?.!, ')),
 t1(t) AS (
   SELECT CASE WHEN lower(t) LIKE 'operation_%' AND substr(t, 10, 1) IN (' ', char(9), char(10), char(13))
               THEN ltrim(substr(t, 10), ' ' || char(9, 10, 11, 12, 13))

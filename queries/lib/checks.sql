@@ -13,10 +13,10 @@ CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_profile_unset BEFORE INSERT ON xq_fail
 BEGIN SELECT RAISE(ABORT, 'xplane queries: set @profile to an .xplane.pb file or a profile directory (.parameter set @profile PATH)'); END;
 CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_no_file BEFORE INSERT ON xq_fail
   WHEN NEW.code = 'no-profile-file'
-BEGIN SELECT RAISE(ABORT, 'xplane queries: @profile names no .xplane.pb file'); END;
+BEGIN SELECT RAISE(ABORT, 'xplane queries: no profile: @profile names no .xplane.pb file (trace processor: the trace has no xplane.source record; convert the profile with xplane2perfetto)'); END;
 CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_many_files BEFORE INSERT ON xq_fail
   WHEN NEW.code = 'many-profile-files'
-BEGIN SELECT RAISE(ABORT, 'xplane queries: @profile names more than one .xplane.pb file (one per host); pass one file'); END;
+BEGIN SELECT RAISE(ABORT, 'xplane queries: more than one profile (one .xplane.pb per host): pass one file (trace processor: a trace converted per host, not --merge)'); END;
 CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_breakdown_mode BEFORE INSERT ON xq_fail
   WHEN NEW.code = 'breakdown-mode'
 BEGIN SELECT RAISE(ABORT, 'xplane queries: @breakdown_mode must be exclusive_per_track or exclusive_global'); END;

@@ -1,4 +1,5 @@
 -- queries/lib/compare_json.sql: compare the summaries of @before and @after.
+-- sqlite3-only: it reads two profiles, and trace processor holds one trace.
 --
 -- Builds the summary document of each profile (queries/lib/summary_json.sql,
 -- same @warmup_steps/@hot_op_limit/@breakdown_mode for both) into
@@ -19,10 +20,12 @@
 
 INSERT INTO xq_fail SELECT 'compare-unset' WHERE @before IS NULL OR @after IS NULL OR @before = '' OR @after = '';
 UPDATE xq_input SET profile = CAST(@before AS TEXT);
+.read queries/lib/use_profile.sql
 .read queries/lib/summary_json.sql
 DROP TABLE IF EXISTS temp.xq_before;
 CREATE TEMP TABLE xq_before AS SELECT doc FROM xq_summary;
 UPDATE xq_input SET profile = CAST(@after AS TEXT);
+.read queries/lib/use_profile.sql
 .read queries/lib/summary_json.sql
 DROP TABLE IF EXISTS temp.xq_after;
 CREATE TEMP TABLE xq_after AS SELECT doc FROM xq_summary;

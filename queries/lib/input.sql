@@ -1,24 +1,26 @@
--- queries/lib/input.sql: the summary settings, from the shell's parameters.
+-- queries/lib/input.sql: the settings of a query, from temp.xq_params.
 --
--- Fills temp.xq_input, the one-row table queries/lib/summary_json.sql reads:
+-- Fills temp.xq_input, the one-row table the query bodies read:
 --   profile         @profile         a .xplane.pb file or a directory holding one
+--                                    (sqlite3 shell; trace processor reads its trace)
 --   warmup_steps    @warmup_steps    steps numbered below this are warmup (default 5)
 --   hot_op_limit    @hot_op_limit    hot ops kept in the summary (default 25)
 --   breakdown_mode  @breakdown_mode  exclusive_per_track (default) or exclusive_global
 --   top_k           @top_k           rows per list in reports and answers (default 10)
--- Default idiom: a parameter that was never set binds as NULL in the sqlite3
--- shell (even with no temp.sqlite_parameters table at all), so
--- coalesce(@x, default) is the default. Set one with
---   sqlite3 -cmd ".parameter set @warmup_steps 3" ...
--- Callers that summarize another profile (compare.sql) UPDATE xq_input.profile
--- before reading summary_json.sql.
+--   op              @op              the target op of a question (default none)
+-- temp.xq_params(name, value) holds what was set (queries/lib/params.sql in
+-- the sqlite3 shell, tp_plugin/tp_query.sh's arguments for trace processor);
+-- a name not set takes the default. Callers that summarize another profile
+-- (compare.sql) UPDATE xq_input.profile before reading summary_json.sql.
 DROP TABLE IF EXISTS temp.xq_input;
 CREATE TEMP TABLE xq_input AS
-SELECT CAST(@profile AS TEXT) AS profile,
-       coalesce(@warmup_steps, 5) AS warmup_steps,
-       coalesce(@hot_op_limit, 25) AS hot_op_limit,
-       coalesce(@breakdown_mode, 'exclusive_per_track') AS breakdown_mode,
-       coalesce(@top_k, 10) AS top_k;
+SELECT CAST(max(CASE WHEN name = 'profile' THEN value END) AS TEXT) AS profile,
+       coalesce(max(CASE WHEN name = 'warmup_steps' THEN value END), 5) AS warmup_steps,
+       coalesce(max(CASE WHEN name = 'hot_op_limit' THEN value END), 25) AS hot_op_limit,
+       coalesce(max(CASE WHEN name = 'breakdown_mode' THEN value END), 'exclusive_per_track') AS breakdown_mode,
+       coalesce(max(CASE WHEN name = 'top_k' THEN value END), 10) AS top_k,
+       CAST(max(CASE WHEN name = 'op' THEN value END) AS TEXT) AS op
+  FROM xq_params;
 INSERT INTO xq_fail SELECT 'bad-number' FROM xq_input
  WHERE typeof(warmup_steps) <> 'integer' OR typeof(hot_op_limit) <> 'integer' OR typeof(top_k) <> 'integer'
     OR hot_op_limit < 0 OR top_k < 0;

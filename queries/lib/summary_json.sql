@@ -7,6 +7,15 @@
 -- compact JSON (print it with xplane_json_pretty(doc)), plus the xq_* temp
 -- tables below, which other files may read.
 --
+-- One body, two engines. It reads the tables by name, without a path:
+-- xplane_files, xplane_space, xplane_tracks, xplane_hints, xplane_steps,
+-- xplane_op_names, xplane_op_tf_ops, xplane_gaps, xplane_scopes and (global
+-- breakdown only) xplane_events, and calls only functions both engines have.
+-- In the sqlite3 shell they are the extension's tables over the profile that
+-- queries/lib/use_profile.sql chose with xplane_use(@profile); in trace
+-- processor they are the PerfettoSQL package's (tp_plugin/xplane, module
+-- xplane.reports) over a converted trace, assembled by tp_plugin/tp_query.sh.
+--
 -- Semantics: shared/spec/analysis.md (the project's contract), in the order of
 -- its sections; source_format, source_path, display_time_unit and the event
 -- total come from xplane_space, so a JSON trace the extension reads gets its
@@ -16,16 +25,16 @@
 -- json_group_array over ordered subqueries (SQLite 3.40 has no ORDER BY
 -- inside aggregates); JSON read back from a column or a subquery is wrapped
 -- in json() outside the subquery (a sort drops the JSON subtype). The device
--- op-level sections read the extension's cached aggregates (xplane_op_names,
--- xplane_op_tf_ops, xplane_gaps, xplane_scopes), computed once per decode.
+-- op-level sections read the cached aggregates (xplane_op_names,
+-- xplane_op_tf_ops, xplane_gaps, xplane_scopes), computed once per decode by
+-- the extension.
 
 -- ---- the profile file -------------------------------------------------------
-INSERT INTO xq_fail SELECT 'profile-unset' FROM xq_input WHERE profile IS NULL OR profile = '';
 DROP TABLE IF EXISTS temp.xq_file;
 CREATE TEMP TABLE xq_file AS
 SELECT i.*,
-       (SELECT min(file) FROM xplane_files(i.profile)) AS file,
-       (SELECT count(*) FROM xplane_files(i.profile)) AS n_files,
+       (SELECT min(file) FROM xplane_files) AS file,
+       (SELECT count(*) FROM xplane_files) AS n_files,
        max(i.hot_op_limit, 500) AS long_limit,   -- gaps, regions, gap contexts
        max(i.hot_op_limit, 50) AS family_limit
   FROM xq_input i;
@@ -45,7 +54,7 @@ CREATE TEMP TABLE xq_evgroups AS
 SELECT t.plane_name,
        coalesce(nullif(t.line_display_name, ''), nullif(t.line_name, ''), 'xline:' || t.line_index) AS thread,
        t.category, t.n_events AS n, t.self_ps, t.first_start_ps AS first_ps, t.last_end_ps AS last_ps
-  FROM xq_file f, xplane_tracks(f.file) t;
+  FROM xplane_tracks t;
 
 -- ---- provenance: run_id and source-file values of the analysis events -------
 -- xplane_hints counts them over the effective stats of every analysis event
@@ -56,7 +65,7 @@ DROP TABLE IF EXISTS temp.xq_hints;
 CREATE TEMP TABLE xq_hints AS
 SELECT CASE h.kind WHEN 'run_id' THEN 'run_id' ELSE 'source' END AS kind, h.value AS text,
        row_number() OVER (PARTITION BY h.kind ORDER BY h.count DESC, h.first_seen) AS rank
-  FROM xq_file f, xplane_hints(f.file) h;
+  FROM xplane_hints h;
 
 -- ---- steps -------------------------------------------------------------------
 -- Device `Steps` markers, else host `train` annotations (xplane_steps'
@@ -65,7 +74,7 @@ SELECT CASE h.kind WHEN 'run_id' THEN 'run_id' ELSE 'source' END AS kind, h.valu
 DROP TABLE IF EXISTS temp.xq_step;
 CREATE TEMP TABLE xq_step AS
 SELECT s.step AS step, CAST(sum(s.dur_ps) AS REAL) / count(*) / 1e6 AS dur
-  FROM xq_file f, xplane_steps(f.file) s
+  FROM xplane_steps s
  WHERE s.source IN ('steps_line', 'host_annotation')
  GROUP BY s.step
  ORDER BY s.step;
@@ -213,8 +222,8 @@ SELECT c.category, coalesce((SELECT sum(self_ps) FROM xq_evgroups g WHERE g.cate
 DROP TABLE IF EXISTS temp.xq_global_events;
 CREATE TEMP TABLE xq_global_events AS
 SELECT e.start_ps, e.end_ps, xplane_event_category(e.plane_name, coalesce(nullif(e.display_name, ''), e.name)) AS category
-  FROM xq_file f, xplane_events(f.file) e
- WHERE f.breakdown_mode = 'exclusive_global'
+  FROM xplane_events e
+ WHERE (SELECT breakdown_mode FROM xq_file) = 'exclusive_global'
    AND e.self_ps IS NOT NULL AND e.plane_name LIKE '/device:%'
    AND coalesce(nullif(e.line_display_name, ''), nullif(e.line_name, ''), 'xline:' || e.line_index) <> 'Steps';
 DELETE FROM xq_global_events WHERE category NOT IN ('compute', 'communication');
@@ -273,7 +282,7 @@ WITH ranked AS (
          g.flop_proxy_sum AS flop_sum, g.flop_proxy_count AS flop_n,
          row_number() OVER (ORDER BY g.self_ps DESC, g.total_ps DESC, g.name) AS rank,
          g.shape_signature, g.source_file, g.tf_op AS tf_op_path
-    FROM xq_file f, xplane_op_names(f.file) g)
+    FROM xplane_op_names g)
 SELECT r.*, CASE WHEN r.flop_n > 0 THEN r.flop_sum / r.flop_n END AS flop_per_inv
   FROM ranked r
  WHERE r.rank <= (SELECT hot_op_limit FROM xq_file);
@@ -283,7 +292,7 @@ DROP TABLE IF EXISTS temp.xq_comm;
 CREATE TEMP TABLE xq_comm AS
 SELECT xplane_collective_kind(g.name) AS collective, sum(g.count) AS n, sum(g.self_ps) AS total_ps,
        row_number() OVER (ORDER BY sum(g.self_ps) DESC, xplane_collective_kind(g.name)) AS rank
-  FROM xq_file f, xplane_op_names(f.file) g
+  FROM xplane_op_names g
  WHERE xplane_is_communication(g.name) GROUP BY 1;
 
 -- ---- semantic families (of the hot ops listed) ---------------------------------
@@ -324,7 +333,7 @@ DROP TABLE IF EXISTS temp.xq_gap_groups;
 CREATE TEMP TABLE xq_gap_groups AS
 SELECT g.payload_name AS payload, g.marker_name AS marker, coalesce(g.payload_tf_op, '') AS tf_op,
        g.count AS n, g.total_ps, g.max_ps
-  FROM xq_file f, xplane_gaps(f.file) g;
+  FROM xplane_gaps g;
 CREATE INDEX temp.xq_gap_groups_payload ON xq_gap_groups(payload, marker);
 DROP TABLE IF EXISTS temp.xq_gaps;
 CREATE TEMP TABLE xq_gaps AS
@@ -346,7 +355,7 @@ INSERT INTO xq_preferred
 SELECT name, path FROM (
   SELECT name, path, row_number() OVER (PARTITION BY name ORDER BY sum(n) DESC, path) AS pick
     FROM (SELECT name, xplane_scope_path(tf_op, name, 4) AS path, n      -- once per (name, tf_op)
-            FROM (SELECT t.name, t.tf_op, t.count AS n FROM xq_file f, xplane_op_tf_ops(f.file) t
+            FROM (SELECT t.name, t.tf_op, t.count AS n FROM xplane_op_tf_ops t
                    WHERE t.name IN (SELECT payload FROM xq_gap_groups))
            WHERE NOT (instr(xplane_scope_path(tf_op, name), '=>') = 0
                       AND xplane_scope_path(tf_op, name) = xplane_canonical_name(name)))
@@ -387,25 +396,24 @@ DROP TABLE IF EXISTS temp.xq_regions;
 CREATE TEMP TABLE xq_regions AS
 SELECT s.scope_path AS path, s.depth, s.count AS n, s.inclusive_ps, s.exclusive_ps,
        row_number() OVER (ORDER BY s.inclusive_ps DESC, s.exclusive_ps DESC, s.scope_path) AS rank
-  FROM xq_file f, xplane_scopes(f.file) s;
+  FROM xplane_scopes s;
 DELETE FROM xq_regions WHERE rank > (SELECT long_limit FROM xq_file);
 
 -- ---- overview ------------------------------------------------------------------------
 -- Every event counts in the total (for a JSON trace: every traceEvents entry);
--- planes are processes; threads are distinct (plane, line id or index + 1).
--- Absolute times add back the time base the extension subtracted from
--- epoch-based line times (xplane_space.time_base_ns, usually 0).
+-- planes are processes; threads are distinct (plane, line id or index + 1),
+-- xplane_space.n_threads. Absolute times add back the time base the extension
+-- subtracted from epoch-based line times (xplane_space.time_base_ns, usually 0).
 DROP TABLE IF EXISTS temp.xq_overview;
 CREATE TEMP TABLE xq_overview AS
 SELECT coalesce(sp.trace_events, sp.n_events) AS n_total,
        (SELECT coalesce(sum(n), 0) FROM xq_evgroups) AS n_complete,
        sp.n_planes AS n_processes,
-       (SELECT count(*) FROM (SELECT DISTINCT l.plane_index, CASE WHEN l.line_id <> 0 THEN l.line_id ELSE l.line_index + 1 END
-                                FROM xplane_lines(f.file) l)) AS n_threads,
+       sp.n_threads,
        (SELECT min(first_ps) FROM xq_evgroups) AS start_ps,
        (SELECT max(last_ps) FROM xq_evgroups) AS end_ps,
        sp.sha256, sp.warnings, sp.errors, sp.time_base_ns, sp.source_format, sp.source_file, sp.display_time_unit
-  FROM xq_file f, xplane_space(f.file) sp;
+  FROM xplane_space sp;
 
 -- ---- optimization candidates ---------------------------------------------------------
 -- In order, thresholds exact; T = breakdown total (1.0 when 0), in us.

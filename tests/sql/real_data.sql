@@ -24,6 +24,17 @@ SELECT count(*) AS events, count(start_ps) AS timed, count(num_occurrences) AS a
 SELECT host, hostnames, errors, warnings, profile_start_time_ns, profile_stop_time_ns
   FROM xplane_space('@DATA@') ORDER BY host;
 
+-- Threads (xplane_space.n_threads, the converter's threads): the distinct
+-- (plane, line id, or line index + 1 for id 0), also counted here in SQL
+-- over xplane_lines (tests/test_real_data.sh counts them from protoc).
+SELECT s.host, s.n_threads, coalesce(l.n, 0) AS distinct_tracks
+  FROM xplane_space('@DATA@') s
+  LEFT JOIN (SELECT host, count(*) AS n
+               FROM (SELECT DISTINCT host, plane_index, CASE WHEN line_id <> 0 THEN line_id ELSE line_index + 1 END
+                       FROM xplane_lines('@DATA@'))
+              GROUP BY host) l USING (host)
+ ORDER BY host;
+
 -- A named GPU kernel: the first event of `Stream #16(Kernel)` on
 -- /device:GPU:0 of the gemm file. protoc: timestamp_ns 711141, metadata 2
 -- (`__amd_rocclr_copyBuffer.kd`), offset_ps 661861000, duration_ps 4320000.

@@ -11,9 +11,10 @@
 SELECT * FROM xplane_files('@TMP@/logs');
 
 -- xplane_space: 4 planes (3 from protobuf-c + the hand-encoded one), 4 lines,
--- 8 events; the XSpace strings as JSON arrays (quote and newline escaped);
--- profile start/stop from the `Task Environment` plane; the file's sha256
--- (as `sha256sum` prints it).
+-- 8 events, 3 threads (the GPU plane's two lines; the host plane's lines
+-- with id 0 at index 0 and id 1 share the track key 1); the XSpace strings
+-- as JSON arrays (quote and newline escaped); profile start/stop from the
+-- `Task Environment` plane; the file's sha256 (as `sha256sum` prints it).
 SELECT * FROM xplane_space('@TINY@');
 
 -- xplane_planes: plane ids repeat (0, 0) and may be negative (-5); the

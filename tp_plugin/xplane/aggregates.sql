@@ -14,6 +14,7 @@ INCLUDE PERFETTO MODULE xplane.rules;
 INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
+INCLUDE PERFETTO MODULE xplane.ops;
 
 -- One row per line and event category that has analysis events.
 CREATE PERFETTO TABLE xplane_tracks(
@@ -210,3 +211,53 @@ SELECT
 FROM grp g
 LEFT JOIN flops f USING (name)
 ORDER BY g.first_op_id;
+
+-- How often each device-op name runs with each non-empty tf_op (the
+-- preferred region of a gap payload), in order of first occurrence.
+CREATE PERFETTO TABLE xplane_op_tf_ops(
+  -- Op name.
+  name STRING,
+  -- The op's tf_op (xplane_ops.tf_op).
+  tf_op STRING,
+  -- Invocations with that tf_op.
+  count LONG,
+  -- op_id of the first of them.
+  first_op_id LONG
+) AS
+SELECT name, tf_op, count(*) AS count, min(op_id) AS first_op_id
+FROM xplane_ops
+WHERE tf_op IS NOT NULL AND tf_op != ''
+GROUP BY name, tf_op
+ORDER BY first_op_id;
+
+-- Pre-op gaps grouped by (payload name, marker name, payload tf_op), in
+-- order of their first marker: the gap sections of the summary.
+CREATE PERFETTO TABLE xplane_gaps(
+  -- The payload op's name (xplane_ops.gap_payload_op_id).
+  payload_name STRING,
+  -- The gap marker's name (the op after the idle period).
+  marker_name STRING,
+  -- The payload's tf_op, NULL when empty.
+  payload_tf_op STRING,
+  -- Gaps in the group.
+  count LONG,
+  -- Their summed length in ps.
+  total_ps LONG,
+  -- The longest, in ps.
+  max_ps LONG,
+  -- op_id of the first marker.
+  first_marker_id LONG
+) AS
+SELECT
+  p.name AS payload_name,
+  m.name AS marker_name,
+  nullif(p.tf_op, '') AS payload_tf_op,
+  count(*) AS count,
+  sum(m.gap_before_ps) AS total_ps,
+  max(m.gap_before_ps) AS max_ps,
+  min(m.op_id) AS first_marker_id
+FROM xplane_ops m
+JOIN xplane_ops p ON p.op_id = m.gap_payload_op_id
+WHERE m.gap_before_ps > 0
+GROUP BY p.name, m.name, nullif(p.tf_op, '')
+ORDER BY first_marker_id;

@@ -262,3 +262,60 @@ SELECT
   e.arg_set_id
 FROM parented e
 LEFT JOIN children c USING (id);
+
+-- The converted events with the columns of the extension's xplane_events
+-- that a trace holds (the canned summary's global breakdown reads them):
+-- one row per slice of an XPlane event (instants included; events the
+-- converter skipped, without a start or with a negative duration, are not
+-- in the trace).
+CREATE PERFETTO VIEW xplane_events(
+  -- XPlane index of the plane.
+  plane_index LONG,
+  -- Plane name.
+  plane_name STRING,
+  -- XLine index.
+  line_index LONG,
+  -- XLine id (NULL for a line whose first slice is not in the trace).
+  line_id LONG,
+  -- Raw XLine name.
+  line_name STRING,
+  -- XLine display name ('' when unset).
+  line_display_name STRING,
+  -- XEvent index within its line.
+  event_index LONG,
+  -- The event metadata's name (the slice name, or the name a display name
+  -- hides: xplane.metadata_name).
+  name STRING,
+  -- The display name when it hides a different name, else NULL.
+  display_name STRING,
+  -- Exact start in picoseconds.
+  start_ps LONG,
+  -- Exact end in picoseconds.
+  end_ps LONG,
+  -- Exact duration in picoseconds (0: an instant).
+  dur_ps LONG,
+  -- Exclusive time of an analysis event (xplane_analysis_event), else NULL.
+  self_ps LONG
+) AS
+SELECT
+  s.plane_index,
+  s.plane_name,
+  s.line_index,
+  l.line_id,
+  s.line_name,
+  l.line_display_name,
+  s.event_index,
+  coalesce(m.display_name_of, s.name) AS name,
+  CASE WHEN m.display_name_of IS NOT NULL THEN s.name END AS display_name,
+  s.start_ps,
+  s.end_ps,
+  s.dur_ps,
+  e.self_ps
+FROM xplane_slice s
+LEFT JOIN (
+  SELECT arg_set_id, string_value AS display_name_of
+  FROM args
+  WHERE key = 'debug.xplane.metadata_name'
+) m USING (arg_set_id)
+LEFT JOIN _xplane_line l ON l.upid = s.upid AND l.line_index = s.line_index
+LEFT JOIN xplane_analysis_event e USING (id);

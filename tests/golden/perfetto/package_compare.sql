@@ -8,7 +8,10 @@
 -- xplane_op_names, xplane_hints and the breakdown, and the rule functions
 -- xplane_scope_path, xplane_shape_signature, xplane_semantic_family and
 -- xplane_flop_proxy over every distinct input the profile gives them plus
--- the hand-written cases of rule_cases.sql. Numbers are compared as text (a
+-- the hand-written cases of rule_cases.sql; and xplane_files / xplane_space
+-- (xplane.source: the trace's source record), every column, their names and
+-- order included; xplane_gaps and xplane_op_tf_ops (every column) and
+-- xplane_events (the events a trace holds, the columns the package has). Numbers are compared as text (a
 -- uint64 over 2^63 - 1 is exact decimal text on both; a real prints the
 -- same when it is the same double). The extension's side is read first:
 -- the package's functions take the names of the extension's SQL functions.
@@ -68,11 +71,24 @@ UNION ALL SELECT 'shape_signature', long_name, xplane_shape_signature(long_name)
 UNION ALL SELECT 'semantic_family', s, xplane_semantic_family(s) FROM in_text
 UNION ALL SELECT 'flop_proxy', family || ' | ' || sig, xplane_flop_proxy(family, sig) || '' FROM in_sig, in_family;
 
+CREATE TEMP TABLE n_files AS SELECT * FROM xplane_files(@PROFILE@);
+CREATE TEMP TABLE n_space AS SELECT * FROM xplane_space(@PROFILE@);
+CREATE TEMP TABLE n_gaps AS
+SELECT payload_name, marker_name, payload_tf_op, count, total_ps, max_ps, first_marker_id FROM xplane_gaps(@PROFILE@);
+CREATE TEMP TABLE n_op_tf_ops AS SELECT name, tf_op, count, first_op_id FROM xplane_op_tf_ops(@PROFILE@);
+-- the events a trace holds (a start, a duration >= 0); the label as slices name them
+CREATE TEMP TABLE n_events AS
+SELECT plane_index, plane_name, line_index, line_id, line_name, line_display_name, event_index, name,
+       coalesce(nullif(display_name, ''), name) AS label, start_ps, end_ps, dur_ps, self_ps
+FROM xplane_events(@PROFILE@) WHERE start_ps IS NOT NULL AND dur_ps >= 0;
+
+INCLUDE PERFETTO MODULE xplane.source;
 INCLUDE PERFETTO MODULE xplane.ops;
 INCLUDE PERFETTO MODULE xplane.steps;
 INCLUDE PERFETTO MODULE xplane.scopes;
 INCLUDE PERFETTO MODULE xplane.aggregates;
 INCLUDE PERFETTO MODULE xplane.breakdown;
+INCLUDE PERFETTO MODULE xplane.slices;
 
 CREATE TEMP TABLE p_ops AS
 SELECT op_id, plane_index, plane_name, line_index, line_name, event_index, name, canonical_name, long_name,
@@ -90,6 +106,14 @@ SELECT name, canonical_name, category, count, total_ps, self_ps, shape_signature
 FROM xplane_op_names;
 CREATE TEMP TABLE p_hints AS SELECT * FROM xplane_hints;
 CREATE TEMP TABLE p_breakdown AS SELECT category, self_ps FROM xplane_breakdown WHERE self_ps > 0;
+CREATE TEMP TABLE p_files AS SELECT * FROM xplane_files;
+CREATE TEMP TABLE p_space AS SELECT * FROM xplane_space;
+CREATE TEMP TABLE p_gaps AS SELECT * FROM xplane_gaps;
+CREATE TEMP TABLE p_op_tf_ops AS SELECT * FROM xplane_op_tf_ops;
+CREATE TEMP TABLE p_events AS
+SELECT plane_index, plane_name, line_index, line_id, line_name, line_display_name, event_index, name,
+       coalesce(nullif(display_name, ''), name) AS label, start_ps, end_ps, dur_ps, self_ps
+FROM xplane_events;
 CREATE TEMP TABLE p_rule AS
 SELECT 'scope_path' AS rule, coalesce(tf_op, '<null>') || ' | ' || name AS input, xplane_scope_path(tf_op, name) AS output
 FROM in_scope
@@ -105,6 +129,11 @@ SELECT 'op_names', (SELECT count(*) FROM n_op_names), (SELECT count(*) FROM p_op
 SELECT 'hints', (SELECT count(*) FROM n_hints), (SELECT count(*) FROM p_hints);
 SELECT 'breakdown', (SELECT count(*) FROM n_breakdown), (SELECT count(*) FROM p_breakdown);
 SELECT 'rules', (SELECT count(*) FROM n_rule), (SELECT count(*) FROM p_rule);
+SELECT 'files', (SELECT count(*) FROM n_files), (SELECT count(*) FROM p_files);
+SELECT 'space', (SELECT count(*) FROM n_space), (SELECT count(*) FROM p_space);
+SELECT 'gaps', (SELECT count(*) FROM n_gaps), (SELECT count(*) FROM p_gaps);
+SELECT 'op_tf_ops', (SELECT count(*) FROM n_op_tf_ops), (SELECT count(*) FROM p_op_tf_ops);
+SELECT 'events', (SELECT count(*) FROM n_events), (SELECT count(*) FROM p_events);
 SELECT 'ops only native', * FROM (SELECT * FROM n_ops EXCEPT SELECT * FROM p_ops) LIMIT 5;
 SELECT 'ops only package', * FROM (SELECT * FROM p_ops EXCEPT SELECT * FROM n_ops) LIMIT 5;
 SELECT 'steps only native', * FROM (SELECT * FROM n_steps EXCEPT SELECT * FROM p_steps) LIMIT 5;
@@ -123,3 +152,17 @@ SELECT 'breakdown only native', * FROM (SELECT * FROM n_breakdown EXCEPT SELECT 
 SELECT 'breakdown only package', * FROM (SELECT * FROM p_breakdown EXCEPT SELECT * FROM n_breakdown);
 SELECT 'rule only native', * FROM (SELECT * FROM n_rule EXCEPT SELECT * FROM p_rule) LIMIT 10;
 SELECT 'rule only package', * FROM (SELECT * FROM p_rule EXCEPT SELECT * FROM n_rule) LIMIT 10;
+SELECT 'files only native', * FROM (SELECT * FROM n_files EXCEPT SELECT * FROM p_files);
+SELECT 'files only package', * FROM (SELECT * FROM p_files EXCEPT SELECT * FROM n_files);
+SELECT 'files columns differ' WHERE (SELECT group_concat(name) FROM pragma_table_info('n_files'))
+  IS NOT (SELECT group_concat(name) FROM pragma_table_info('p_files'));
+SELECT 'space only native', * FROM (SELECT * FROM n_space EXCEPT SELECT * FROM p_space);
+SELECT 'space only package', * FROM (SELECT * FROM p_space EXCEPT SELECT * FROM n_space);
+SELECT 'space columns differ' WHERE (SELECT group_concat(name) FROM pragma_table_info('n_space'))
+  IS NOT (SELECT group_concat(name) FROM pragma_table_info('p_space'));
+SELECT 'gaps only native', * FROM (SELECT * FROM n_gaps EXCEPT SELECT * FROM p_gaps) LIMIT 5;
+SELECT 'gaps only package', * FROM (SELECT * FROM p_gaps EXCEPT SELECT * FROM n_gaps) LIMIT 5;
+SELECT 'op_tf_ops only native', * FROM (SELECT * FROM n_op_tf_ops EXCEPT SELECT * FROM p_op_tf_ops) LIMIT 5;
+SELECT 'op_tf_ops only package', * FROM (SELECT * FROM p_op_tf_ops EXCEPT SELECT * FROM n_op_tf_ops) LIMIT 5;
+SELECT 'events only native', * FROM (SELECT * FROM n_events EXCEPT SELECT * FROM p_events) LIMIT 5;
+SELECT 'events only package', * FROM (SELECT * FROM p_events EXCEPT SELECT * FROM n_events) LIMIT 5;

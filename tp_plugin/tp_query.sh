@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# tp_plugin/tp_query.sh: a canned query of queries/ as one SQL script for
+# trace processor (trace_processor_shell, the Python TraceProcessor, Batch
+# Trace Processor).
+#
+#   tp_plugin/tp_query.sh queries/summary.sql [name=value ...] > summary.tp.sql
+#   trace_processor_shell --add-sql-package tp_plugin/xplane -q summary.tp.sql host0.pftrace
+#
+# The query files are written for the sqlite3 shell, and their SQL reads the
+# tables by name (xplane_tracks, xplane_op_names, ...), which the
+# PerfettoSQL package defines too. This tool only assembles, it changes no
+# SQL: it inlines the `.read` files (paths relative to the repository root,
+# as the queries write them), drops dot-commands (`.mode`, `.bail`, ...) and
+# the files marked `-- sqlite3-only:` in their first lines (the shell's
+# bindings: queries/lib/params.sql, queries/lib/use_profile.sql), and starts
+# the script with `INCLUDE PERFETTO MODULE xplane.reports;` and the settings:
+# each name=value (as `.parameter set @name value` would set it: warmup_steps,
+# hot_op_limit, breakdown_mode, top_k, op) becomes a row of temp.xq_params.
+# A query marked sqlite3-only itself (compare, track, history, runs_join) is
+# refused with the reason. Run it from anywhere; output goes to stdout.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+die() { echo "tp_query.sh: $*" >&2; exit 2; }
+[ $# -ge 1 ] || die "usage: tp_plugin/tp_query.sh QUERY.sql [name=value ...]"
+query=$1
+shift
+[ -f "$query" ] || query=$ROOT/$query
+[ -f "$query" ] || die "$1: no such query file"
+
+# The reason a file is sqlite3-only (empty when it runs on both engines).
+sqlite_only() { sed -n '1,4s/^-- sqlite3-only: //p' "$1" | head -1; }
+
+# A value as an SQL literal: integers and decimals as numbers, else text.
+literal() {
+  if [[ $1 =~ ^-?[0-9]+$ || $1 =~ ^-?[0-9]*\.[0-9]+([eE][-+]?[0-9]+)?$ ]]; then
+    printf '%s' "$1"
+  else
+    printf "'%s'" "${1//\'/\'\'}"
+  fi
+}
+
+emit() {
+  local file=$1 line inc
+  while IFS= read -r line || [ -n "$line" ]; do
+    if [[ $line =~ ^\.read[[:space:]]+([^[:space:]]+) ]]; then
+      inc=${BASH_REMATCH[1]}
+      [ -f "$ROOT/$inc" ] || die "$file: .read $inc: no such file"
+      if [ -n "$(sqlite_only "$ROOT/$inc")" ]; then
+        echo "-- ($inc: sqlite3 shell only, left out)"
+      else
+        emit "$ROOT/$inc"
+      fi
+    elif [[ $line != .* ]]; then
+      printf '%s\n' "$line"
+    fi
+  done < "$file"
+}
+
+reason=$(sqlite_only "$query")
+[ -z "$reason" ] || die "$(basename "$query") runs in the sqlite3 shell only: $reason"
+
+echo "-- $(basename "$query") for trace processor, assembled by tp_plugin/tp_query.sh."
+echo "--   trace_processor_shell --add-sql-package tp_plugin/xplane -q THIS_FILE host.pftrace"
+echo "INCLUDE PERFETTO MODULE xplane.reports;"
+echo "DROP TABLE IF EXISTS temp.xq_params;"
+echo "CREATE TEMP TABLE xq_params(name TEXT PRIMARY KEY, value);"
+for kv in "$@"; do
+  [[ $kv =~ ^([a-z_]+)=(.*)$ ]] || die "$kv: expected name=value"
+  echo "INSERT INTO xq_params VALUES ('${BASH_REMATCH[1]}', $(literal "${BASH_REMATCH[2]}"));"
+done
+emit "$query"
