@@ -278,7 +278,7 @@ typedef struct member {
 static int by_key(const void *a, const void *b) {
   const member *x = a, *y = b;
   int n = x->key_n < y->key_n ? x->key_n : y->key_n;
-  int c = memcmp(x->key, y->key, (size_t)n);
+  int c = n ? memcmp(x->key, y->key, (size_t)n) : 0; /* an empty key may be NULL */
   return c ? c : x->key_n - y->key_n;
 }
 
