@@ -37,6 +37,7 @@ SELECT coalesce(@max_step_median_regression_pct, 5.0) AS median_pct,
 INSERT INTO xq_fail SELECT 'bad-threshold' FROM xq_thresholds
  WHERE typeof(median_pct) NOT IN ('integer', 'real') OR typeof(p90_pct) NOT IN ('integer', 'real')
     OR typeof(comm_abs) NOT IN ('integer', 'real') OR typeof(stall_abs) NOT IN ('integer', 'real');
+.read queries/lib/compare_build.sql
 .read queries/lib/compare_json.sql
 
 DROP TABLE IF EXISTS temp.xq_record;

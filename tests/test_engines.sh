@@ -19,8 +19,11 @@
 # op), hierarchical_regions, candidates. Profiles: the rule fixtures
 # (tests/make_rule_fixtures.c: every analysis rule and candidate) and every
 # real profile in $XPLANE_DATA (exit 77 after the fixtures when it is absent).
-# Also: the sqlite3-only queries are refused by tp_query.sh with their reason,
-# and a trace without an xplane.source record fails with the message.
+# compare_summaries on two summary documents (json and markdown), in both
+# engines, equals compare.sql on the two profiles (fixture pairs and real
+# pairs). Also: the sqlite3-only queries are refused by tp_query.sh with
+# their reason, and a trace without an xplane.source record fails with the
+# message.
 set -uo pipefail
 
 SRC=${XPLANE_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -125,6 +128,34 @@ for f in "$FX"/*.xplane.pb; do
   all "$f" "op DOT.4?"
 done
 
+# pair BEFORE AFTER: compare_summaries.sql on the two summaries summary.sql
+# printed, in the sqlite3 shell and over the package, in both formats; each
+# must equal compare.sql run on the two profiles.
+pair() {
+  local b=$1 a=$2 fmt label
+  "$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile \"$b\"" :memory: ".read queries/summary.sql" > "$tmp/b.json"
+  "$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile \"$a\"" :memory: ".read queries/summary.sql" > "$tmp/a.json"
+  for fmt in json markdown; do
+    label="compare $(basename "$b") $(basename "$a") $fmt"
+    "$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @before \"$b\"" -cmd ".parameter set @after \"$a\"" \
+      -cmd ".parameter set @format $fmt" :memory: ".read queries/compare.sql" > "$tmp/cmp.profiles" 2>&1
+    "$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @before_summary $tmp/b.json" \
+      -cmd ".parameter set @after_summary $tmp/a.json" -cmd ".parameter set @format $fmt" :memory: \
+      ".read queries/compare_summaries.sql" > "$tmp/cmp.native" 2>&1
+    tp_plugin/tp_query.sh queries/compare_summaries.sql before_summary=@"$tmp/b.json" after_summary=@"$tmp/a.json" \
+      format=$fmt > "$tmp/cmp.sql"
+    "$SHIM" "$EXT" "$PKG" "$b" "$tmp/cmp.sql" > "$tmp/cmp.package" 2>&1
+    if [ ! -s "$tmp/cmp.profiles" ] || ! diff "$tmp/cmp.profiles" "$tmp/cmp.native" > "$tmp/diff" ||
+       ! diff "$tmp/cmp.profiles" "$tmp/cmp.package" >> "$tmp/diff"; then
+      fail=$((fail + 1)); echo "FAIL: $label:"; head -20 "$tmp/diff"
+    else
+      pass=$((pass + 1))
+    fi
+  done
+}
+pair "$FX/track_base.xplane.pb" "$FX/track_slow.xplane.pb"
+pair "$FX/steps_light_heavy.xplane.pb" "$FX/comm_heavy.xplane.pb"
+
 # ---- the real profiles --------------------------------------------------------
 shopt -s nullglob
 files=("$DATA"/*.xplane.pb)
@@ -139,5 +170,7 @@ for f in "${files[@]}"; do
     "SELECT gap_payload_name FROM xplane_ops('$f') ORDER BY gap_before_ps DESC, op_id LIMIT 1")
   all "$f" "$op"
 done
+pair "${files[0]}" "${files[1]}"
+pair "${files[-1]}" "${files[0]}"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

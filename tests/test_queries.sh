@@ -443,6 +443,15 @@ check "bad breakdown mode" "xplane queries: @breakdown_mode must be exclusive_pe
   "$(err q summary profile "$FX/no_dominant.xplane.pb" breakdown_mode fast)"
 check "compare without @after" "xplane queries: set @before and @after to two profiles (.xplane.pb files or profile directories)" \
   "$(err q compare before "$FX/no_dominant.xplane.pb")"
+check "compare_summaries without documents" \
+  "xplane queries: set @before_summary and @after_summary to two profile_summary.v1 documents (summary.sql output)" \
+  "$(err q compare_summaries before_summary "$tmp/none.json" after_summary "$tmp/none.json")"
+echo '{"schema_version": "other"}' > "$tmp/other.json"
+check "compare_summaries of a document that is not a summary" \
+  "xplane queries: set @before_summary and @after_summary to two profile_summary.v1 documents (summary.sql output)" \
+  "$(err q compare_summaries before_summary "$tmp/other.json" after_summary "$tmp/other.json")"
+check "bad compare format" "xplane queries: @format must be json or markdown" \
+  "$(err q compare before "$FX/no_dominant.xplane.pb" after "$FX/track_base.xplane.pb" format md)"
 q summary > /dev/null 2>&1
 check "exit status of an error" "1" "$?"
 

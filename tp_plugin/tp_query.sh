@@ -15,7 +15,9 @@
 # bindings: queries/lib/params.sql, queries/lib/use_profile.sql), and starts
 # the script with `INCLUDE PERFETTO MODULE xplane.reports;` and the settings:
 # each name=value (as `.parameter set @name value` would set it: warmup_steps,
-# hot_op_limit, breakdown_mode, top_k, op) becomes a row of temp.xq_params.
+# hot_op_limit, breakdown_mode, top_k, op, format) becomes a row of
+# temp.xq_params; name=@file stores the text of the file (the two summary
+# documents of compare_summaries.sql).
 # A query marked sqlite3-only itself (compare, track, history, runs_join) is
 # refused with the reason. Run it from anywhere; output goes to stdout.
 set -euo pipefail
@@ -67,6 +69,13 @@ echo "DROP TABLE IF EXISTS temp.xq_params;"
 echo "CREATE TEMP TABLE xq_params(name TEXT PRIMARY KEY, value);"
 for kv in "$@"; do
   [[ $kv =~ ^([a-z_]+)=(.*)$ ]] || die "$kv: expected name=value"
-  echo "INSERT INTO xq_params VALUES ('${BASH_REMATCH[1]}', $(literal "${BASH_REMATCH[2]}"));"
+  name=${BASH_REMATCH[1]} value=${BASH_REMATCH[2]}
+  if [[ $value == @* ]]; then   # name=@file: the file's text
+    [ -r "${value#@}" ] || die "$kv: cannot read ${value#@}"
+    value=$(cat "${value#@}")
+    echo "INSERT INTO xq_params VALUES ('$name', '${value//\'/\'\'}');"
+  else
+    echo "INSERT INTO xq_params VALUES ('$name', $(literal "$value"));"
+  fi
 done
 emit "$query"

@@ -20,6 +20,12 @@ BEGIN SELECT RAISE(ABORT, 'xplane queries: more than one profile (one .xplane.pb
 CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_breakdown_mode BEFORE INSERT ON xq_fail
   WHEN NEW.code = 'breakdown-mode'
 BEGIN SELECT RAISE(ABORT, 'xplane queries: @breakdown_mode must be exclusive_per_track or exclusive_global'); END;
+CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_format BEFORE INSERT ON xq_fail
+  WHEN NEW.code = 'format'
+BEGIN SELECT RAISE(ABORT, 'xplane queries: @format must be json or markdown'); END;
+CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_summaries BEFORE INSERT ON xq_fail
+  WHEN NEW.code = 'summaries'
+BEGIN SELECT RAISE(ABORT, 'xplane queries: set @before_summary and @after_summary to two profile_summary.v1 documents (summary.sql output)'); END;
 CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_bad_number BEFORE INSERT ON xq_fail
   WHEN NEW.code = 'bad-number'
 BEGIN SELECT RAISE(ABORT, 'xplane queries: @warmup_steps, @hot_op_limit and @top_k must be integers >= 0'); END;

@@ -1,10 +1,9 @@
--- queries/lib/compare_json.sql: compare the summaries of @before and @after.
--- sqlite3-only: it reads two profiles, and trace processor holds one trace.
+-- queries/lib/compare_json.sql: compare two summary documents.
 --
--- Builds the summary document of each profile (queries/lib/summary_json.sql,
--- same @warmup_steps/@hot_op_limit/@breakdown_mode for both) into
--- temp.xq_before(doc) and temp.xq_after(doc), then the comparison of the
--- field's reference (`profile_summary compare`) into temp.xq_compare(doc):
+-- Reads temp.xq_before(doc) and temp.xq_after(doc) (queries/lib/compare_build.sql
+-- builds them from two profiles, queries/lib/summary_docs.sql reads them from
+-- two summary documents) and writes the comparison of the field's reference
+-- (`profile_summary compare`) into temp.xq_compare(doc):
 --   before_source, after_source, provenance_checks (status pass/warn/fail,
 --   messages, both sha256 and run ids), step_time (steady median and p90
 --   before/after/delta), step_classes (before/after rows, delta per class
@@ -16,19 +15,7 @@
 -- else null; a delta with a missing side is null. Provenance fails when both
 -- files have the same SHA-256 (a trace compared with itself) and warns on the
 -- same source path, the same run id or artifact, or a missing hash.
--- Read queries/lib/checks.sql and queries/lib/input.sql first.
-
-INSERT INTO xq_fail SELECT 'compare-unset' WHERE @before IS NULL OR @after IS NULL OR @before = '' OR @after = '';
-UPDATE xq_input SET profile = CAST(@before AS TEXT);
-.read queries/lib/use_profile.sql
-.read queries/lib/summary_json.sql
-DROP TABLE IF EXISTS temp.xq_before;
-CREATE TEMP TABLE xq_before AS SELECT doc FROM xq_summary;
-UPDATE xq_input SET profile = CAST(@after AS TEXT);
-.read queries/lib/use_profile.sql
-.read queries/lib/summary_json.sql
-DROP TABLE IF EXISTS temp.xq_after;
-CREATE TEMP TABLE xq_after AS SELECT doc FROM xq_summary;
+-- Runs on both engines (the documents are all it reads).
 
 DROP TABLE IF EXISTS temp.xq_compare;
 CREATE TEMP TABLE xq_compare AS

@@ -8,6 +8,8 @@
 --   breakdown_mode  @breakdown_mode  exclusive_per_track (default) or exclusive_global
 --   top_k           @top_k           rows per list in reports and answers (default 10)
 --   op              @op              the target op of a question (default none)
+--   format          @format          json (default) or markdown: compare's output
+--   before_summary, after_summary     compare_summaries' two documents (their text)
 -- temp.xq_params(name, value) holds what was set (queries/lib/params.sql in
 -- the sqlite3 shell, tp_plugin/tp_query.sh's arguments for trace processor);
 -- a name not set takes the default. Callers that summarize another profile
@@ -19,10 +21,14 @@ SELECT CAST(max(CASE WHEN name = 'profile' THEN value END) AS TEXT) AS profile,
        coalesce(max(CASE WHEN name = 'hot_op_limit' THEN value END), 25) AS hot_op_limit,
        coalesce(max(CASE WHEN name = 'breakdown_mode' THEN value END), 'exclusive_per_track') AS breakdown_mode,
        coalesce(max(CASE WHEN name = 'top_k' THEN value END), 10) AS top_k,
-       CAST(max(CASE WHEN name = 'op' THEN value END) AS TEXT) AS op
+       CAST(max(CASE WHEN name = 'op' THEN value END) AS TEXT) AS op,
+       coalesce(max(CASE WHEN name = 'format' THEN value END), 'json') AS format,
+       CAST(max(CASE WHEN name = 'before_summary' THEN value END) AS TEXT) AS before_summary,
+       CAST(max(CASE WHEN name = 'after_summary' THEN value END) AS TEXT) AS after_summary
   FROM xq_params;
 INSERT INTO xq_fail SELECT 'bad-number' FROM xq_input
  WHERE typeof(warmup_steps) <> 'integer' OR typeof(hot_op_limit) <> 'integer' OR typeof(top_k) <> 'integer'
     OR hot_op_limit < 0 OR top_k < 0;
 INSERT INTO xq_fail SELECT 'breakdown-mode' FROM xq_input
  WHERE breakdown_mode NOT IN ('exclusive_per_track', 'exclusive_global');
+INSERT INTO xq_fail SELECT 'format' FROM xq_input WHERE format NOT IN ('json', 'markdown');
