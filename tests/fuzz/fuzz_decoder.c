@@ -21,6 +21,13 @@
 ** Inputs that look like a JSON trace (first non-blank byte `{` or `[`, or
 ** gzip) also go through xp_json_trace_convert(): it must either refuse them
 ** with a message, or write an XSpace that validates and scans as above.
+**
+** Every accepted profile then goes through the analysis (analysis.h: self
+** times, ops with gaps and payloads, steps, regions; aggregates.h: the
+** report aggregates) and the Perfetto mapping (tp_plugin/pf_model.h, source
+** record included) into a counting sink: ops have 0 <= self <= dur and a
+** gap >= 0 whose payload is an op; every event is a slice, an instant or
+** counted as skipped; every BEGIN has its END.
 */
 #include <fcntl.h>
 #include <stdint.h>
@@ -30,7 +37,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "aggregates.h"
+#include "analysis.h"
 #include "json_trace.h"
+#include "pf_model.h"
 #include "profile.h"
 #include "sqlite3.h"
 
@@ -254,6 +264,85 @@ static void scan_profile(const xp_profile *p) {
   xp_statvec_free(&sv);
 }
 
+/* ---- analysis and the Perfetto mapping ---- */
+
+typedef struct pf_tally {
+  int64_t begins, ends, instants, sources, args;
+} pf_tally;
+
+static int tally_process(void *ctx, const pf_process *pr, char **errmsg) {
+  (void)ctx, (void)errmsg;
+  CHECK(pr->name != NULL);
+  return 1;
+}
+
+static int tally_track(void *ctx, const pf_track *t, char **errmsg) {
+  (void)ctx, (void)errmsg;
+  CHECK(t->name != NULL);
+  return 1;
+}
+
+static int tally_event(void *ctx, const pf_event *e, char **errmsg) {
+  pf_tally *t = ctx;
+  (void)errmsg;
+  if (e->type == PF_BEGIN) {
+    CHECK(e->end_ns >= e->ts_ns);
+    t->begins++;
+  } else if (e->type == PF_END) {
+    t->ends++;
+  } else if (e->track->global) {
+    t->sources++;
+  } else {
+    t->instants++;
+  }
+  for (int i = 0; i < e->n_args; i++) {
+    touch(e->args[i].name);
+    if (e->args[i].type == PF_A_STRING) touch(e->args[i].s);
+    t->args++;
+  }
+  return 1;
+}
+
+static void analyze_profile(xp_profile *p) {
+  const xp_op *ops;
+  int64_t n_ops = xp_ops(p, &ops);
+  CHECK(n_ops >= 0);
+  for (int64_t i = 0; i < n_ops; i++) {
+    CHECK(ops[i].self_ps >= 0 && ops[i].self_ps <= ops[i].dur_ps);
+    CHECK(ops[i].gap_ps >= 0);
+    CHECK(ops[i].payload >= -1 && ops[i].payload < n_ops);
+    CHECK((ops[i].gap_ps > 0) == (ops[i].payload >= 0));
+  }
+  const xp_step *steps;
+  CHECK(xp_steps(p, &steps) >= 0);
+  const xp_scope *scopes;
+  CHECK(xp_scopes(p, &scopes) >= 0);
+  const xp_track_agg *aggs;
+  const xp_hint *hints;
+  int64_t n_hints;
+  CHECK(xp_track_aggs(p, &aggs, &hints, &n_hints) >= 0);
+  const xp_op_group *names;
+  CHECK(xp_op_groups(p, &names) >= 0);
+  const xp_tf_count *tf;
+  CHECK(xp_op_tf_ops(p, &tf) >= 0);
+  const xp_gap_group *gaps;
+  CHECK(xp_gap_groups(p, &gaps) >= 0);
+
+  pf_tally t = {0};
+  pf_sink sk = {.ctx = &t, .process = tally_process, .track = tally_track, .event = tally_event, .want_args = 1};
+  pf_model *m = pf_model_new(&sk, 0);
+  CHECK(m != NULL);
+  char *err = NULL;
+  xp_file f = {.path = FUZZ_NAME, .run = "run", .host = "fuzz", .size = (int64_t)p->size};
+  int ok = pf_model_add(m, &f, p, &err);
+  if (!ok) fprintf(stderr, "pf_model_add: %s\n", err ? err : "?");
+  CHECK(ok);
+  const pf_counts *c = pf_model_counts(m);
+  CHECK(t.begins == t.ends && t.begins == c->slices && t.instants == c->instants && t.sources == 1);
+  CHECK(c->slices + c->instants + c->skipped_untimed + c->skipped_invalid == p->n_events);
+  pf_model_free(m);
+}
+
 /* Bytes the profile reader would take for a JSON trace (see json_trace.h). */
 static int looks_like_json(const uint8_t *p, size_t n) {
   if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) return 1;
@@ -309,6 +398,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   CHECK(err == NULL);
   if (parallel) check_parallel(data, size, p, NULL);
   scan_profile(p);
+  analyze_profile(p);
   xp_profile_release(p);
   return 0;
 }
