@@ -403,22 +403,34 @@ static int step_push(stepvec *sv, const xp_step *s) {
 
 static xp_str line_label(const xp_line *ln) { return ln->display_name.n ? ln->display_name : ln->name; }
 
-/* Analysis events of the lines of plane pi accepted by `want`, as steps. */
-typedef int (*step_rule)(const xp_profile *p, const xp_plane *pl, const xp_line *ln, const xp_event *ev,
-                         xp_str name, xp_statvec *sv, int64_t *number);
+/* A step source: which lines can hold its markers (checked once per line,
+** so the events of every other line are never read) and which analysis
+** events of those lines are markers, with their step number. */
+typedef struct step_rule {
+  int (*line_ok)(const xp_plane *pl, const xp_line *ln);
+  int (*event_ok)(const xp_profile *p, const xp_plane *pl, const xp_event *ev, xp_str name, xp_statvec *sv,
+                  int64_t *number);
+  int source; /* XP_STEP_* */
+} step_rule;
 
-static int rule_steps_line(const xp_profile *p, const xp_plane *pl, const xp_line *ln, const xp_event *ev,
-                           xp_str name, xp_statvec *sv, int64_t *number) {
-  (void)p; (void)ev; (void)sv;
-  return starts_with(pl->name, "/device:") && xp_str_eq(line_label(ln), "Steps") &&
-         parse_int(name.p, name.n, number);
+static int steps_line_ok(const xp_plane *pl, const xp_line *ln) {
+  return starts_with(pl->name, "/device:") && xp_str_eq(line_label(ln), "Steps");
 }
 
-static int rule_host_train(const xp_profile *p, const xp_plane *pl, const xp_line *ln, const xp_event *ev,
-                           xp_str name, xp_statvec *sv, int64_t *number) {
+static int steps_event_ok(const xp_profile *p, const xp_plane *pl, const xp_event *ev, xp_str name, xp_statvec *sv,
+                          int64_t *number) {
+  (void)p; (void)pl; (void)ev; (void)sv;
+  return parse_int(name.p, name.n, number);
+}
+
+static int host_line_ok(const xp_plane *pl, const xp_line *ln) {
   (void)ln;
-  if (!starts_with(pl->name, "/host:") || !xp_str_eq(name, "train")) return 0;
-  if (!xp_event_stats(p, pl, ev, sv)) return 0;
+  return starts_with(pl->name, "/host:");
+}
+
+static int train_event_ok(const xp_profile *p, const xp_plane *pl, const xp_event *ev, xp_str name, xp_statvec *sv,
+                          int64_t *number) {
+  if (!xp_str_eq(name, "train") || !xp_event_stats(p, pl, ev, sv)) return 0;
   static const char *const keys[] = {"step_num", "step"};
   for (int k = 0; k < 2; k++) {
     const xp_stat *s = xp_statvec_find(sv, keys[k]);
@@ -427,20 +439,32 @@ static int rule_host_train(const xp_profile *p, const xp_plane *pl, const xp_lin
   return 0;
 }
 
-static int rule_module(const xp_profile *p, const xp_plane *pl, const xp_line *ln, const xp_event *ev,
-                       xp_str name, xp_statvec *sv, int64_t *number) {
-  (void)p; (void)ev; (void)name; (void)sv;
-  *number = -1; /* numbered by position afterwards */
+static int modules_line_ok(const xp_plane *pl, const xp_line *ln) {
   return starts_with(pl->name, "/device:") && xp_str_eq(line_label(ln), "XLA Modules");
 }
 
-static int collect_steps(const xp_profile *p, step_rule rule, int source, stepvec *out) {
+static int module_event_ok(const xp_profile *p, const xp_plane *pl, const xp_event *ev, xp_str name, xp_statvec *sv,
+                           int64_t *number) {
+  (void)p; (void)pl; (void)ev; (void)name; (void)sv;
+  *number = -1; /* numbered by position afterwards */
+  return 1;
+}
+
+/* The sources in order of preference: the first that finds a marker wins. */
+static const step_rule step_rules[] = {
+    {steps_line_ok, steps_event_ok, XP_STEP_DEVICE_LINE},
+    {host_line_ok, train_event_ok, XP_STEP_HOST_ANNOTATION},
+    {modules_line_ok, module_event_ok, XP_STEP_MODULE},
+};
+
+static int collect_steps(const xp_profile *p, const step_rule *rule, stepvec *out) {
   xp_statvec sv = {0};
   int ok = 1;
   for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
     const xp_plane *pl = &p->planes[pi];
     for (int32_t li = 0; ok && li < pl->n_lines; li++) {
       const xp_line *ln = &pl->lines[li];
+      if (!rule->line_ok(pl, ln)) continue;
       xp_event_iter it;
       xp_event ev;
       xp_events_begin(p, ln, &it);
@@ -448,14 +472,14 @@ static int collect_steps(const xp_profile *p, step_rule rule, int source, stepve
         const xp_event_meta *em;
         xp_str name;
         int64_t number;
-        if (!xp_analysis_event(pl, &ev, &em, &name) || !rule(p, pl, ln, &ev, name, &sv, &number)) continue;
+        if (!xp_analysis_event(pl, &ev, &em, &name) || !rule->event_ok(p, pl, &ev, name, &sv, &number)) continue;
         xp_step s;
         memset(&s, 0, sizeof(s));
         s.plane = pi;
         s.number = number;
         s.start_ps = xp_event_start(ln, &ev);
         s.dur_ps = ev.duration_ps;
-        s.source = source;
+        s.source = rule->source;
         ok = step_push(out, &s);
       }
     }
@@ -634,16 +658,11 @@ int64_t xp_steps(xp_profile *p, const xp_step **steps) {
   analysis *a = get(p);
   if (!a || xp_ops(p, &ops) < 0) return -1;
   if (a->n_steps < 0) {
-    static const struct { step_rule rule; int source; } order[] = {
-        {rule_steps_line, XP_STEP_DEVICE_LINE},
-        {rule_host_train, XP_STEP_HOST_ANNOTATION},
-        {rule_module, XP_STEP_MODULE},
-    };
     stepvec st = {0};
     int source = -1, ok = 1;
-    for (size_t k = 0; ok && k < sizeof(order) / sizeof(order[0]) && st.n == 0; k++) {
-      ok = collect_steps(p, order[k].rule, order[k].source, &st);
-      source = order[k].source;
+    for (size_t k = 0; ok && k < sizeof(step_rules) / sizeof(step_rules[0]) && st.n == 0; k++) {
+      ok = collect_steps(p, &step_rules[k], &st);
+      source = step_rules[k].source;
     }
     if (ok && st.n) {
       qsort(st.v, (size_t)st.n, sizeof(xp_step),
