@@ -18,10 +18,7 @@
 #   c.pb: ["tiny-host","longer-name"]      (11 bytes longer)
 set -euo pipefail
 
-SRC=${XPLANE_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${XPLANE_BUILD:-$SRC/build}
-EXT=${XPLANE_EXT:-$BUILD/xplane}
-SQLITE3=${SQLITE3:-sqlite3}
+. "$(dirname "$0")/test_env.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

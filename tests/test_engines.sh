@@ -26,11 +26,7 @@
 # message.
 set -uo pipefail
 
-SRC=${XPLANE_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${XPLANE_BUILD:-$SRC/build}
-EXT=${XPLANE_EXT:-$BUILD/xplane}
-DATA=${XPLANE_DATA:-$SRC/../shared/data}
-SQLITE3=${SQLITE3:-sqlite3}
+. "$(dirname "$0")/test_env.sh"
 SHIM=$BUILD/tests/perfetto_sql_shim
 PKG=$SRC/tp_plugin/xplane
 

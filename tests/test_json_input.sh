@@ -30,10 +30,7 @@
 set -euo pipefail
 
 : "${XPLANE_EXT:?set XPLANE_EXT to the extension to .load, e.g. build/xplane}"
-SQLITE3=${SQLITE3:-sqlite3}
-SRC=${XPLANE_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${XPLANE_BUILD:-$SRC/build}
-DATA=${XPLANE_DATA:-$SRC/../shared/data}
+. "$(dirname "$0")/test_env.sh"
 MAKE_TINY=$BUILD/tests/make_tiny_xspace
 TO_JSON=$BUILD/tp_plugin/xplane2perfetto
 for tool in "$MAKE_TINY" "$TO_JSON"; do

@@ -40,11 +40,7 @@
 #    2 (exact ps).
 set -euo pipefail
 
-SRC=${XPLANE_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${XPLANE_BUILD:-$SRC/build}
-EXT=${XPLANE_EXT:-$BUILD/xplane}
-DATA=${XPLANE_DATA:-$SRC/../shared/data}
-SQLITE3=${SQLITE3:-sqlite3}
+. "$(dirname "$0")/test_env.sh"
 GOLDEN=$SRC/tests/golden/perfetto
 CONV=$BUILD/tp_plugin/xplane2perfetto
 IMPORT=$BUILD/tests/perfetto_import

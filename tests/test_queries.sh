@@ -21,11 +21,7 @@
 # xplane_scopes. Exits 77 (skip) after part 1 when the data folder is absent.
 set -uo pipefail
 
-SRC=${XPLANE_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${XPLANE_BUILD:-$SRC/build}
-EXT=${XPLANE_EXT:-$BUILD/xplane}
-DATA=${XPLANE_DATA:-$SRC/../shared/data}
-SQLITE3=${SQLITE3:-sqlite3}
+. "$(dirname "$0")/test_env.sh"
 GOLDEN=$SRC/tests/golden/queries
 
 cd "$SRC" || exit 1   # the query files .read queries/lib/... relative to the root

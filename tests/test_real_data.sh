@@ -19,10 +19,7 @@
 # data folder or without protoc.
 set -euo pipefail
 
-SRC=${XPLANE_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
-DATA=${XPLANE_DATA:-$SRC/../shared/data}
-EXT=${XPLANE_EXT:-$SRC/build/xplane}
-SQLITE3=${SQLITE3:-sqlite3}
+. "$(dirname "$0")/test_env.sh"
 
 shopt -s nullglob
 files=("$DATA"/*.xplane.pb)

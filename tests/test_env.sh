@@ -1,0 +1,14 @@
+# tests/test_env.sh: the settings every shell test reads, sourced first:
+#   . "$(dirname "$0")/test_env.sh"
+# ctest sets them (tests/CMakeLists.txt); run by hand, they default to the
+# repository this file is in and its build/ directory.
+#   SRC      the source root               (XPLANE_SRC)
+#   BUILD    the build directory           (XPLANE_BUILD, default $SRC/build)
+#   EXT      the extension to .load        (XPLANE_EXT, default $BUILD/xplane)
+#   DATA     the real profiles             (XPLANE_DATA, default $SRC/../shared/data)
+#   SQLITE3  the sqlite3 shell             (SQLITE3, default sqlite3)
+SRC=${XPLANE_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BUILD=${XPLANE_BUILD:-$SRC/build}
+EXT=${XPLANE_EXT:-$BUILD/xplane}
+DATA=${XPLANE_DATA:-$SRC/../shared/data}
+SQLITE3=${SQLITE3:-sqlite3}
