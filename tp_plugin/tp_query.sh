@@ -28,7 +28,7 @@ die() { echo "tp_query.sh: $*" >&2; exit 2; }
 query=$1
 shift
 [ -f "$query" ] || query=$ROOT/$query
-[ -f "$query" ] || die "$1: no such query file"
+[ -f "$query" ] || die "$query: no such query file"
 
 # The reason a file is sqlite3-only (empty when it runs on both engines).
 sqlite_only() { sed -n '1,4s/^-- sqlite3-only: //p' "$1" | head -1; }
