@@ -163,7 +163,7 @@ static int xp_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
     info->aConstraintUsage[which[k]].omit = (k == 0);
     cost /= (k == 0) ? 1 : 4;
   }
-  if (!(plan & XP_P_PATH)) cost = 1e12; /* runs only to report the missing path */
+  if (!(plan & XP_P_PATH)) cost = 1e12; /* the default path (xplane_use), or the error */
   info->idxNum = plan;
   info->estimatedCost = cost;
   info->estimatedRows = (sqlite3_int64)cost;

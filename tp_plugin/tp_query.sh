@@ -33,12 +33,15 @@ shift
 # The reason a file is sqlite3-only (empty when it runs on both engines).
 sqlite_only() { sed -n '1,4s/^-- sqlite3-only: //p' "$1" | head -1; }
 
+# A text as an SQL string literal.
+quote() { printf "'%s'" "${1//\'/\'\'}"; }
+
 # A value as an SQL literal: integers and decimals as numbers, else text.
 literal() {
   if [[ $1 =~ ^-?[0-9]+$ || $1 =~ ^-?[0-9]*\.[0-9]+([eE][-+]?[0-9]+)?$ ]]; then
     printf '%s' "$1"
   else
-    printf "'%s'" "${1//\'/\'\'}"
+    quote "$1"
   fi
 }
 
@@ -72,10 +75,10 @@ for kv in "$@"; do
   name=${BASH_REMATCH[1]} value=${BASH_REMATCH[2]}
   if [[ $value == @* ]]; then   # name=@file: the file's text
     [ -r "${value#@}" ] || die "$kv: cannot read ${value#@}"
-    value=$(cat "${value#@}")
-    echo "INSERT INTO xq_params VALUES ('$name', '${value//\'/\'\'}');"
+    value=$(quote "$(cat "${value#@}")")
   else
-    echo "INSERT INTO xq_params VALUES ('$name', $(literal "$value"));"
+    value=$(literal "$value")
   fi
+  echo "INSERT INTO xq_params VALUES ('$name', $value);"
 done
 emit "$query"
