@@ -4,12 +4,12 @@
 */
 #include "aggregates.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "semantics.h"
 
-#include "sqlite3ext.h"
-SQLITE_EXTENSION_INIT3
+#include "util.h"
 
 const char *const xp_category_names[XP_N_CATS] = {"compute", "communication", "host", "stall", "other"};
 
@@ -46,7 +46,7 @@ static uint64_t hash_key(int64_t owner, int32_t kind, const char *p, size_t n) {
 
 static int counter_rehash(counter *c) {
   uint64_t cap = c->mask ? (c->mask + 1) * 2 : 256;
-  int64_t *slot = sqlite3_malloc64(sizeof(int64_t) * cap);
+  int64_t *slot = xp_malloc(sizeof(int64_t) * cap);
   if (!slot) return 0;
   for (uint64_t i = 0; i < cap; i++) slot[i] = -1;
   for (int64_t i = 0; i < c->n; i++) {
@@ -54,7 +54,7 @@ static int counter_rehash(counter *c) {
     while (slot[h] >= 0) h = (h + 1) & (cap - 1);
     slot[h] = i;
   }
-  sqlite3_free(c->slot);
+  xp_free(c->slot);
   c->slot = slot;
   c->mask = cap - 1;
   return 1;
@@ -75,13 +75,13 @@ static int64_t counter_put(counter *c, int64_t owner, int32_t kind, const char *
   }
   if (c->n == c->cap) {
     int64_t nc = c->cap ? c->cap * 2 : 256;
-    counted *v = sqlite3_realloc64(c->v, sizeof(counted) * (sqlite3_uint64)nc);
+    counted *v = xp_realloc(c->v, sizeof(counted) * (uint64_t)nc);
     if (!v) return -1;
     c->v = v;
     c->cap = nc;
   }
   counted *e = &c->v[c->n];
-  e->value = sqlite3_malloc64(n + 1);
+  e->value = xp_malloc(n + 1);
   if (!e->value) return -1;
   memcpy(e->value, p, n);
   e->value[n] = 0;
@@ -100,9 +100,9 @@ static int counter_add(counter *c, int64_t owner, int32_t kind, const char *p, s
 }
 
 static void counter_free(counter *c, int keep_values) {
-  for (int64_t i = 0; !keep_values && i < c->n; i++) sqlite3_free(c->v[i].value);
-  sqlite3_free(c->v);
-  sqlite3_free(c->slot);
+  for (int64_t i = 0; !keep_values && i < c->n; i++) xp_free(c->v[i].value);
+  xp_free(c->v);
+  xp_free(c->slot);
 }
 
 /* Does a beat b as "most frequent, ties to the first seen"? */
@@ -135,10 +135,10 @@ typedef struct tracks {
 
 static void tracks_free(void *t_) {
   tracks *t = t_;
-  for (int64_t i = 0; i < t->n_hints; i++) sqlite3_free(t->hints[i].value);
-  sqlite3_free(t->hints);
-  sqlite3_free(t->aggs);
-  sqlite3_free(t);
+  for (int64_t i = 0; i < t->n_hints; i++) xp_free(t->hints[i].value);
+  xp_free(t->hints);
+  xp_free(t->aggs);
+  xp_free(t);
 }
 
 /* run_id as the reference reads it: non-empty text, or an integer (a double
@@ -148,11 +148,11 @@ static int run_id_text(const xp_stat *s, char *buf, size_t cap, xp_str *out) {
     case XP_V_STR: case XP_V_REF: case XP_V_BYTES:
       *out = s->s;
       return s->s.n > 0;
-    case XP_V_INT64: sqlite3_snprintf((int)cap, buf, "%lld", (long long)s->num.i); break;
-    case XP_V_UINT64: sqlite3_snprintf((int)cap, buf, "%llu", (unsigned long long)s->num.u); break;
+    case XP_V_INT64: snprintf(buf, cap, "%lld", (long long)s->num.i); break;
+    case XP_V_UINT64: snprintf(buf, cap, "%llu", (unsigned long long)s->num.u); break;
     case XP_V_DOUBLE:
       if (!(s->num.d > -9.2e18 && s->num.d < 9.2e18)) return 0;
-      sqlite3_snprintf((int)cap, buf, "%lld", (long long)s->num.d);
+      snprintf(buf, cap, "%lld", (long long)s->num.d);
       break;
     default: return 0;
   }
@@ -167,7 +167,7 @@ static int build_tracks(xp_profile *p, tracks *t) {
   memset(&hints, 0, sizeof(hints));
   int ok = 1;
   int64_t seen = 0, lines = 0;
-  acc = sqlite3_malloc64(sizeof(int64_t) * 5 * XP_N_CATS * (sqlite3_uint64)(p->n_lines + 1));
+  acc = xp_malloc(sizeof(int64_t) * 5 * XP_N_CATS * (uint64_t)(p->n_lines + 1));
   if (!acc) return 0;
   for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
     const xp_plane *pl = &p->planes[pi];
@@ -175,7 +175,7 @@ static int build_tracks(xp_profile *p, tracks *t) {
     xp_stat_pick_ids hint_ids;
     xp_stat_pick_init(pl, hint_names, 4, &hint_ids);
     /* the category depends on the plane and the event's name: once per metadata */
-    int8_t *cat_of = sqlite3_malloc64((sqlite3_uint64)pl->n_emeta + 1);
+    int8_t *cat_of = xp_malloc((uint64_t)pl->n_emeta + 1);
     if (!cat_of) { ok = 0; break; }
     memset(cat_of, -1, (size_t)pl->n_emeta + 1);
     for (int32_t li = 0; ok && li < pl->n_lines; li++, lines++) {
@@ -218,13 +218,13 @@ static int build_tracks(xp_profile *p, tracks *t) {
         if (ok && v.n) ok = counter_add(&hints, 0, XP_HINT_SOURCE_FILE, v.p, v.n, seen);
       }
     }
-    sqlite3_free(cat_of);
+    xp_free(cat_of);
   }
   /* rows: the (line, category) pairs that saw events */
   int64_t n = 0;
   for (int64_t i = 0; ok && i < lines * XP_N_CATS; i++) n += acc[i * 5] > 0;
-  t->aggs = ok ? sqlite3_malloc64(sizeof(xp_track_agg) * (sqlite3_uint64)(n + 1)) : NULL;
-  t->hints = ok ? sqlite3_malloc64(sizeof(xp_hint) * (sqlite3_uint64)(hints.n + 1)) : NULL;
+  t->aggs = ok ? xp_malloc(sizeof(xp_track_agg) * (uint64_t)(n + 1)) : NULL;
+  t->hints = ok ? xp_malloc(sizeof(xp_hint) * (uint64_t)(hints.n + 1)) : NULL;
   ok = ok && t->aggs && t->hints;
   lines = 0;
   for (int32_t pi = 0; ok && pi < p->n_planes; pi++)
@@ -250,7 +250,7 @@ static int build_tracks(xp_profile *p, tracks *t) {
     h->first_seen = hints.v[i].first_seen;
   }
   counter_free(&hints, ok);
-  sqlite3_free(acc);
+  xp_free(acc);
   return ok;
 }
 
@@ -258,7 +258,7 @@ int64_t xp_track_aggs(xp_profile *p, const xp_track_agg **aggs, const xp_hint **
   void **slot = xp_analysis_slot(p, XP_SLOT_TRACKS, tracks_free);
   if (!slot) return -1;
   if (!*slot) {
-    tracks *t = sqlite3_malloc(sizeof(*t));
+    tracks *t = xp_malloc(sizeof(*t));
     if (!t) return -1;
     memset(t, 0, sizeof(*t));
     if (!build_tracks(p, t)) {
@@ -322,29 +322,29 @@ typedef struct op_names {
 static void op_names_free(void *o_) {
   op_names *o = o_;
   for (int64_t i = 0; i < o->n; i++) {
-    sqlite3_free(o->v[i].shape_signature);
-    sqlite3_free(o->v[i].source_file);
-    sqlite3_free(o->v[i].tf_op);
+    xp_free(o->v[i].shape_signature);
+    xp_free(o->v[i].source_file);
+    xp_free(o->v[i].tf_op);
   }
-  for (int64_t i = 0; i < o->n_tf; i++) sqlite3_free(o->tf[i].tf_op);
-  sqlite3_free(o->tf);
-  sqlite3_free(o->v);
-  sqlite3_free(o);
+  for (int64_t i = 0; i < o->n_tf; i++) xp_free(o->tf[i].tf_op);
+  xp_free(o->tf);
+  xp_free(o->v);
+  xp_free(o);
 }
 
 enum { K_SHAPE = 0, K_SOURCE, K_TF_OP, K_NAME };
 
 /* The FLOP proxy of one invocation: family from the op's canonical name. */
 static double op_flop_proxy(xp_str name, const char *sig, size_t sig_n) {
-  sqlite3_str *canon = sqlite3_str_new(NULL);
+  xp_buf *canon = xp_buf_new();
   xp_canonical_name(canon, name.p, name.n);
-  const char *z = sqlite3_str_value(canon);
-  const char *family = xp_semantic_family(z ? z : "", (size_t)sqlite3_str_length(canon));
-  sqlite3_free(sqlite3_str_finish(canon));
+  const char *z = xp_buf_value(canon);
+  const char *family = xp_semantic_family(z ? z : "", (size_t)xp_buf_length(canon));
+  xp_free(xp_buf_finish(canon));
   return xp_flop_proxy(family, sig, sig_n);
 }
 
-static char *dup_value(const counted *c) { return c ? sqlite3_mprintf("%s", c->value) : NULL; }
+static char *dup_value(const counted *c) { return c ? xp_mprintf("%s", c->value) : NULL; }
 
 static int build_op_names(xp_profile *p, op_names *out) {
   const xp_op *ops;
@@ -355,8 +355,8 @@ static int build_op_names(xp_profile *p, op_names *out) {
   pk.plane = -1;
   memset(&names, 0, sizeof(names));
   memset(&values, 0, sizeof(values));
-  sqlite3_str *sig = sqlite3_str_new(NULL);
-  int64_t *of_op = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(n_ops + 1));
+  xp_buf *sig = xp_buf_new();
+  int64_t *of_op = xp_malloc(sizeof(int64_t) * (uint64_t)(n_ops + 1));
   int ok = of_op != NULL;
   /* name of each op -> its index in `names` (counted under owner -1) */
   for (int64_t i = 0; ok && i < n_ops; i++) {
@@ -368,7 +368,7 @@ static int build_op_names(xp_profile *p, op_names *out) {
       h = (h + 1) & names.mask;
     of_op[i] = names.slot[h];
   }
-  out->v = ok ? sqlite3_malloc64(sizeof(xp_op_group) * (sqlite3_uint64)(names.n + 1)) : NULL;
+  out->v = ok ? xp_malloc(sizeof(xp_op_group) * (uint64_t)(names.n + 1)) : NULL;
   ok = ok && out->v;
   if (ok) {
     memset(out->v, 0, sizeof(xp_op_group) * (size_t)names.n);
@@ -386,10 +386,10 @@ static int build_op_names(xp_profile *p, op_names *out) {
     g->self_ps += o->self_ps > 0 ? o->self_ps : 0;
     pick_op(p, o, &pk);
     xp_str ln = xp_op_long_name(p, o, text_of(&pk.v[PICK_LONG_NAME])), src = first_text(&pk.v[PICK_SOURCE], PICK_N - PICK_SOURCE), tf = picked_tf_op(&pk);
-    sqlite3_str_reset(sig);
+    xp_buf_reset(sig);
     xp_shape_signature(sig, ln.p, ln.n);
-    if (sqlite3_str_length(sig)) {
-      int64_t k = counter_put(&values, of_op[i], K_SHAPE, sqlite3_str_value(sig), (size_t)sqlite3_str_length(sig), i);
+    if (xp_buf_length(sig)) {
+      int64_t k = counter_put(&values, of_op[i], K_SHAPE, xp_buf_value(sig), (size_t)xp_buf_length(sig), i);
       ok = k >= 0;
       if (ok) {
         /* the proxy of each distinct signature once; summed per op, in op
@@ -406,7 +406,7 @@ static int build_op_names(xp_profile *p, op_names *out) {
     if (ok && tf.n) ok = counter_add(&values, of_op[i], K_TF_OP, tf.p, tf.n, i);
   }
   /* modes, and the FLOP proxy over every signature seen (family by name) */
-  const counted **best = ok ? sqlite3_malloc64(sizeof(counted *) * 3 * (sqlite3_uint64)(out->n + 1)) : NULL;
+  const counted **best = ok ? xp_malloc(sizeof(counted *) * 3 * (uint64_t)(out->n + 1)) : NULL;
   ok = ok && best;
   for (int64_t i = 0; ok && i < 3 * out->n; i++) best[i] = NULL;
   for (int64_t i = 0; ok && i < values.n; i++) {
@@ -422,7 +422,7 @@ static int build_op_names(xp_profile *p, op_names *out) {
   /* every (name, tf_op) pair with its count, in first-seen order */
   int64_t n_tf = 0;
   for (int64_t i = 0; ok && i < values.n; i++) n_tf += values.v[i].kind == K_TF_OP;
-  out->tf = ok ? sqlite3_malloc64(sizeof(xp_tf_count) * (sqlite3_uint64)(n_tf + 1)) : NULL;
+  out->tf = ok ? xp_malloc(sizeof(xp_tf_count) * (uint64_t)(n_tf + 1)) : NULL;
   ok = ok && out->tf;
   for (int64_t i = 0; ok && i < values.n; i++) {
     const counted *c = &values.v[i];
@@ -435,9 +435,9 @@ static int build_op_names(xp_profile *p, op_names *out) {
     if (!t->tf_op) { ok = 0; break; }
     out->n_tf++;
   }
-  sqlite3_free(best);
-  sqlite3_free(of_op);
-  sqlite3_free(sqlite3_str_finish(sig));
+  xp_free(best);
+  xp_free(of_op);
+  xp_free(xp_buf_finish(sig));
   counter_free(&names, 0);
   counter_free(&values, 0);
   return ok;
@@ -447,7 +447,7 @@ int64_t xp_op_groups(xp_profile *p, const xp_op_group **names) {
   void **slot = xp_analysis_slot(p, XP_SLOT_OP_NAMES, op_names_free);
   if (!slot) return -1;
   if (!*slot) {
-    op_names *o = sqlite3_malloc(sizeof(*o));
+    op_names *o = xp_malloc(sizeof(*o));
     if (!o) return -1;
     memset(o, 0, sizeof(*o));
     if (!build_op_names(p, o)) {
@@ -477,8 +477,8 @@ typedef struct gaps {
 
 static void gaps_free(void *g_) {
   gaps *g = g_;
-  sqlite3_free(g->v);
-  sqlite3_free(g);
+  xp_free(g->v);
+  xp_free(g);
 }
 
 /* Where three strings sit in the mapping -> their group: names and interned
@@ -504,7 +504,7 @@ static uint64_t ptr3_hash(xp_str a, xp_str b, xp_str c) {
 static ptr3 *ptr3_slot(ptr3_map *m, xp_str a, xp_str b, xp_str c) {
   if (m->n * 2 >= m->mask) {
     uint64_t cap = m->mask ? (m->mask + 1) * 2 : 1024;
-    ptr3 *slot = sqlite3_malloc64(sizeof(ptr3) * cap);
+    ptr3 *slot = xp_malloc(sizeof(ptr3) * cap);
     if (!slot) return NULL;
     for (uint64_t i = 0; i < cap; i++) slot[i].e = -1;
     for (uint64_t i = 0; m->mask && i <= m->mask; i++) {
@@ -515,7 +515,7 @@ static ptr3 *ptr3_slot(ptr3_map *m, xp_str a, xp_str b, xp_str c) {
       while (slot[h].e >= 0) h = (h + 1) & (cap - 1);
       slot[h] = *q;
     }
-    sqlite3_free(m->slot);
+    xp_free(m->slot);
     m->slot = slot;
     m->mask = cap - 1;
   }
@@ -529,10 +529,10 @@ static ptr3 *ptr3_slot(ptr3_map *m, xp_str a, xp_str b, xp_str c) {
 }
 
 /* An unambiguous key of the three strings: each preceded by its length. */
-static void put_part(sqlite3_str *k, xp_str s) {
+static void put_part(xp_buf *k, xp_str s) {
   uint32_t n = (uint32_t)s.n;
-  sqlite3_str_append(k, (const char *)&n, sizeof(n));
-  if (s.n) sqlite3_str_append(k, s.p, (int)s.n);
+  xp_buf_append(k, (const char *)&n, sizeof(n));
+  if (s.n) xp_buf_append(k, s.p, (int)s.n);
 }
 
 static int build_gaps(xp_profile *p, gaps *out) {
@@ -545,7 +545,7 @@ static int build_gaps(xp_profile *p, gaps *out) {
   op_picker pk;
   pk.plane = -1;
   memset(&keys, 0, sizeof(keys));
-  sqlite3_str *k = sqlite3_str_new(NULL);
+  xp_buf *k = xp_buf_new();
   int64_t cap = 0;
   int ok = 1;
   for (int64_t i = 0; ok && i < n_ops; i++) {
@@ -558,12 +558,12 @@ static int build_gaps(xp_profile *p, gaps *out) {
     if (!q) { ok = 0; break; }
     int64_t e = q->e;
     if (e < 0) { /* these pointers are new: find the group by content */
-      sqlite3_str_reset(k);
+      xp_buf_reset(k);
       put_part(k, pn);
       put_part(k, mn);
       put_part(k, tf);
-      const char *kz = sqlite3_str_value(k);
-      e = counter_put(&keys, 0, 0, kz ? kz : "", (size_t)sqlite3_str_length(k), i);
+      const char *kz = xp_buf_value(k);
+      e = counter_put(&keys, 0, 0, kz ? kz : "", (size_t)xp_buf_length(k), i);
       if (e < 0) { ok = 0; break; }
       q->a = pn.p, q->an = pn.n, q->b = mn.p, q->bn = mn.n, q->c = tf.p, q->cn = tf.n;
       q->e = e;
@@ -572,7 +572,7 @@ static int build_gaps(xp_profile *p, gaps *out) {
     if (e == out->n) { /* a new group */
       if (out->n == cap) {
         cap = cap ? cap * 2 : 256;
-        xp_gap_group *v = sqlite3_realloc64(out->v, sizeof(xp_gap_group) * (sqlite3_uint64)cap);
+        xp_gap_group *v = xp_realloc(out->v, sizeof(xp_gap_group) * (uint64_t)cap);
         if (!v) { ok = 0; break; }
         out->v = v;
       }
@@ -588,9 +588,9 @@ static int build_gaps(xp_profile *p, gaps *out) {
     g->total_ps += m->gap_ps;
     if (m->gap_ps > g->max_ps) g->max_ps = m->gap_ps;
   }
-  sqlite3_free(sqlite3_str_finish(k));
+  xp_free(xp_buf_finish(k));
   counter_free(&keys, 0);
-  sqlite3_free(seen.slot);
+  xp_free(seen.slot);
   return ok;
 }
 
@@ -598,7 +598,7 @@ int64_t xp_gap_groups(xp_profile *p, const xp_gap_group **rows) {
   void **slot = xp_analysis_slot(p, XP_SLOT_GAPS, gaps_free);
   if (!slot) return -1;
   if (!*slot) {
-    gaps *g = sqlite3_malloc(sizeof(*g));
+    gaps *g = xp_malloc(sizeof(*g));
     if (!g) return -1;
     memset(g, 0, sizeof(*g));
     if (!build_gaps(p, g)) {

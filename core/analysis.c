@@ -11,8 +11,7 @@
 #include "semantics.h"
 #include "timeline.h"
 
-#include "sqlite3ext.h"
-SQLITE_EXTENSION_INIT3
+#include "util.h"
 
 typedef struct analysis {
   int32_t *line_base;   /* per plane: global index of its first line */
@@ -30,27 +29,27 @@ typedef struct analysis {
 
 static void analysis_free(void *a_) {
   analysis *a = a_;
-  for (int64_t i = 0; i < a->n_lines; i++) sqlite3_free(a->line_self[i]);
-  sqlite3_free(a->line_self);
-  sqlite3_free(a->line_base);
-  sqlite3_free(a->ops);
-  sqlite3_free(a->steps);
-  for (int64_t i = 0; i < a->n_scopes; i++) sqlite3_free(a->scopes[i].path);
-  sqlite3_free(a->scopes);
+  for (int64_t i = 0; i < a->n_lines; i++) xp_free(a->line_self[i]);
+  xp_free(a->line_self);
+  xp_free(a->line_base);
+  xp_free(a->ops);
+  xp_free(a->steps);
+  for (int64_t i = 0; i < a->n_scopes; i++) xp_free(a->scopes[i].path);
+  xp_free(a->scopes);
   for (int i = 0; i < XP_N_SLOTS; i++)
     if (a->slot[i] && a->slot_free[i]) a->slot_free[i](a->slot[i]);
-  sqlite3_free(a);
+  xp_free(a);
 }
 
 static analysis *get(xp_profile *p) {
   if (p->analysis) return p->analysis;
-  analysis *a = sqlite3_malloc(sizeof(*a));
+  analysis *a = xp_malloc(sizeof(*a));
   if (!a) return NULL;
   memset(a, 0, sizeof(*a));
   a->n_ops = a->n_steps = a->n_scopes = -1;
   a->n_lines = p->n_lines;
-  a->line_base = sqlite3_malloc64(sizeof(int32_t) * (sqlite3_uint64)(p->n_planes + 1));
-  a->line_self = sqlite3_malloc64(sizeof(int64_t *) * (sqlite3_uint64)(p->n_lines + 1));
+  a->line_base = xp_malloc(sizeof(int32_t) * (uint64_t)(p->n_planes + 1));
+  a->line_self = xp_malloc(sizeof(int64_t *) * (uint64_t)(p->n_lines + 1));
   if (!a->line_base || !a->line_self) {
     analysis_free(a);
     return NULL;
@@ -153,13 +152,13 @@ typedef struct gathered {
 } gathered;
 
 static void gathered_free(gathered *g) {
-  sqlite3_free(g->start);
-  sqlite3_free(g->dur);
-  sqlite3_free(g->line);
-  sqlite3_free(g->event_index);
-  sqlite3_free(g->emeta);
-  sqlite3_free(g->msg);
-  sqlite3_free(g->msg_n);
+  xp_free(g->start);
+  xp_free(g->dur);
+  xp_free(g->line);
+  xp_free(g->event_index);
+  xp_free(g->emeta);
+  xp_free(g->msg);
+  xp_free(g->msg_n);
   memset(g, 0, sizeof(*g));
 }
 
@@ -168,7 +167,7 @@ static int gathered_push(gathered *g) {
   int64_t nc = g->cap ? g->cap * 2 : 256;
 #define GROW(f)                                                                     \
   do {                                                                              \
-    void *q = sqlite3_realloc64(g->f, sizeof(*g->f) * (sqlite3_uint64)nc);          \
+    void *q = xp_realloc(g->f, sizeof(*g->f) * (uint64_t)nc);          \
     if (!q) return 0;                                                               \
     g->f = q;                                                                       \
   } while (0)
@@ -232,19 +231,19 @@ static int compute_track_self(xp_profile *p, analysis *a, int32_t plane, int32_t
   gathered g;
   memset(&g, 0, sizeof(g));
   int ok = gather_track(p, plane, first, 0, &g);
-  int64_t *self = ok ? sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(g.n + 1)) : NULL;
+  int64_t *self = ok ? xp_malloc(sizeof(int64_t) * (uint64_t)(g.n + 1)) : NULL;
   ok = self && xp_exclusive_times(g.n, g.start, g.dur, self);
   for (int32_t li = first; ok && li < pl->n_lines; li++) {
     const xp_line *ln = &pl->lines[li];
     if (xp_line_track_key(ln, li) != key) continue;
-    int64_t *arr = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(ln->n_events + 1));
+    int64_t *arr = xp_malloc(sizeof(int64_t) * (uint64_t)(ln->n_events + 1));
     if (!arr) { ok = 0; break; }
     for (int64_t k = 0; k < ln->n_events; k++) arr[k] = XP_NO_VALUE;
-    sqlite3_free(a->line_self[a->line_base[plane] + li]);
+    xp_free(a->line_self[a->line_base[plane] + li]);
     a->line_self[a->line_base[plane] + li] = arr;
   }
   for (int64_t k = 0; ok && k < g.n; k++) a->line_self[a->line_base[plane] + g.line[k]][g.event_index[k]] = self[k];
-  sqlite3_free(self);
+  xp_free(self);
   gathered_free(&g);
   return ok;
 }
@@ -263,11 +262,11 @@ static int add_track_ops(xp_profile *p, analysis *a, int32_t plane, int32_t firs
   gathered g;
   memset(&g, 0, sizeof(g));
   int ok = gather_track(p, plane, first, 1, &g);
-  uint8_t *marker = ok ? sqlite3_malloc64((sqlite3_uint64)g.n + 1) : NULL;
-  int64_t *gap = ok ? sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(g.n + 1)) : NULL;
-  int64_t *payload = ok ? sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(g.n + 1)) : NULL;
+  uint8_t *marker = ok ? xp_malloc((uint64_t)g.n + 1) : NULL;
+  int64_t *gap = ok ? xp_malloc(sizeof(int64_t) * (uint64_t)(g.n + 1)) : NULL;
+  int64_t *payload = ok ? xp_malloc(sizeof(int64_t) * (uint64_t)(g.n + 1)) : NULL;
   /* name rules, once per event metadata: bit 0x80 = known, 0x40 = marker-like, low bits = category */
-  uint8_t *rules = ok ? sqlite3_malloc64((sqlite3_uint64)pl->n_emeta + 1) : NULL;
+  uint8_t *rules = ok ? xp_malloc((uint64_t)pl->n_emeta + 1) : NULL;
   ok = marker && gap && payload && rules;
   if (rules) memset(rules, 0, (size_t)pl->n_emeta + 1);
   for (int64_t k = 0; ok && k < g.n; k++) {
@@ -286,7 +285,7 @@ static int add_track_ops(xp_profile *p, analysis *a, int32_t plane, int32_t firs
   if (ok && a->n_ops + g.n > *cap) {
     int64_t nc = *cap ? *cap : 1024;
     while (nc < a->n_ops + g.n) nc *= 2;
-    xp_op *o = sqlite3_realloc64(a->ops, sizeof(xp_op) * (sqlite3_uint64)nc);
+    xp_op *o = xp_realloc(a->ops, sizeof(xp_op) * (uint64_t)nc);
     if (!o) ok = 0;
     else { a->ops = o; *cap = nc; }
   }
@@ -310,10 +309,10 @@ static int add_track_ops(xp_profile *p, analysis *a, int32_t plane, int32_t firs
     o->category = rules[g.emeta[k]] & 0x3f;
   }
   if (ok) a->n_ops += g.n;
-  sqlite3_free(rules);
-  sqlite3_free(marker);
-  sqlite3_free(gap);
-  sqlite3_free(payload);
+  xp_free(rules);
+  xp_free(marker);
+  xp_free(gap);
+  xp_free(payload);
   gathered_free(&g);
   return ok;
 }
@@ -333,7 +332,7 @@ int64_t xp_ops(xp_profile *p, const xp_op **ops) {
         for (int32_t k = li; k < pl->n_lines && !has_ops; k++)
           has_ops = xp_line_track_key(&pl->lines[k], k) == key && xp_device_op_line(pl, &pl->lines[k]);
         if (has_ops && !add_track_ops(p, a, pi, li, &cap)) {
-          sqlite3_free(a->ops);
+          xp_free(a->ops);
           a->ops = NULL;
           a->n_ops = -1;
           return -1;
@@ -392,7 +391,7 @@ typedef struct stepvec {
 static int step_push(stepvec *sv, const xp_step *s) {
   if (sv->n == sv->cap) {
     int64_t nc = sv->cap ? sv->cap * 2 : 64;
-    xp_step *v = sqlite3_realloc64(sv->v, sizeof(xp_step) * (sqlite3_uint64)nc);
+    xp_step *v = xp_realloc(sv->v, sizeof(xp_step) * (uint64_t)nc);
     if (!v) return 0;
     sv->v = v;
     sv->cap = nc;
@@ -549,7 +548,7 @@ static int host_launches(const xp_profile *p, corr **out, int64_t *n_out) {
         if (!int_like(&s, &id)) continue;
         if (n == cap) {
           cap = cap ? cap * 2 : 1024;
-          corr *nv = sqlite3_realloc64(v, sizeof(corr) * (sqlite3_uint64)cap);
+          corr *nv = xp_realloc(v, sizeof(corr) * (uint64_t)cap);
           if (!nv) { ok = 0; break; }
           v = nv;
         }
@@ -559,7 +558,7 @@ static int host_launches(const xp_profile *p, corr **out, int64_t *n_out) {
       }
     }
   }
-  if (!ok) { sqlite3_free(v); return 0; }
+  if (!ok) { xp_free(v); return 0; }
   if (n) qsort(v, (size_t)n, sizeof(corr), by_corr);
   *out = v;
   *n_out = n;
@@ -618,22 +617,22 @@ static int assign_ops(xp_profile *p, analysis *a, stepvec *st, int source) {
     }
     o->step = containing(st->v, lo, hi, t);
   }
-  sqlite3_free(launch);
+  xp_free(launch);
   return ok;
 }
 
 /* Host annotations are one step of every device: expand each into one row
 ** per device plane that has ops (annotation-major), re-pointing the ops. */
 static int per_device_rows(const xp_profile *p, analysis *a, stepvec *st) {
-  int32_t *dev = sqlite3_malloc64(sizeof(int32_t) * (sqlite3_uint64)(p->n_planes + 1));
-  int32_t *planes = sqlite3_malloc64(sizeof(int32_t) * (sqlite3_uint64)(p->n_planes + 1));
+  int32_t *dev = xp_malloc(sizeof(int32_t) * (uint64_t)(p->n_planes + 1));
+  int32_t *planes = xp_malloc(sizeof(int32_t) * (uint64_t)(p->n_planes + 1));
   int ok = dev && planes;
   int32_t n_dev = 0;
   for (int32_t i = 0; ok && i < p->n_planes; i++) dev[i] = -1;
   for (int64_t i = 0; ok && i < a->n_ops; i++) dev[a->ops[i].plane] = 0;
   for (int32_t i = 0; ok && i < p->n_planes; i++)
     if (dev[i] == 0) planes[n_dev] = i, dev[i] = n_dev++;
-  xp_step *rows = ok && n_dev ? sqlite3_malloc64(sizeof(xp_step) * (sqlite3_uint64)(st->n * n_dev)) : NULL;
+  xp_step *rows = ok && n_dev ? xp_malloc(sizeof(xp_step) * (uint64_t)(st->n * n_dev)) : NULL;
   if (ok && n_dev && !rows) ok = 0;
   if (ok && n_dev) {
     for (int64_t k = 0; k < st->n; k++)
@@ -643,13 +642,13 @@ static int per_device_rows(const xp_profile *p, analysis *a, stepvec *st) {
       }
     for (int64_t i = 0; i < a->n_ops; i++)
       if (a->ops[i].step >= 0) a->ops[i].step = a->ops[i].step * n_dev + dev[a->ops[i].plane];
-    sqlite3_free(st->v);
+    xp_free(st->v);
     st->v = rows;
     st->n *= n_dev;
     st->cap = st->n;
   }
-  sqlite3_free(dev);
-  sqlite3_free(planes);
+  xp_free(dev);
+  xp_free(planes);
   return ok;
 }
 
@@ -676,7 +675,7 @@ int64_t xp_steps(xp_profile *p, const xp_step **steps) {
     for (int64_t i = 0; ok && i < a->n_ops; i++)
       if (a->ops[i].step >= 0) credit(&st.v[a->ops[i].step], &a->ops[i]);
     if (!ok) {
-      sqlite3_free(st.v);
+      xp_free(st.v);
       return -1;
     }
     a->steps = st.v;
@@ -705,7 +704,7 @@ static uint64_t hash_str(const char *p, size_t n) {
 static int map_rehash(scope_map *m) {
   uint64_t cap = m->mask ? (m->mask + 1) * 2 : 1024;
   while (cap < 2 * ((uint64_t)m->n + 1)) cap *= 2;
-  int64_t *slot = sqlite3_malloc64(sizeof(int64_t) * cap);
+  int64_t *slot = xp_malloc(sizeof(int64_t) * cap);
   if (!slot) return 0;
   for (uint64_t i = 0; i < cap; i++) slot[i] = -1;
   for (int64_t i = 0; i < m->n; i++) {
@@ -713,7 +712,7 @@ static int map_rehash(scope_map *m) {
     while (slot[h] >= 0) h = (h + 1) & (cap - 1);
     slot[h] = i;
   }
-  sqlite3_free(m->slot);
+  xp_free(m->slot);
   m->slot = slot;
   m->mask = cap - 1;
   return 1;
@@ -734,14 +733,14 @@ static int64_t map_get(scope_map *m, const char *p, size_t n, int32_t depth, int
   if (!add) return -1;
   if (m->n == m->cap) {
     int64_t nc = m->cap ? m->cap * 2 : 256;
-    xp_scope *v = sqlite3_realloc64(m->v, sizeof(xp_scope) * (sqlite3_uint64)nc);
+    xp_scope *v = xp_realloc(m->v, sizeof(xp_scope) * (uint64_t)nc);
     if (!v) return -2;
     m->v = v;
     m->cap = nc;
   }
   xp_scope *s = &m->v[m->n];
   memset(s, 0, sizeof(*s));
-  s->path = sqlite3_mprintf("%.*s", (int)n, p);
+  s->path = xp_mprintf("%.*s", (int)n, p);
   if (!s->path) return -2;
   s->depth = depth;
   s->parent = -1;
@@ -790,7 +789,7 @@ static uint64_t memo_hash(const char *np, size_t nn, const char *tp, size_t tn) 
 static path_memo *memo_find(memo_table *t, const char *np, size_t nn, const char *tp, size_t tn, int *found) {
   if (t->n * 2 >= t->mask) {
     uint64_t cap = t->mask ? (t->mask + 1) * 2 : 1024;
-    path_memo *slot = sqlite3_malloc64(sizeof(path_memo) * cap);
+    path_memo *slot = xp_malloc(sizeof(path_memo) * cap);
     if (!slot) return NULL;
     for (uint64_t i = 0; i < cap; i++) slot[i].first = -1;
     for (uint64_t i = 0; t->mask && i <= t->mask; i++) {
@@ -799,7 +798,7 @@ static path_memo *memo_find(memo_table *t, const char *np, size_t nn, const char
       while (slot[h].first >= 0) h = (h + 1) & (cap - 1);
       slot[h] = t->slot[i];
     }
-    sqlite3_free(t->slot);
+    xp_free(t->slot);
     t->slot = slot;
     t->mask = cap - 1;
   }
@@ -820,7 +819,7 @@ static int build_scopes(xp_profile *p, analysis *a, scope_map *m) {
   xp_statvec sv = {0};
   memo_table memo;
   memset(&memo, 0, sizeof(memo));
-  sqlite3_str *path = sqlite3_str_new(NULL);
+  xp_buf *path = xp_buf_new();
   int ok = 1;
   for (int64_t i = 0; ok && i < a->n_ops; i++) {
     const xp_op *o = &a->ops[i];
@@ -831,15 +830,15 @@ static int build_scopes(xp_profile *p, analysis *a, scope_map *m) {
     if (!e) { ok = 0; break; }
     if (!found) {
       /* work the path out once: the scope index of each prefix */
-      sqlite3_str_reset(path);
+      xp_buf_reset(path);
       int parts = xp_scope_path(path, tf.p, tf.n, name.p, name.n, 0);
-      const char *z = sqlite3_str_value(path);
-      size_t n = (size_t)sqlite3_str_length(path), end = 0;
+      const char *z = xp_buf_value(path);
+      size_t n = (size_t)xp_buf_length(path), end = 0;
       if (!z) z = "";
       if (memo.n_idx + parts > memo.cap_idx) {
         int64_t nc = memo.cap_idx ? memo.cap_idx * 2 : 1024;
         while (nc < memo.n_idx + parts) nc *= 2;
-        int64_t *v = sqlite3_realloc64(memo.idx, sizeof(int64_t) * (sqlite3_uint64)nc);
+        int64_t *v = xp_realloc(memo.idx, sizeof(int64_t) * (uint64_t)nc);
         if (!v) { ok = 0; break; }
         memo.idx = v;
         memo.cap_idx = nc;
@@ -869,9 +868,9 @@ static int build_scopes(xp_profile *p, analysis *a, scope_map *m) {
       if (d == e->parts) sc->exclusive_ps += self;
     }
   }
-  sqlite3_free(memo.slot);
-  sqlite3_free(memo.idx);
-  sqlite3_free(sqlite3_str_finish(path));
+  xp_free(memo.slot);
+  xp_free(memo.idx);
+  xp_free(xp_buf_finish(path));
   xp_statvec_free(&sv);
   return ok;
 }
@@ -885,7 +884,7 @@ int64_t xp_scopes(xp_profile *p, const xp_scope **scopes) {
     memset(&m, 0, sizeof(m));
     int ok = build_scopes(p, a, &m);
     /* children by string: the parent of a=>b=>c is a=>b */
-    int64_t *kids = ok ? sqlite3_malloc64(sizeof(int64_t) * 2 * (sqlite3_uint64)(m.n + 1)) : NULL;
+    int64_t *kids = ok ? xp_malloc(sizeof(int64_t) * 2 * (uint64_t)(m.n + 1)) : NULL;
     ok = ok && kids;
     int64_t *only = kids ? kids + m.n + 1 : NULL;
     for (int64_t i = 0; ok && i < m.n; i++) kids[i] = 0, only[i] = -1;
@@ -902,20 +901,20 @@ int64_t xp_scopes(xp_profile *p, const xp_scope **scopes) {
     int64_t out = 0;
     for (int64_t i = 0; ok && i < m.n; i++) {
       int redundant = m.v[i].depth > 1 && kids[i] == 1 && close_ps(m.v[i].inclusive_ps, m.v[only[i]].inclusive_ps);
-      if (redundant) sqlite3_free(m.v[i].path);
+      if (redundant) xp_free(m.v[i].path);
       else m.v[out++] = m.v[i];
     }
     if (ok) m.n = out;
-    sqlite3_free(kids);
+    xp_free(kids);
     if (!ok) {
-      sqlite3_free(m.slot);
-      for (int64_t i = 0; i < m.n; i++) sqlite3_free(m.v[i].path);
-      sqlite3_free(m.v);
+      xp_free(m.slot);
+      for (int64_t i = 0; i < m.n; i++) xp_free(m.v[i].path);
+      xp_free(m.v);
       return -1;
     }
     if (m.n) qsort(m.v, (size_t)m.n, sizeof(xp_scope), by_scope_order);
     /* parent = the nearest surviving ancestor, by index in the final order */
-    sqlite3_free(m.slot);
+    xp_free(m.slot);
     m.slot = NULL;
     m.mask = 0;
     ok = map_rehash(&m);
@@ -931,10 +930,10 @@ int64_t xp_scopes(xp_profile *p, const xp_scope **scopes) {
         if (k >= 0) m.v[i].parent = (int32_t)k;
       }
     }
-    sqlite3_free(m.slot);
+    xp_free(m.slot);
     if (!ok) {
-      for (int64_t i = 0; i < m.n; i++) sqlite3_free(m.v[i].path);
-      sqlite3_free(m.v);
+      for (int64_t i = 0; i < m.n; i++) xp_free(m.v[i].path);
+      xp_free(m.v);
       return -1;
     }
     a->scopes = m.v;

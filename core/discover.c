@@ -10,8 +10,7 @@
 #include <sys/stat.h>
 
 #include "json_trace.h"
-#include "sqlite3ext.h"
-SQLITE_EXTENSION_INIT3
+#include "util.h"
 
 #define XP_PROFILE_SUFFIX ".xplane.pb"
 /* Deeper than any TensorBoard layout; bounds a walk through odd trees. */
@@ -34,12 +33,12 @@ static int json_rank(const char *name) {
 /* The last path component of the directory part of `path` ("" if none). */
 static char *parent_name(const char *path) {
   const char *slash = strrchr(path, '/');
-  if (!slash) return sqlite3_mprintf("");
+  if (!slash) return xp_mprintf("%s", "");
   const char *end = slash;
   while (end > path && end[-1] == '/') end--;
   const char *start = end;
   while (start > path && start[-1] != '/') start--;
-  return sqlite3_mprintf("%.*s", (int)(end - start), start);
+  return xp_mprintf("%.*s", (int)(end - start), start);
 }
 
 static const char *base_name(const char *path) {
@@ -56,14 +55,14 @@ static char *host_name(const char *path) {
       n -= strlen(suffixes[i]);
       break;
     }
-  return sqlite3_mprintf("%.*s", (int)n, base);
+  return xp_mprintf("%.*s", (int)n, base);
 }
 
 /* Room for one more file in l (0 when out of memory). */
 static int reserve_file(xp_filelist *l) {
   if (l->n < l->cap) return 1;
   int nc = l->cap ? l->cap * 2 : 8;
-  xp_file *v = sqlite3_realloc64(l->v, (sqlite3_uint64)nc * sizeof(xp_file));
+  xp_file *v = xp_realloc(l->v, (uint64_t)nc * sizeof(xp_file));
   if (!v) return 0;
   l->v = v;
   l->cap = nc;
@@ -73,7 +72,7 @@ static int reserve_file(xp_filelist *l) {
 static int add_file(xp_filelist *l, const char *path, const struct stat *st) {
   if (!reserve_file(l)) return 0;
   xp_file *f = &l->v[l->n];
-  f->path = sqlite3_mprintf("%s", path);
+  f->path = xp_mprintf("%s", path);
   f->run = parent_name(path);
   f->host = host_name(path);
   f->size = (int64_t)st->st_size;
@@ -93,15 +92,15 @@ typedef struct dir_files {
 
 static void dir_files_free(dir_files *df) {
   xp_filelist_free(&df->xplanes);
-  sqlite3_free(df->json);
+  xp_free(df->json);
 }
 
 static int keep_json(dir_files *df, const char *path, int rank, const struct stat *st) {
   if (df->json && (rank > df->json_rank ||
                    (rank == df->json_rank && strcmp(base_name(path), base_name(df->json)) >= 0)))
     return 1;
-  sqlite3_free(df->json);
-  df->json = sqlite3_mprintf("%s", path);
+  xp_free(df->json);
+  df->json = xp_mprintf("%s", path);
   df->json_rank = rank;
   df->json_st = *st;
   return df->json != NULL;
@@ -114,7 +113,7 @@ static int walk_dir(const char *dir, int depth, xp_filelist *l, char **errmsg);
 static int read_dir(const char *dir, int depth, dir_files *df, xp_filelist *l, char **errmsg) {
   DIR *d = opendir(dir);
   if (!d) {
-    *errmsg = sqlite3_mprintf("%s: cannot read directory: %s", dir, strerror(errno));
+    *errmsg = xp_mprintf("%s: cannot read directory: %s", dir, strerror(errno));
     return 0;
   }
   int ok = 1;
@@ -123,9 +122,9 @@ static int read_dir(const char *dir, int depth, dir_files *df, xp_filelist *l, c
     if (e->d_name[0] == '.') continue;
     int rank = json_rank(e->d_name), is_xplane = ends_with(e->d_name, XP_PROFILE_SUFFIX);
     if (!l && rank < 0 && !is_xplane) continue;
-    char *child = sqlite3_mprintf("%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
+    char *child = xp_mprintf("%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
     struct stat st;
-    if (!child) { ok = 0; *errmsg = sqlite3_mprintf("out of memory"); break; }
+    if (!child) { ok = 0; *errmsg = xp_mprintf("out of memory"); break; }
     if (lstat(child, &st) == 0) {
       if (S_ISDIR(st.st_mode)) {
         if (l && depth < XP_MAX_DEPTH) ok = walk_dir(child, depth + 1, l, errmsg);
@@ -133,11 +132,11 @@ static int read_dir(const char *dir, int depth, dir_files *df, xp_filelist *l, c
         if (S_ISLNK(st.st_mode) && stat(child, &st) != 0) st.st_size = 0;
         if (is_xplane ? !add_file(&df->xplanes, child, &st) : !keep_json(df, child, rank, &st)) {
           ok = 0;
-          *errmsg = sqlite3_mprintf("out of memory");
+          *errmsg = xp_mprintf("out of memory");
         }
       }
     }
-    sqlite3_free(child);
+    xp_free(child);
   }
   closedir(d);
   return ok;
@@ -160,7 +159,7 @@ static int walk_dir(const char *dir, int depth, xp_filelist *l, char **errmsg) {
   int ok = read_dir(dir, depth, &df, l, errmsg);
   if (ok && !apply_rule(&df, l)) {
     ok = 0;
-    *errmsg = sqlite3_mprintf("out of memory");
+    *errmsg = xp_mprintf("out of memory");
   }
   dir_files_free(&df);
   return ok;
@@ -176,23 +175,23 @@ int xp_discover_companion(const char *path, char **fallback, char **note) {
   const char *base = base_name(path);
   const char *end = base;
   while (end > path + 1 && end[-1] == '/') end--; /* the directory without its trailing slash ("/" stays) */
-  char *dir = base == path ? sqlite3_mprintf(".") : sqlite3_mprintf("%.*s", (int)(end - path), path);
+  char *dir = base == path ? xp_mprintf(".") : xp_mprintf("%.*s", (int)(end - path), path);
   *fallback = *note = NULL;
   if (!dir) return 0;
   memset(&df, 0, sizeof(df));
   int ok = 1;
   if (read_dir(dir, 0, &df, NULL, &err) && df.json) {
     if (df.xplanes.n == 1 && strcmp(base_name(df.xplanes.v[0].path), base) == 0) {
-      ok = (*fallback = sqlite3_mprintf("%s", df.json)) != NULL;
+      ok = (*fallback = xp_mprintf("%s", df.json)) != NULL;
     } else if (df.xplanes.n > 1 && strcmp(base_name(df.json), base) == 0) {
-      *note = sqlite3_mprintf("%s holds %d XPlane files (one per host): its JSON trace %s was read "
+      *note = xp_mprintf("%s holds %d XPlane files (one per host): its JSON trace %s was read "
                               "instead, as the reference summarizer does (name an .xplane.pb file to read it)",
                               dir, df.xplanes.n, base);
       ok = *note != NULL;
     }
   }
-  sqlite3_free(err); /* an unreadable directory has no companions */
-  sqlite3_free(dir);
+  xp_free(err); /* an unreadable directory has no companions */
+  xp_free(dir);
   dir_files_free(&df);
   return ok;
 }
@@ -202,17 +201,17 @@ int xp_discover(const char *root, xp_filelist *out, char **errmsg) {
   memset(out, 0, sizeof(*out));
   *errmsg = NULL;
   if (!root || !root[0]) {
-    *errmsg = sqlite3_mprintf("empty path: give a .xplane.pb file, a run directory or a logdir (or a JSON trace)");
+    *errmsg = xp_mprintf("empty path: give a .xplane.pb file, a run directory or a logdir (or a JSON trace)");
     return 0;
   }
   if (stat(root, &st) != 0) {
-    *errmsg = sqlite3_mprintf("%s: %s", root, errno == ENOENT ? "no such file or directory" : strerror(errno));
+    *errmsg = xp_mprintf("%s: %s", root, errno == ENOENT ? "no such file or directory" : strerror(errno));
     return 0;
   }
   if (S_ISDIR(st.st_mode)) {
     if (!walk_dir(root, 0, out, errmsg)) { xp_filelist_free(out); return 0; }
     if (out->n == 0) {
-      *errmsg = sqlite3_mprintf("%s: no *" XP_PROFILE_SUFFIX " profile in this directory or below, and no JSON "
+      *errmsg = xp_mprintf("%s: no *" XP_PROFILE_SUFFIX " profile in this directory or below, and no JSON "
                                 "trace (perfetto_trace.json.gz, *.trace.json.gz, *.trace.json)", root);
       return 0;
     }
@@ -221,7 +220,7 @@ int xp_discover(const char *root, xp_filelist *out, char **errmsg) {
   }
   if (!add_file(out, root, &st)) {
     xp_filelist_free(out);
-    *errmsg = sqlite3_mprintf("out of memory");
+    *errmsg = xp_mprintf("out of memory");
     return 0;
   }
   return 1;
@@ -229,10 +228,10 @@ int xp_discover(const char *root, xp_filelist *out, char **errmsg) {
 
 void xp_filelist_free(xp_filelist *l) {
   for (int i = 0; i < l->n; i++) {
-    sqlite3_free(l->v[i].path);
-    sqlite3_free(l->v[i].run);
-    sqlite3_free(l->v[i].host);
+    xp_free(l->v[i].path);
+    xp_free(l->v[i].run);
+    xp_free(l->v[i].host);
   }
-  sqlite3_free(l->v);
+  xp_free(l->v);
   memset(l, 0, sizeof(*l));
 }

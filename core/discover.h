@@ -41,7 +41,7 @@ typedef struct xp_filelist {
 } xp_filelist;
 
 /* Fill `out` with the profiles under `root`, sorted by path. Returns 0 and
-** sets *errmsg (sqlite3_malloc'd) when root is missing, unreadable, or a
+** sets *errmsg (xp_malloc'd) when root is missing, unreadable, or a
 ** directory holding no profile. */
 int xp_discover(const char *root, xp_filelist *out, char **errmsg);
 void xp_filelist_free(xp_filelist *l);
@@ -49,7 +49,7 @@ void xp_filelist_free(xp_filelist *l);
 /* What the directory rule attaches to the file `path`: *fallback, the JSON
 ** trace to read if this XPlane cannot be read (it is its directory's only
 ** one); *note, the quality warning for a JSON trace read instead of its
-** directory's several XPlanes. Each sqlite3_malloc'd, or NULL. Returns 0 only
+** directory's several XPlanes. Each xp_malloc'd, or NULL. Returns 0 only
 ** when out of memory. */
 int xp_discover_companion(const char *path, char **fallback, char **note);
 

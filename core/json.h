@@ -8,17 +8,15 @@
 #ifndef XPLANE_JSON_H
 #define XPLANE_JSON_H
 
-#include "sqlite3ext.h"
+#include "util.h"
 
 #include "profile.h"
 
-void xp_json_string(sqlite3_str *s, const char *p, size_t n);
-void xp_json_stat_value(sqlite3_str *s, const xp_stat *st);
+void xp_json_string(xp_buf *s, const char *p, size_t n);
+void xp_json_stat_value(xp_buf *s, const xp_stat *st);
 /* {"name": value, ...}; a stat whose id names nothing is keyed "#<id>". */
-void xp_json_stats(sqlite3_str *s, const xp_statvec *sv);
-void xp_json_str_array(sqlite3_str *s, const xp_str *v, int n);
-void xp_json_i64_array(sqlite3_str *s, const int64_t *v, int n);
-/* Finish s and make it the result of ctx (NOMEM on failure). */
-void xp_result_json(sqlite3_context *ctx, sqlite3_str *s);
+void xp_json_stats(xp_buf *s, const xp_statvec *sv);
+void xp_json_str_array(xp_buf *s, const xp_str *v, int n);
+void xp_json_i64_array(xp_buf *s, const int64_t *v, int n);
 
 #endif

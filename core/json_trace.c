@@ -25,8 +25,7 @@
 
 #include "xspace_build.h"
 
-#include "sqlite3ext.h"
-SQLITE_EXTENSION_INIT3
+#include "util.h"
 
 #define JT_CHUNK (1 << 20) /* bytes handed to the parser at a time */
 
@@ -287,7 +286,7 @@ static int metadata_event(jt *j) {
 static int stack_for(jt *j, int32_t ln, xb_buf **st) {
   if (ln >= j->n_stacks) {
     int32_t nn = xb_n_lines(j->b) + 16;
-    xb_buf *v = sqlite3_realloc64(j->stacks, sizeof(xb_buf) * (sqlite3_uint64)nn);
+    xb_buf *v = xp_realloc(j->stacks, sizeof(xb_buf) * (uint64_t)nn);
     if (!v) return jt_fail(j, "out of memory");
     memset(v + j->n_stacks, 0, sizeof(xb_buf) * (size_t)(nn - j->n_stacks));
     j->stacks = v;
@@ -385,7 +384,7 @@ static void begin_event(jt *j) {
 static int add_arg(jt *j, int kind, const void *v, size_t n) {
   if (j->n_args == j->cap_args) {
     int nc = j->cap_args ? j->cap_args * 2 : 16;
-    jt_arg *a = sqlite3_realloc64(j->args, sizeof(jt_arg) * (sqlite3_uint64)nc);
+    jt_arg *a = xp_realloc(j->args, sizeof(jt_arg) * (uint64_t)nc);
     if (!a) return jt_fail(j, "out of memory");
     j->args = a;
     j->cap_args = nc;
@@ -461,8 +460,8 @@ static int on_scalar(jt *j, int kind, const char *v, size_t n) {
   if (j->top == TOP_OBJECT && d == 1) {
     if (j->top_key == TK_TRACE_EVENTS) return jt_fail(j, "traceEvents is %s, not an array of events", kind_name(kind));
     if (j->top_key == TK_DISPLAY_TIME_UNIT && kind == V_STR) {
-      sqlite3_free(j->display_time_unit);
-      j->display_time_unit = sqlite3_mprintf("%.*s", (int)n, v);
+      xp_free(j->display_time_unit);
+      j->display_time_unit = xp_mprintf("%.*s", (int)n, v);
       if (!j->display_time_unit) return jt_fail(j, "out of memory");
     }
     return 1;
@@ -614,7 +613,7 @@ static int add_warnings(jt *j) {
 
 /* Feed the whole input to the parser; returns 0 with j->err set. */
 static int parse_input(jt *j, gzFile gz, yajl_handle h) {
-  unsigned char *buf = sqlite3_malloc(JT_CHUNK);
+  unsigned char *buf = xp_malloc(JT_CHUNK);
   uint64_t fed = 0;
   int first = 1, ok = 1;
   if (!buf) return jt_fail(j, "out of memory");
@@ -670,7 +669,7 @@ static int parse_input(jt *j, gzFile gz, yajl_handle h) {
     }
     ok = 0;
   }
-  sqlite3_free(buf);
+  xp_free(buf);
   return ok;
 }
 
@@ -683,20 +682,20 @@ static void jt_clear(jt *j) {
   xb_buf_free(&j->num);
   xb_buf_free(&j->tmp);
   for (int32_t i = 0; i < j->n_stacks; i++) xb_buf_free(&j->stacks[i]);
-  sqlite3_free(j->stacks);
-  sqlite3_free(j->args);
-  sqlite3_free(j->display_time_unit);
+  xp_free(j->stacks);
+  xp_free(j->args);
+  xp_free(j->display_time_unit);
 }
 
 int xp_json_trace_convert(int fd, const char *note, xp_json_trace *out, char **errmsg) {
-  jt *j = sqlite3_malloc(sizeof(*j));
+  jt *j = xp_malloc(sizeof(*j));
   yajl_handle h = NULL;
   gzFile gz = NULL;
   int ok = 0;
   memset(out, 0, sizeof(*out));
   out->fd = -1;
   *errmsg = NULL;
-  if (!j) { *errmsg = sqlite3_mprintf("out of memory"); return 0; }
+  if (!j) { *errmsg = xp_mprintf("out of memory"); return 0; }
   memset(j, 0, sizeof(*j));
   j->b = xb_new();
   j->gen = yajl_gen_alloc(NULL);
@@ -720,9 +719,9 @@ int xp_json_trace_convert(int fd, const char *note, xp_json_trace *out, char **e
     out->display_time_unit = j->display_time_unit;
     j->display_time_unit = NULL;
   } else {
-    *errmsg = sqlite3_mprintf("%s", j->err[0] ? j->err : "out of memory");
+    *errmsg = xp_mprintf("%s", j->err[0] ? j->err : "out of memory");
   }
   jt_clear(j);
-  sqlite3_free(j);
+  xp_free(j);
   return ok;
 }

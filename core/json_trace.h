@@ -45,7 +45,7 @@ typedef struct xp_json_trace {
   int fd;                  /* memfd holding the serialized XSpace (the caller closes it) */
   int64_t size;            /* its size in bytes (> 0) */
   int64_t n_trace_events;  /* entries of traceEvents, of every kind */
-  char *display_time_unit; /* the trace's displayTimeUnit (sqlite3_malloc'd), or NULL */
+  char *display_time_unit; /* the trace's displayTimeUnit (xp_malloc'd), or NULL */
 } xp_json_trace;
 
 /* Should `path` be read as a JSON trace? By name: `.xplane.pb` never,
@@ -55,7 +55,7 @@ int xp_is_json_trace(const char *path);
 
 /* Convert the trace open on `fd` (read from its current position; gzip by
 ** content). `note`, if not NULL, becomes the first XSpace warning. Returns 1
-** and fills *out, or 0 with *errmsg (sqlite3_malloc'd) saying what is wrong
+** and fills *out, or 0 with *errmsg (xp_malloc'd) saying what is wrong
 ** (without the file name). */
 int xp_json_trace_convert(int fd, const char *note, xp_json_trace *out, char **errmsg);
 

@@ -20,8 +20,7 @@
 
 #include "discover.h"
 #include "json_trace.h"
-#include "sqlite3ext.h"
-SQLITE_EXTENSION_INIT3
+#include "util.h"
 
 /* Field numbers of schema/xplane.proto. */
 enum { SPACE_PLANES = 1, SPACE_ERRORS = 2, SPACE_WARNINGS = 3, SPACE_HOSTNAMES = 4 };
@@ -52,7 +51,7 @@ static int grow(void **arr, int32_t *cap, int32_t n, size_t sz) {
   if (n < *cap) return 1;
   int32_t nc = *cap ? *cap * 2 : 8;
   while (nc <= n) nc *= 2;
-  void *p = sqlite3_realloc64(*arr, (sqlite3_uint64)nc * sz);
+  void *p = xp_realloc(*arr, (uint64_t)nc * sz);
   if (!p) return 0;
   *arr = p;
   *cap = nc;
@@ -74,8 +73,8 @@ static uint32_t hash64(int64_t k) {
 static int idmap_build(xp_idmap *m, int32_t n, const void *arr, size_t stride) {
   uint32_t cap = 16;
   while (cap < (uint32_t)n * 2u) cap *= 2;
-  m->keys = sqlite3_malloc64((sqlite3_uint64)cap * sizeof(int64_t));
-  m->vals = sqlite3_malloc64((sqlite3_uint64)cap * sizeof(int32_t));
+  m->keys = xp_malloc((uint64_t)cap * sizeof(int64_t));
+  m->vals = xp_malloc((uint64_t)cap * sizeof(int32_t));
   if (!m->keys || !m->vals) return 0;
   m->mask = cap - 1;
   for (uint32_t i = 0; i < cap; i++) m->vals[i] = -1;
@@ -108,8 +107,8 @@ static int32_t drop_superseded(void *arr, int32_t n, size_t stride, int *oom) {
     if (out != i) memcpy((char *)arr + (size_t)out * stride, e, stride);
     out++;
   }
-  sqlite3_free(m.keys);
-  sqlite3_free(m.vals);
+  xp_free(m.keys);
+  xp_free(m.vals);
   return out;
 }
 
@@ -154,7 +153,7 @@ static int by_first_line(const void *a, const void *b) {
 
 int32_t xp_plane_tracks(const xp_plane *pl, int32_t *lines, int32_t *starts) {
   int32_t n = pl->n_lines, n_tracks = 0;
-  track_line *v = sqlite3_malloc64(sizeof(track_line) * ((sqlite3_uint64)n + 1));
+  track_line *v = xp_malloc(sizeof(track_line) * ((uint64_t)n + 1));
   if (!v) return -1;
   for (int32_t i = 0; i < n; i++) v[i].key = xp_line_track_key(&pl->lines[i], i), v[i].line = i;
   if (n) qsort(v, (size_t)n, sizeof(track_line), by_key_line);
@@ -168,7 +167,7 @@ int32_t xp_plane_tracks(const xp_plane *pl, int32_t *lines, int32_t *starts) {
     }
   }
   if (starts) starts[n_tracks] = n;
-  sqlite3_free(v);
+  xp_free(v);
   return n_tracks;
 }
 
@@ -262,11 +261,11 @@ static int idset_add(idset *s, int64_t id) {
     for (int i = 0; i < 16; i++) s->recent[i] = INT64_MIN; /* INT64_MIN: never cached */
   if (s->n * 2 >= s->mask) {
     uint32_t cap = s->mask ? (s->mask + 1) * 2 : 64;
-    int64_t *keys = sqlite3_malloc64(sizeof(int64_t) * cap);
-    uint8_t *full = sqlite3_malloc64(cap);
+    int64_t *keys = xp_malloc(sizeof(int64_t) * cap);
+    uint8_t *full = xp_malloc(cap);
     if (!keys || !full) {
-      sqlite3_free(keys);
-      sqlite3_free(full);
+      xp_free(keys);
+      xp_free(full);
       return 0;
     }
     memset(full, 0, cap);
@@ -277,8 +276,8 @@ static int idset_add(idset *s, int64_t id) {
       keys[h] = s->keys[i];
       full[h] = 1;
     }
-    sqlite3_free(s->keys);
-    sqlite3_free(s->full);
+    xp_free(s->keys);
+    xp_free(s->full);
     s->keys = keys;
     s->full = full;
     s->mask = cap - 1;
@@ -299,8 +298,8 @@ static int idset_add(idset *s, int64_t id) {
 }
 
 static void idset_free(idset *s) {
-  sqlite3_free(s->keys);
-  sqlite3_free(s->full);
+  xp_free(s->keys);
+  xp_free(s->full);
 }
 
 /* Walk the XStat fields numbered `field` of a message. */
@@ -531,15 +530,15 @@ static void read_task_environment(xp_profile *p) {
 static void free_planes(xp_profile *p) {
   for (int32_t i = 0; i < p->n_planes; i++) {
     xp_plane *pl = &p->planes[i];
-    sqlite3_free(pl->lines);
-    sqlite3_free(pl->emeta);
-    sqlite3_free(pl->smeta);
-    sqlite3_free(pl->emeta_idx.keys);
-    sqlite3_free(pl->emeta_idx.vals);
-    sqlite3_free(pl->smeta_idx.keys);
-    sqlite3_free(pl->smeta_idx.vals);
+    xp_free(pl->lines);
+    xp_free(pl->emeta);
+    xp_free(pl->smeta);
+    xp_free(pl->emeta_idx.keys);
+    xp_free(pl->emeta_idx.vals);
+    xp_free(pl->smeta_idx.keys);
+    xp_free(pl->smeta_idx.vals);
   }
-  sqlite3_free(p->planes);
+  xp_free(p->planes);
   p->planes = NULL;
   p->n_planes = 0;
 }
@@ -574,15 +573,15 @@ static void set_line_bases(xp_profile *p) {
 static char *wire_error_text(const xp_profile *p, const xp_wire *r) {
   if (r->err == XP_WIRE_TRUNCATED) {
     if (r->err_need > (uint64_t)p->size)
-      return sqlite3_mprintf("truncated at byte %lld: the field at byte %llu needs %llu bytes "
+      return xp_mprintf("truncated at byte %lld: the field at byte %llu needs %llu bytes "
                              "but the file has %lld (an incomplete or cut-off write?)",
                              (long long)p->size, (unsigned long long)r->err_at,
                              (unsigned long long)r->err_need, (long long)p->size);
-    return sqlite3_mprintf("corrupt: the length of the field at byte %llu points past the end "
+    return xp_mprintf("corrupt: the length of the field at byte %llu points past the end "
                            "of its enclosing message (not an XSpace, or damaged)",
                            (unsigned long long)r->err_at);
   }
-  return sqlite3_mprintf("not an XSpace: %s at byte %llu", xp_wire_errstr(r->err),
+  return xp_mprintf("not an XSpace: %s at byte %llu", xp_wire_errstr(r->err),
                          (unsigned long long)r->err_at);
 }
 
@@ -628,8 +627,8 @@ static void walk_planes(xp_profile *p, const xp_field *fields, int threads, xp_w
   memset(&j, 0, sizeof(j));
   j.p = p;
   j.fields = fields;
-  j.errs = sqlite3_malloc64(sizeof(xp_wire) * (sqlite3_uint64)(p->n_planes + 1));
-  j.oom = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(p->n_planes + 1));
+  j.errs = xp_malloc(sizeof(xp_wire) * (uint64_t)(p->n_planes + 1));
+  j.oom = xp_malloc(sizeof(int) * (uint64_t)(p->n_planes + 1));
   if (!j.errs || !j.oom) {
     *oom = 1;
   } else {
@@ -646,8 +645,8 @@ static void walk_planes(xp_profile *p, const xp_field *fields, int threads, xp_w
       else if (j.errs[k].err) *err = j.errs[k];
     }
   }
-  sqlite3_free(j.errs);
-  sqlite3_free(j.oom);
+  xp_free(j.errs);
+  xp_free(j.oom);
 }
 
 /* Run the validating walk over the mapping; returns an error text or NULL. */
@@ -684,19 +683,19 @@ static char *index_space(xp_profile *p, int threads) {
     }
   }
   if (!w.oom && !r.err && p->n_planes) {
-    p->planes = sqlite3_malloc64(sizeof(xp_plane) * (sqlite3_uint64)p->n_planes);
+    p->planes = xp_malloc(sizeof(xp_plane) * (uint64_t)p->n_planes);
     if (!p->planes) w.oom = 1;
     else memset(p->planes, 0, sizeof(xp_plane) * (size_t)p->n_planes);
     if (!w.oom) walk_planes(p, fields, threads, &r, &w.oom);
   }
   if (!p->planes) p->n_planes = 0; /* nothing was walked: nothing to free */
-  sqlite3_free(fields);
-  if (w.oom) return sqlite3_mprintf("out of memory while indexing");
+  xp_free(fields);
+  if (w.oom) return xp_mprintf("out of memory while indexing");
   if (r.err) {
     const char *foreign = sniff_foreign(p->base, p->size);
-    return foreign ? sqlite3_mprintf("%s", foreign) : wire_error_text(p, &r);
+    return foreign ? xp_mprintf("%s", foreign) : wire_error_text(p, &r);
   }
-  if (!known) return sqlite3_mprintf("not an XSpace: no planes, errors, warnings or hostnames in %lld bytes", (long long)p->size);
+  if (!known) return xp_mprintf("not an XSpace: no planes, errors, warnings or hostnames in %lld bytes", (long long)p->size);
   for (int32_t i = 0; i < p->n_planes; i++) {
     p->n_lines += p->planes[i].n_lines;
     p->n_events += p->planes[i].n_events;
@@ -710,14 +709,14 @@ static void profile_free(xp_profile *p) {
   if (!p) return;
   if (p->analysis && p->analysis_free) p->analysis_free(p->analysis);
   free_planes(p);
-  sqlite3_free(p->errors);
-  sqlite3_free(p->warnings);
-  sqlite3_free(p->hostnames);
+  xp_free(p->errors);
+  xp_free(p->warnings);
+  xp_free(p->hostnames);
   if (p->base && p->size > 0 && p->mapped) munmap((void *)p->base, (size_t)p->size);
-  sqlite3_free(p->path);
-  sqlite3_free(p->source_path);
-  sqlite3_free(p->display_time_unit);
-  sqlite3_free(p);
+  xp_free(p->path);
+  xp_free(p->source_path);
+  xp_free(p->display_time_unit);
+  xp_free(p);
 }
 
 const char *xp_source_format_name(int source_format) {
@@ -725,12 +724,12 @@ const char *xp_source_format_name(int source_format) {
 }
 
 static xp_profile *profile_new(const char *path) {
-  xp_profile *p = sqlite3_malloc(sizeof(*p));
+  xp_profile *p = xp_malloc(sizeof(*p));
   if (!p) return NULL;
   memset(p, 0, sizeof(*p));
   p->refcount = 1;
-  p->path = sqlite3_mprintf("%s", path);
-  p->source_path = sqlite3_mprintf("%s", path);
+  p->path = xp_mprintf("%s", path);
+  p->source_path = xp_mprintf("%s", path);
   if (!p->path || !p->source_path) {
     profile_free(p);
     return NULL;
@@ -740,13 +739,13 @@ static xp_profile *profile_new(const char *path) {
 
 /* Map the XPlane file open on fd (st: its stat) and index it. */
 static char *load_xplane(xp_profile *p, int fd, const struct stat *st, int threads) {
-  if (st->st_size == 0) return sqlite3_mprintf("empty file (0 bytes): not an XSpace");
+  if (st->st_size == 0) return xp_mprintf("empty file (0 bytes): not an XSpace");
   if ((int64_t)st->st_size > XP_MAX_FILE_BYTES)
-    return sqlite3_mprintf("too large: %lld bytes, over the 2 GiB limit of a protobuf message",
+    return xp_mprintf("too large: %lld bytes, over the 2 GiB limit of a protobuf message",
                            (long long)st->st_size);
   p->size = (int64_t)st->st_size;
   void *m = mmap(NULL, (size_t)p->size, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (m == MAP_FAILED) return sqlite3_mprintf("cannot map: %s", strerror(errno));
+  if (m == MAP_FAILED) return xp_mprintf("cannot map: %s", strerror(errno));
   p->base = m;
   p->mapped = 1;
   return index_space(p, threads);
@@ -756,14 +755,14 @@ static char *load_xplane(xp_profile *p, int fd, const struct stat *st, int threa
 static char *load_json(xp_profile *p, int fd, const struct stat *st, const char *note, int threads) {
   xp_json_trace t;
   char *why = NULL;
-  if (st->st_size == 0) return sqlite3_mprintf("empty file (0 bytes): not a JSON trace");
+  if (st->st_size == 0) return xp_mprintf("empty file (0 bytes): not a JSON trace");
   if (!xp_json_trace_convert(fd, note, &t, &why)) return why;
   void *m = mmap(NULL, (size_t)t.size, PROT_READ, MAP_SHARED, t.fd, 0);
   close(t.fd);
   p->source_format = XP_SOURCE_TRACE_JSON;
   p->n_trace_events = t.n_trace_events;
   p->display_time_unit = t.display_time_unit;
-  if (m == MAP_FAILED) return sqlite3_mprintf("cannot map the converted trace: %s", strerror(errno));
+  if (m == MAP_FAILED) return xp_mprintf("cannot map the converted trace: %s", strerror(errno));
   p->base = m;
   p->size = t.size;
   p->mapped = 1;
@@ -778,11 +777,11 @@ static char *load_file(xp_profile *p, const char *file, int as_json, const char 
   /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused below). */
   int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
-    why = sqlite3_mprintf("cannot open: %s", strerror(errno));
+    why = xp_mprintf("cannot open: %s", strerror(errno));
   } else if (fstat(fd, &st) != 0) {
-    why = sqlite3_mprintf("cannot stat: %s", strerror(errno));
+    why = xp_mprintf("cannot stat: %s", strerror(errno));
   } else if (!S_ISREG(st.st_mode)) {
-    why = sqlite3_mprintf("not a regular file");
+    why = xp_mprintf("not a regular file");
   } else {
     p->file_size = (int64_t)st.st_size;
     p->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
@@ -800,32 +799,32 @@ static xp_profile *open_fallback(const xp_profile *failed, const char *path, int
   char *fallback = NULL, *note = NULL;
   xp_profile *q = NULL;
   if (!xp_discover_companion(path, &fallback, &note) || !fallback) goto out;
-  char *reason = sqlite3_mprintf("%s: %s; read the JSON trace %s instead", path, *why, fallback);
+  char *reason = xp_mprintf("%s: %s; read the JSON trace %s instead", path, *why, fallback);
   char *why2 = NULL;
   q = profile_new(path);
-  if (!q || !reason) why2 = sqlite3_mprintf("out of memory");
+  if (!q || !reason) why2 = xp_mprintf("out of memory");
   else why2 = load_file(q, fallback, 1, reason, threads);
-  sqlite3_free(reason);
+  xp_free(reason);
   if (why2) {
-    char *both = sqlite3_mprintf("%s; its directory's JSON trace %s could not be read either: %s", *why, fallback,
+    char *both = xp_mprintf("%s; its directory's JSON trace %s could not be read either: %s", *why, fallback,
                                  why2);
-    sqlite3_free(why2);
+    xp_free(why2);
     if (both) {
-      sqlite3_free(*why);
+      xp_free(*why);
       *why = both;
     }
     profile_free(q);
     q = NULL;
     goto out;
   }
-  sqlite3_free(q->source_path);
+  xp_free(q->source_path);
   q->source_path = fallback;
   fallback = NULL;
   q->file_size = failed->file_size; /* the cache's key: the XPlane (0 if it could not be stat'ed) */
   q->mtime_ns = failed->mtime_ns;
 out:
-  sqlite3_free(fallback);
-  sqlite3_free(note);
+  xp_free(fallback);
+  xp_free(note);
   return q;
 }
 
@@ -834,22 +833,22 @@ xp_profile *xp_profile_open(const char *path, int threads, char **errmsg) {
   int as_json = xp_is_json_trace(path);
   xp_profile *p = profile_new(path);
   *errmsg = NULL;
-  if (!p) { *errmsg = sqlite3_mprintf("%s: out of memory", path); return NULL; }
-  if (as_json && !xp_discover_companion(path, &fallback, &note)) why = sqlite3_mprintf("out of memory");
+  if (!p) { *errmsg = xp_mprintf("%s: out of memory", path); return NULL; }
+  if (as_json && !xp_discover_companion(path, &fallback, &note)) why = xp_mprintf("out of memory");
   else why = load_file(p, path, as_json, note, threads);
-  sqlite3_free(fallback);
-  sqlite3_free(note);
+  xp_free(fallback);
+  xp_free(note);
   if (why && !as_json) {
     xp_profile *q = open_fallback(p, path, threads, &why);
     if (q) {
       profile_free(p);
-      sqlite3_free(why);
+      xp_free(why);
       return q;
     }
   }
   if (why) {
-    *errmsg = sqlite3_mprintf("%s: %s", path, why);
-    sqlite3_free(why);
+    *errmsg = xp_mprintf("%s: %s", path, why);
+    xp_free(why);
     profile_free(p);
     return NULL;
   }
@@ -860,15 +859,15 @@ xp_profile *xp_profile_from_memory(const char *name, const uint8_t *buf, size_t 
   xp_profile *p = profile_new(name);
   char *why = NULL;
   *errmsg = NULL;
-  if (!p) { *errmsg = sqlite3_mprintf("%s: out of memory", name); return NULL; }
+  if (!p) { *errmsg = xp_mprintf("%s: out of memory", name); return NULL; }
   p->base = buf;
   p->size = p->file_size = (int64_t)n;
-  if (n == 0) why = sqlite3_mprintf("empty file (0 bytes): not an XSpace");
-  else if ((int64_t)n > XP_MAX_FILE_BYTES) why = sqlite3_mprintf("too large: %lld bytes", (long long)n);
+  if (n == 0) why = xp_mprintf("empty file (0 bytes): not an XSpace");
+  else if ((int64_t)n > XP_MAX_FILE_BYTES) why = xp_mprintf("too large: %lld bytes", (long long)n);
   else why = index_space(p, 1);
   if (why) {
-    *errmsg = sqlite3_mprintf("%s: %s", name, why);
-    sqlite3_free(why);
+    *errmsg = xp_mprintf("%s: %s", name, why);
+    xp_free(why);
     profile_free(p);
     return NULL;
   }
@@ -912,7 +911,7 @@ int xp_events_next(xp_event_iter *it, xp_event *ev) {
 }
 
 void xp_statvec_free(xp_statvec *sv) {
-  sqlite3_free(sv->v);
+  xp_free(sv->v);
   sv->v = NULL;
   sv->n = sv->cap = 0;
 }
@@ -952,7 +951,7 @@ int xp_stats_append(const xp_profile *p, const xp_plane *pl, const uint8_t *msg,
     if (f.num != field || f.wt != XP_WT_LEN) continue;
     if (sv->n == sv->cap) {
       int nc = sv->cap ? sv->cap * 2 : 16;
-      xp_stat *v = sqlite3_realloc64(sv->v, (sqlite3_uint64)nc * sizeof(xp_stat));
+      xp_stat *v = xp_realloc(sv->v, (uint64_t)nc * sizeof(xp_stat));
       if (!v) return 0;
       sv->v = v;
       sv->cap = nc;

@@ -166,7 +166,7 @@ typedef struct xp_profile {
 ** converted first. An XPlane that cannot be read is replaced by its
 ** directory's JSON trace where discover.h's rule says so, the reason
 ** becoming the first XSpace warning. On failure returns NULL and sets
-** *errmsg (sqlite3_malloc'd) to "<path>: <problem>". */
+** *errmsg (xp_malloc'd) to "<path>: <problem>". */
 xp_profile *xp_profile_open(const char *path, int threads, char **errmsg);
 /* The same over a caller-owned buffer that must outlive the profile (the
 ** fuzzer and unit tests use it). */

@@ -14,7 +14,6 @@
 #include <math.h>
 #include <string.h>
 
-SQLITE_EXTENSION_INIT3
 
 static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 static int is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
@@ -109,9 +108,9 @@ static void canonical_view(const char **p, size_t *n) {
   if (k < *n && k > 0 && (*p)[k - 1] == '.') *n = k - 1;
 }
 
-void xp_canonical_name(sqlite3_str *out, const char *p, size_t n) {
+void xp_canonical_name(xp_buf *out, const char *p, size_t n) {
   canonical_view(&p, &n);
-  sqlite3_str_append(out, p, (int)n);
+  xp_buf_append(out, p, (int)n);
 }
 
 int xp_marker_like_n(const char *p, size_t n) {
@@ -192,7 +191,7 @@ static int noise_norm(const char *norm) {
 static int noise_part(const char *p, size_t n) {
   char small[256];
   trim(&p, &n);
-  char *buf = n < sizeof(small) ? small : sqlite3_malloc64(n + 1);
+  char *buf = n < sizeof(small) ? small : xp_malloc(n + 1);
   if (!buf) return 0;
   size_t k = 0;
   int in_run = 0;
@@ -211,12 +210,12 @@ static int noise_part(const char *p, size_t n) {
   while (k > s && buf[k - 1] == '_') k--;
   buf[k] = 0;
   int noise = noise_norm(buf + s);
-  if (buf != small) sqlite3_free(buf);
+  if (buf != small) xp_free(buf);
   return noise;
 }
 
 /* Append kept parts of p split on delim; returns the count appended. */
-static int split_parts(sqlite3_str *out, const char *p, size_t n, const char *delim, int from_tf_op,
+static int split_parts(xp_buf *out, const char *p, size_t n, const char *delim, int from_tf_op,
                        int max_depth, int *total) {
   size_t dl = strlen(delim);
   int kept = 0;
@@ -237,8 +236,8 @@ static int split_parts(sqlite3_str *out, const char *p, size_t n, const char *de
     }
     if (pn && !noise_part(part, pn)) {
       if (!max_depth || *total < max_depth) {
-        if (*total) sqlite3_str_appendall(out, "=>");
-        sqlite3_str_append(out, part, (int)pn);
+        if (*total) xp_buf_appendall(out, "=>");
+        xp_buf_append(out, part, (int)pn);
         (*total)++;
       }
       kept++;
@@ -248,7 +247,7 @@ static int split_parts(sqlite3_str *out, const char *p, size_t n, const char *de
   return kept;
 }
 
-int xp_scope_path(sqlite3_str *out, const char *tf_op, size_t tf_n, const char *name, size_t name_n,
+int xp_scope_path(xp_buf *out, const char *tf_op, size_t tf_n, const char *name, size_t name_n,
                   int max_depth) {
   int total = 0;
   if (tf_op && tf_n) {
@@ -305,7 +304,7 @@ static int dtype_shape_at(const char *p, size_t n, size_t i, size_t *d0, size_t 
 
 /* findall of dtype[dims] tokens in p[0..n) appended normalized, up to max
 ** (0 = all); returns the count. */
-static int append_tokens(sqlite3_str *out, const char *p, size_t n, int max) {
+static int append_tokens(xp_buf *out, const char *p, size_t n, int max) {
   int count = 0;
   size_t i = 0;
   while (i < n && (!max || count < max)) {
@@ -314,7 +313,7 @@ static int append_tokens(sqlite3_str *out, const char *p, size_t n, int max) {
       i++;
       continue;
     }
-    if (count++) sqlite3_str_appendchar(out, 1, '|');
+    if (count++) xp_buf_appendchar(out, 1, '|');
     /* normalize: split on ',', strip, drop empty, join with ',' */
     int parts = 0;
     size_t a = d0;
@@ -325,8 +324,8 @@ static int append_tokens(sqlite3_str *out, const char *p, size_t n, int max) {
       size_t qn = b - a;
       trim(&q, &qn);
       if (qn) {
-        if (parts++) sqlite3_str_appendchar(out, 1, ',');
-        sqlite3_str_append(out, q, (int)qn);
+        if (parts++) xp_buf_appendchar(out, 1, ',');
+        xp_buf_append(out, q, (int)qn);
       }
       a = b + 1;
     }
@@ -379,7 +378,7 @@ static int output_single(const char *p, size_t n, size_t *b0, size_t *b1) {
   return 0;
 }
 
-void xp_shape_signature(sqlite3_str *out, const char *p, size_t n) {
+void xp_shape_signature(xp_buf *out, const char *p, size_t n) {
   size_t b0, b1;
   if (!n) return;
   if (output_tuple(p, n, &b0, &b1)) append_tokens(out, p + b0, b1 - b0, 0);

@@ -5,14 +5,14 @@
 ** The ops table (tables_ops.c) and the SQL scalar functions
 ** (functions_semantics.c) both call these, so each rule has one home.
 ** Inputs are (pointer, length) strings; outputs are appended to an
-** sqlite3_str or returned as static strings.
+** xp_buf or returned as static strings.
 */
 #ifndef XPLANE_SEMANTICS_H
 #define XPLANE_SEMANTICS_H
 
 #include <stddef.h>
 
-#include "sqlite3ext.h"
+#include "util.h"
 
 /* Case-insensitive: any of wait|barrier|dependency-wait|donation holds|
 ** semaphore|acquire|idle|blocked|sleep. */
@@ -28,7 +28,7 @@ const char *xp_event_category(const char *plane, size_t plane_n, const char *p, 
 const char *xp_op_category(const char *p, size_t n);
 
 /* Strip white space and a leading '%', drop one trailing ".<digits>". */
-void xp_canonical_name(sqlite3_str *out, const char *p, size_t n);
+void xp_canonical_name(xp_buf *out, const char *p, size_t n);
 /* Cheap setup op that marks the end of an idle period (iota, constant, ...). */
 int xp_marker_like_n(const char *p, size_t n);
 int xp_marker_like(const char *z);
@@ -39,7 +39,7 @@ int xp_marker_like(const char *z);
 ** split on "=>" or "::"; failing that the single canonical name (the
 ** "fallback", recognisable as path == canonical name). Returns the number of
 ** parts written. */
-int xp_scope_path(sqlite3_str *out, const char *tf_op, size_t tf_n, const char *name, size_t name_n,
+int xp_scope_path(xp_buf *out, const char *tf_op, size_t tf_n, const char *name, size_t name_n,
                   int max_depth);
 
 /* The tf_op to use for an op: a tf_op of `XlaModule` (the module, not a name
@@ -48,7 +48,7 @@ const char *xp_effective_tf_op(const char *tf_op, size_t tf_n, const char *name_
                                size_t *out_n);
 
 /* dtype[dims] tokens of a long HLO name joined with "|" ("" when none). */
-void xp_shape_signature(sqlite3_str *out, const char *p, size_t n);
+void xp_shape_signature(xp_buf *out, const char *p, size_t n);
 /* FLOP proxy per invocation of an op of `family` with shape signature sig:
 ** attention 2*b*h*s*s*(d_qk+d_v) from rank-4 shapes, loss_xent 2*rows*cols,
 ** else the largest shape's element count. Returns 0 when there is none. */

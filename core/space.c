@@ -12,7 +12,6 @@
 #include "json.h"
 #include "sha256.h"
 
-SQLITE_EXTENSION_INIT3
 
 /* The SHA-256 of the file a JSON trace was read from (its bytes on disk, as
 ** the reference hashes them); 0 if it cannot be read now. */
@@ -32,17 +31,17 @@ static int file_sha256(const char *path, char hex[65]) {
   return ok;
 }
 
-/* A JSON array of strings (sqlite3_malloc'd), NULL when out of memory. */
+/* A JSON array of strings (xp_malloc'd), NULL when out of memory. */
 static char *str_array(const xp_str *v, int n) {
-  sqlite3_str *s = sqlite3_str_new(NULL);
+  xp_buf *s = xp_buf_new();
   xp_json_str_array(s, v, n);
-  return sqlite3_str_finish(s);
+  return xp_buf_finish(s);
 }
 
 void xp_space_free(xp_space *s) {
-  sqlite3_free(s->hostnames);
-  sqlite3_free(s->errors);
-  sqlite3_free(s->warnings);
+  xp_free(s->hostnames);
+  xp_free(s->errors);
+  xp_free(s->warnings);
   memset(s, 0, sizeof(*s));
 }
 
@@ -58,7 +57,7 @@ int xp_space_get(xp_profile *p, int want_sha256, xp_space *s, char **errmsg) {
   s->warnings = str_array(p->warnings, p->n_warnings);
   if (s->n_threads < 0 || !s->hostnames || !s->errors || !s->warnings) {
     xp_space_free(s);
-    *errmsg = sqlite3_mprintf("out of memory");
+    *errmsg = xp_mprintf("out of memory");
     return 0;
   }
   s->has_start_time = p->has_start_time;
@@ -78,7 +77,7 @@ int xp_space_get(xp_profile *p, int want_sha256, xp_space *s, char **errmsg) {
       xp_sha256_hex(p->base, (size_t)p->size, p->sha256);
     } else if (!file_sha256(p->source_path, p->sha256)) {
       xp_space_free(s);
-      *errmsg = sqlite3_mprintf("%s: cannot read it again to hash it", p->source_path);
+      *errmsg = xp_mprintf("%s: cannot read it again to hash it", p->source_path);
       return 0;
     }
   }

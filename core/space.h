@@ -37,7 +37,7 @@ typedef struct xp_space {
 
 /* Fill *s for profile p; want_sha256 also hashes the file read (once: the
 ** digest is kept on the profile). Returns 1, or 0 with *errmsg
-** (sqlite3_malloc'd: out of memory, or "<file>: cannot read it again to
+** (xp_malloc'd: out of memory, or "<file>: cannot read it again to
 ** hash it" for a JSON trace that went away); *s is then freed. */
 int xp_space_get(xp_profile *p, int want_sha256, xp_space *s, char **errmsg);
 void xp_space_free(xp_space *s);

@@ -5,8 +5,7 @@
 
 #include <stdlib.h>
 
-#include "sqlite3ext.h"
-SQLITE_EXTENSION_INIT3
+#include "util.h"
 
 
 /* qsort has no context argument: sort (key, index) records instead. */
@@ -31,7 +30,7 @@ static int by_start_end_asc(const void *a, const void *b) {
 
 static rec *sorted_recs(int64_t n, const int64_t *start, const int64_t *dur,
                         int (*cmp)(const void *, const void *)) {
-  rec *r = sqlite3_malloc64(sizeof(rec) * (sqlite3_uint64)(n ? n : 1));
+  rec *r = xp_malloc(sizeof(rec) * (uint64_t)(n ? n : 1));
   if (!r) return NULL;
   for (int64_t i = 0; i < n; i++) {
     r[i].start = start[i];
@@ -45,10 +44,10 @@ static rec *sorted_recs(int64_t n, const int64_t *start, const int64_t *dur,
 int xp_exclusive_times(int64_t n, const int64_t *start, const int64_t *dur, int64_t *self_out) {
   rec *r = sorted_recs(n, start, dur, by_start_end_desc);
   /* stack of positions in r, and the children's summed duration of each */
-  int64_t *stack = sqlite3_malloc64(sizeof(int64_t) * 2 * (sqlite3_uint64)(n ? n : 1));
+  int64_t *stack = xp_malloc(sizeof(int64_t) * 2 * (uint64_t)(n ? n : 1));
   if (!r || !stack) {
-    sqlite3_free(r);
-    sqlite3_free(stack);
+    xp_free(r);
+    xp_free(stack);
     return 0;
   }
   int64_t *kids = stack + n;
@@ -70,8 +69,8 @@ int xp_exclusive_times(int64_t n, const int64_t *start, const int64_t *dur, int6
   }
   while (top) CLOSE();
 #undef CLOSE
-  sqlite3_free(stack);
-  sqlite3_free(r);
+  xp_free(stack);
+  xp_free(r);
   return 1;
 }
 
@@ -102,6 +101,6 @@ int xp_pre_op_gaps(int64_t n, const int64_t *start, const int64_t *dur, const ui
     }
     if (k == 0 || r[k].end > max_end) max_end = r[k].end;
   }
-  sqlite3_free(r);
+  xp_free(r);
   return 1;
 }

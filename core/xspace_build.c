@@ -10,8 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "sqlite3ext.h"
-SQLITE_EXTENSION_INIT3
+#include "util.h"
 
 /* A protobuf message cannot exceed 2 GiB (profile.h refuses larger ones). */
 #define XB_MAX_XSPACE ((uint64_t)0x7fffffff)
@@ -45,7 +44,7 @@ int xb_buf_put(xb_buf *b, const void *p, size_t n) {
   if (b->n + n > b->cap) {
     size_t nc = b->cap ? b->cap : 256;
     while (nc < b->n + n) nc *= 2;
-    uint8_t *q = sqlite3_realloc64(b->p, nc);
+    uint8_t *q = xp_realloc(b->p, nc);
     if (!q) return 0;
     b->p = q;
     b->cap = nc;
@@ -56,7 +55,7 @@ int xb_buf_put(xb_buf *b, const void *p, size_t n) {
 }
 
 void xb_buf_free(xb_buf *b) {
-  sqlite3_free(b->p);
+  xp_free(b->p);
   memset(b, 0, sizeof(*b));
 }
 
@@ -154,7 +153,7 @@ const char *xb_error(const xb_builder *b) { return b->err[0] ? b->err : "out of 
 static int grow32(xb_builder *b, int32_t **arr, int32_t *cap, int32_t n) {
   if (n < *cap) return 1;
   int32_t nc = *cap ? *cap * 2 : 8;
-  int32_t *p = sqlite3_realloc64(*arr, (sqlite3_uint64)nc * sizeof(int32_t));
+  int32_t *p = xp_realloc(*arr, (uint64_t)nc * sizeof(int32_t));
   if (!p) return oom(b);
   *arr = p;
   *cap = nc;
@@ -164,7 +163,7 @@ static int grow32(xb_builder *b, int32_t **arr, int32_t *cap, int32_t n) {
 static int grow_any(xb_builder *b, void **arr, int32_t *cap, int32_t n, size_t sz) {
   if (n < *cap) return 1;
   int32_t nc = *cap ? *cap * 2 : 8;
-  void *p = sqlite3_realloc64(*arr, (sqlite3_uint64)nc * sz);
+  void *p = xp_realloc(*arr, (uint64_t)nc * sz);
   if (!p) return oom(b);
   *arr = p;
   *cap = nc;
@@ -172,7 +171,7 @@ static int grow_any(xb_builder *b, void **arr, int32_t *cap, int32_t n, size_t s
 }
 
 xb_builder *xb_new(void) {
-  xb_builder *b = sqlite3_malloc(sizeof(*b));
+  xb_builder *b = xp_malloc(sizeof(*b));
   if (!b) return NULL;
   memset(b, 0, sizeof(*b));
   b->spool_fd = -1;
@@ -194,20 +193,20 @@ void xb_free(xb_builder *b) {
   for (int32_t i = 0; i < b->n_planes; i++) {
     bplane *pl = &b->planes[i];
     xb_buf_free(&pl->name);
-    sqlite3_free(pl->lines);
-    sqlite3_free(pl->emeta);
-    sqlite3_free(pl->smeta);
+    xp_free(pl->lines);
+    xp_free(pl->emeta);
+    xp_free(pl->smeta);
   }
   for (int32_t i = 0; i < b->n_lines; i++) xb_buf_free(&b->lines[i].name);
-  sqlite3_free(b->planes);
-  sqlite3_free(b->lines);
-  sqlite3_free(b->entries);
-  sqlite3_free(b->slots);
+  xp_free(b->planes);
+  xp_free(b->lines);
+  xp_free(b->entries);
+  xp_free(b->slots);
   xb_buf_free(&b->arena);
   xb_buf_free(&b->key);
   xb_buf_free(&b->warnings);
   xb_buf_free(&b->body);
-  sqlite3_free(b);
+  xp_free(b);
 }
 
 /* ---- the map ---------------------------------------------------------- */
@@ -231,7 +230,7 @@ static uint64_t hash_bytes(const uint8_t *p, size_t n) {
 
 static int map_rehash(xb_builder *b) {
   uint64_t cap = b->slot_mask ? (b->slot_mask + 1) * 2 : 1024;
-  int32_t *slots = sqlite3_malloc64(cap * sizeof(int32_t));
+  int32_t *slots = xp_malloc(cap * sizeof(int32_t));
   if (!slots) return oom(b);
   memset(slots, 0, cap * sizeof(int32_t));
   for (int64_t i = 0; i < b->n_entries; i++) {
@@ -239,7 +238,7 @@ static int map_rehash(xb_builder *b) {
     while (slots[h]) h = (h + 1) & (cap - 1);
     slots[h] = (int32_t)(i + 1);
   }
-  sqlite3_free(b->slots);
+  xp_free(b->slots);
   b->slots = slots;
   b->slot_mask = cap - 1;
   return 1;
@@ -269,7 +268,7 @@ static int64_t map_find(xb_builder *b, int create, int *created) {
   if ((uint64_t)(b->n_entries + 1) * 2 > b->slot_mask && !map_rehash(b)) return -1;
   if (b->n_entries == b->cap_entries) {
     int64_t nc = b->cap_entries ? b->cap_entries * 2 : 256;
-    map_entry *e = sqlite3_realloc64(b->entries, (sqlite3_uint64)nc * sizeof(map_entry));
+    map_entry *e = xp_realloc(b->entries, (uint64_t)nc * sizeof(map_entry));
     if (!e) {
       oom(b);
       return -1;
@@ -662,7 +661,7 @@ int xb_finish(xb_builder *b, int *fd, int64_t *size) {
   *fd = -1;
   *size = 0;
   if (b->err[0] || !choose_base(b, &base_ns)) return 0;
-  uint64_t *plane_bytes = sqlite3_malloc64(sizeof(uint64_t) * (sqlite3_uint64)(b->n_planes + 1));
+  uint64_t *plane_bytes = xp_malloc(sizeof(uint64_t) * (uint64_t)(b->n_planes + 1));
   if (!plane_bytes) return oom(b);
   for (int32_t i = 0; i < b->n_planes; i++) {
     plane_bytes[i] = plane_len(b, &b->planes[i], base_ns);
@@ -679,7 +678,7 @@ int xb_finish(xb_builder *b, int *fd, int64_t *size) {
     char n[32];
     snprintf(n, sizeof(n), "%llu", (unsigned long long)total);
     fail(b, "the converted XSpace would be %s bytes, over the 2 GiB limit of a protobuf message", n);
-  } else if ((w = sqlite3_malloc(sizeof(*w))) == NULL) {
+  } else if ((w = xp_malloc(sizeof(*w))) == NULL) {
     oom(b);
   } else {
     w->n = 0;
@@ -707,15 +706,15 @@ int xb_finish(xb_builder *b, int *fd, int64_t *size) {
     out_flush(w);
     if (w->err) fail(b, "cannot write the converted XSpace: %s", strerror(w->err));
   }
-  sqlite3_free(plane_bytes);
+  xp_free(plane_bytes);
   drop_spool(b);
   if (b->err[0]) {
     if (w && w->fd >= 0) close(w->fd);
-    sqlite3_free(w);
+    xp_free(w);
     return 0;
   }
   *fd = w->fd;
   *size = (int64_t)total;
-  sqlite3_free(w);
+  xp_free(w);
   return 1;
 }

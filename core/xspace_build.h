@@ -43,7 +43,7 @@ typedef struct xb_time {
   int32_t ps;
 } xb_time;
 
-/* A growable byte buffer (sqlite3_malloc'd). */
+/* A growable byte buffer (xp_malloc'd). */
 typedef struct xb_buf {
   uint8_t *p;
   size_t n, cap;

@@ -130,7 +130,7 @@ static void *worker(void *arg) {
     if (!j->done[k]) {
       char *err = NULL;
       j->done[k] = xp_profile_open(j->todo[k]->path, 1, &err); /* the files are the parallelism */
-      sqlite3_free(err);
+      xp_free(err);
     }
     /* Each profile is touched by this thread only; a failure is left for the
     ** query to meet again and report. */

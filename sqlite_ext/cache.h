@@ -12,6 +12,7 @@
 
 #include "discover.h"
 #include "profile.h"
+#include "util.h"
 
 typedef struct xp_cache xp_cache;
 

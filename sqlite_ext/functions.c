@@ -74,7 +74,7 @@ static void fn_use(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       char *msg = sqlite3_mprintf("xplane_use: %s", err ? err : "out of memory");
       sqlite3_result_error(ctx, msg ? msg : "xplane_use: out of memory", -1);
       sqlite3_free(msg);
-      sqlite3_free(err);
+      xp_free(err);
       return;
     }
     int n = files.n;

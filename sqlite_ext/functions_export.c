@@ -47,7 +47,7 @@ static void to_perfetto(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (!pf_export(in, out, o, &r, &err)) {
     if (err) sqlite3_result_error(ctx, err, -1);
     else sqlite3_result_error_nomem(ctx);
-    sqlite3_free(err);
+    xp_free(err);
     return;
   }
   sqlite3_result_int64(ctx, r.counts.slices + r.counts.instants);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "functions.h"
+#include "result.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -45,68 +46,60 @@ static int shortest_digits(double x, char *digits, int *n_digits) {
   return exp + 1;
 }
 
-static void append_repr(sqlite3_str *out, double x) {
-  if (isnan(x)) { sqlite3_str_appendall(out, "NaN"); return; }
-  if (isinf(x)) { sqlite3_str_appendall(out, x > 0 ? "Infinity" : "-Infinity"); return; }
-  if (signbit(x)) sqlite3_str_appendchar(out, 1, '-');
+static void append_repr(xp_buf *out, double x) {
+  if (isnan(x)) { xp_buf_appendall(out, "NaN"); return; }
+  if (isinf(x)) { xp_buf_appendall(out, x > 0 ? "Infinity" : "-Infinity"); return; }
+  if (signbit(x)) xp_buf_appendchar(out, 1, '-');
   x = fabs(x);
-  if (x == 0) { sqlite3_str_appendall(out, "0.0"); return; }
+  if (x == 0) { xp_buf_appendall(out, "0.0"); return; }
   char d[24];
   int k;
   int decpt = shortest_digits(x, d, &k);
   if (decpt > -4 && decpt <= 16) {
     if (decpt <= 0) {
-      sqlite3_str_appendall(out, "0.");
-      sqlite3_str_appendchar(out, -decpt, '0');
-      sqlite3_str_appendall(out, d);
+      xp_buf_appendall(out, "0.");
+      xp_buf_appendchar(out, -decpt, '0');
+      xp_buf_appendall(out, d);
     } else if (decpt < k) {
-      sqlite3_str_append(out, d, decpt);
-      sqlite3_str_appendchar(out, 1, '.');
-      sqlite3_str_appendall(out, d + decpt);
+      xp_buf_append(out, d, decpt);
+      xp_buf_appendchar(out, 1, '.');
+      xp_buf_appendall(out, d + decpt);
     } else {
-      sqlite3_str_appendall(out, d);
-      sqlite3_str_appendchar(out, decpt - k, '0');
-      sqlite3_str_appendall(out, ".0");
+      xp_buf_appendall(out, d);
+      xp_buf_appendchar(out, decpt - k, '0');
+      xp_buf_appendall(out, ".0");
     }
   } else {
-    sqlite3_str_appendchar(out, 1, d[0]);
+    xp_buf_appendchar(out, 1, d[0]);
     if (k > 1) {
-      sqlite3_str_appendchar(out, 1, '.');
-      sqlite3_str_appendall(out, d + 1);
+      xp_buf_appendchar(out, 1, '.');
+      xp_buf_appendall(out, d + 1);
     }
     int e = decpt - 1;
-    sqlite3_str_appendf(out, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+    xp_buf_appendf(out, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
   }
-}
-
-static void result_finish(sqlite3_context *ctx, sqlite3_str *s) {
-  int n = sqlite3_str_length(s);
-  char *z = sqlite3_str_finish(s);
-  if (!z && n) sqlite3_result_error_nomem(ctx);
-  else if (!z) sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
-  else sqlite3_result_text(ctx, z, n, sqlite3_free);
 }
 
 static void fn_repr(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  sqlite3_str *s = sqlite3_str_new(NULL);
+  xp_buf *s = xp_buf_new();
   switch (sqlite3_value_type(argv[0])) {
-    case SQLITE_NULL: sqlite3_free(sqlite3_str_finish(s)); return;
-    case SQLITE_INTEGER: sqlite3_str_appendf(s, "%lld", sqlite3_value_int64(argv[0])); break;
+    case SQLITE_NULL: xp_buf_free(s); return;
+    case SQLITE_INTEGER: xp_buf_appendf(s, "%lld", sqlite3_value_int64(argv[0])); break;
     default: append_repr(s, sqlite3_value_double(argv[0])); break;
   }
-  result_finish(ctx, s);
+  xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
 }
 
 /* Insert ',' every three digits of the integer part of a formatted number. */
-static void append_grouped(sqlite3_str *out, const char *num) {
+static void append_grouped(xp_buf *out, const char *num) {
   const char *p = num;
-  if (*p == '-') sqlite3_str_appendchar(out, 1, *p++);
+  if (*p == '-') xp_buf_appendchar(out, 1, *p++);
   size_t int_len = strspn(p, "0123456789");
   for (size_t i = 0; i < int_len; i++) {
-    if (i && (int_len - i) % 3 == 0) sqlite3_str_appendchar(out, 1, ',');
-    sqlite3_str_appendchar(out, 1, p[i]);
+    if (i && (int_len - i) % 3 == 0) xp_buf_appendchar(out, 1, ',');
+    xp_buf_appendchar(out, 1, p[i]);
   }
-  sqlite3_str_appendall(out, p + int_len);
+  xp_buf_appendall(out, p + int_len);
 }
 
 static void fn_format(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -142,10 +135,10 @@ static void fn_format(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     case 'e': snprintf(buf, sizeof(buf), "%.*e", prec < 0 ? 6 : prec, x); break;
     default: snprintf(buf, sizeof(buf), "%.*g", prec < 0 ? 6 : prec, x); break;
   }
-  sqlite3_str *s = sqlite3_str_new(NULL);
+  xp_buf *s = xp_buf_new();
   if (group) append_grouped(s, buf);
-  else sqlite3_str_appendall(s, buf);
-  result_finish(ctx, s);
+  else xp_buf_appendall(s, buf);
+  xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
 }
 
 /* ---- JSON pretty printer ---- */
@@ -183,7 +176,7 @@ static unsigned utf8_next(const unsigned char **p, const unsigned char *end) {
 }
 
 /* Parse a JSON string at j->p into its code points, appended as UTF-8 to raw. */
-static int jp_string(jp *j, sqlite3_str *raw) {
+static int jp_string(jp *j, xp_buf *raw) {
   if (j->p >= j->end || *j->p != '"') { j->err = "expected a string"; return 0; }
   j->p++;
   while (j->p < j->end && *j->p != '"') {
@@ -231,7 +224,7 @@ static int jp_string(jp *j, sqlite3_str *raw) {
     else if (cp < 0x800) b[0] = (char)(0xc0 | cp >> 6), b[1] = (char)(0x80 | (cp & 63)), n = 2;
     else if (cp < 0x10000) b[0] = (char)(0xe0 | cp >> 12), b[1] = (char)(0x80 | ((cp >> 6) & 63)), b[2] = (char)(0x80 | (cp & 63)), n = 3;
     else b[0] = (char)(0xf0 | cp >> 18), b[1] = (char)(0x80 | ((cp >> 12) & 63)), b[2] = (char)(0x80 | ((cp >> 6) & 63)), b[3] = (char)(0x80 | (cp & 63)), n = 4;
-    sqlite3_str_append(raw, b, n);
+    xp_buf_append(raw, b, n);
   }
   if (j->p >= j->end) { j->err = "unterminated string"; return 0; }
   j->p++;
@@ -239,33 +232,33 @@ static int jp_string(jp *j, sqlite3_str *raw) {
 }
 
 /* Write UTF-8 text as a Python ensure_ascii JSON string. */
-static void emit_string(sqlite3_str *out, const char *z, int n) {
+static void emit_string(xp_buf *out, const char *z, int n) {
   const unsigned char *p = (const unsigned char *)z, *end = p + n;
-  sqlite3_str_appendchar(out, 1, '"');
+  xp_buf_appendchar(out, 1, '"');
   while (p < end) {
     unsigned cp = utf8_next(&p, end);
     switch (cp) {
-      case '"': sqlite3_str_appendall(out, "\\\""); continue;
-      case '\\': sqlite3_str_appendall(out, "\\\\"); continue;
-      case '\n': sqlite3_str_appendall(out, "\\n"); continue;
-      case '\r': sqlite3_str_appendall(out, "\\r"); continue;
-      case '\t': sqlite3_str_appendall(out, "\\t"); continue;
-      case '\b': sqlite3_str_appendall(out, "\\b"); continue;
-      case '\f': sqlite3_str_appendall(out, "\\f"); continue;
+      case '"': xp_buf_appendall(out, "\\\""); continue;
+      case '\\': xp_buf_appendall(out, "\\\\"); continue;
+      case '\n': xp_buf_appendall(out, "\\n"); continue;
+      case '\r': xp_buf_appendall(out, "\\r"); continue;
+      case '\t': xp_buf_appendall(out, "\\t"); continue;
+      case '\b': xp_buf_appendall(out, "\\b"); continue;
+      case '\f': xp_buf_appendall(out, "\\f"); continue;
       default: break;
     }
-    if (cp >= 0x20 && cp < 0x7f) sqlite3_str_appendchar(out, 1, (char)cp);
-    else if (cp < 0x10000) sqlite3_str_appendf(out, "\\u%04x", cp);
-    else sqlite3_str_appendf(out, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
+    if (cp >= 0x20 && cp < 0x7f) xp_buf_appendchar(out, 1, (char)cp);
+    else if (cp < 0x10000) xp_buf_appendf(out, "\\u%04x", cp);
+    else xp_buf_appendf(out, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
   }
-  sqlite3_str_appendchar(out, 1, '"');
+  xp_buf_appendchar(out, 1, '"');
 }
 
-static int jp_value(jp *j, sqlite3_str *out, int indent);
+static int jp_value(jp *j, xp_buf *out, int indent);
 
-static void newline(sqlite3_str *out, int indent) {
-  sqlite3_str_appendchar(out, 1, '\n');
-  sqlite3_str_appendchar(out, indent, ' ');
+static void newline(xp_buf *out, int indent) {
+  xp_buf_appendchar(out, 1, '\n');
+  xp_buf_appendchar(out, indent, ' ');
 }
 
 typedef struct member {
@@ -282,18 +275,18 @@ static int by_key(const void *a, const void *b) {
   return c ? c : x->key_n - y->key_n;
 }
 
-static int jp_object(jp *j, sqlite3_str *out, int indent) {
+static int jp_object(jp *j, xp_buf *out, int indent) {
   member *m = NULL;
   int n = 0, cap = 0, ok = 1;
   j->p++;
   jp_ws(j);
   if (j->p < j->end && *j->p == '}') {
     j->p++;
-    sqlite3_str_appendall(out, "{}");
+    xp_buf_appendall(out, "{}");
     return 1;
   }
   while (ok) {
-    sqlite3_str *k = sqlite3_str_new(NULL), *v = sqlite3_str_new(NULL);
+    xp_buf *k = xp_buf_new(), *v = xp_buf_new();
     jp_ws(j);
     ok = jp_string(j, k);
     jp_ws(j);
@@ -304,12 +297,12 @@ static int jp_object(jp *j, sqlite3_str *out, int indent) {
     }
     if (ok && n == cap) {
       cap = cap ? cap * 2 : 8;
-      member *nm = sqlite3_realloc64(m, sizeof(member) * (sqlite3_uint64)cap);
+      member *nm = xp_realloc(m, sizeof(member) * (uint64_t)cap);
       if (!nm) j->err = "out of memory", ok = 0;
       else m = nm;
     }
-    int kn = sqlite3_str_length(k), vn = sqlite3_str_length(v);
-    char *kz = sqlite3_str_finish(k), *vz = sqlite3_str_finish(v);
+    int kn = xp_buf_length(k), vn = xp_buf_length(v);
+    char *kz = xp_buf_finish(k), *vz = xp_buf_finish(v);
     if (ok) {
       m[n].key = kz;
       m[n].key_n = kn;
@@ -317,8 +310,8 @@ static int jp_object(jp *j, sqlite3_str *out, int indent) {
       m[n].value_n = vn;
       n++;
     } else {
-      sqlite3_free(kz);
-      sqlite3_free(vz);
+      xp_free(kz);
+      xp_free(vz);
       break;
     }
     jp_ws(j);
@@ -329,41 +322,41 @@ static int jp_object(jp *j, sqlite3_str *out, int indent) {
   }
   if (ok) {
     qsort(m, (size_t)n, sizeof(member), by_key);
-    sqlite3_str_appendchar(out, 1, '{');
+    xp_buf_appendchar(out, 1, '{');
     for (int i = 0; i < n; i++) {
       newline(out, indent + 2);
       emit_string(out, m[i].key ? m[i].key : "", m[i].key_n);
-      sqlite3_str_appendall(out, ": ");
-      if (m[i].value) sqlite3_str_append(out, m[i].value, m[i].value_n);
-      if (i + 1 < n) sqlite3_str_appendchar(out, 1, ',');
+      xp_buf_appendall(out, ": ");
+      if (m[i].value) xp_buf_append(out, m[i].value, m[i].value_n);
+      if (i + 1 < n) xp_buf_appendchar(out, 1, ',');
     }
     newline(out, indent);
-    sqlite3_str_appendchar(out, 1, '}');
+    xp_buf_appendchar(out, 1, '}');
   }
   for (int i = 0; i < n; i++) {
-    sqlite3_free(m[i].key);
-    sqlite3_free(m[i].value);
+    xp_free(m[i].key);
+    xp_free(m[i].value);
   }
-  sqlite3_free(m);
+  xp_free(m);
   return ok;
 }
 
-static int jp_array(jp *j, sqlite3_str *out, int indent) {
+static int jp_array(jp *j, xp_buf *out, int indent) {
   j->p++;
   jp_ws(j);
   if (j->p < j->end && *j->p == ']') {
     j->p++;
-    sqlite3_str_appendall(out, "[]");
+    xp_buf_appendall(out, "[]");
     return 1;
   }
-  sqlite3_str_appendchar(out, 1, '[');
+  xp_buf_appendchar(out, 1, '[');
   for (;;) {
     newline(out, indent + 2);
     if (!jp_value(j, out, indent + 2)) return 0;
     jp_ws(j);
     if (j->p < j->end && *j->p == ',') {
       j->p++;
-      sqlite3_str_appendchar(out, 1, ',');
+      xp_buf_appendchar(out, 1, ',');
       continue;
     }
     if (j->p < j->end && *j->p == ']') {
@@ -374,11 +367,11 @@ static int jp_array(jp *j, sqlite3_str *out, int indent) {
     return 0;
   }
   newline(out, indent);
-  sqlite3_str_appendchar(out, 1, ']');
+  xp_buf_appendchar(out, 1, ']');
   return 1;
 }
 
-static int jp_value(jp *j, sqlite3_str *out, int indent) {
+static int jp_value(jp *j, xp_buf *out, int indent) {
   jp_ws(j);
   if (j->p >= j->end) { j->err = "unexpected end"; return 0; }
   if (++j->depth > JP_MAX_DEPTH) { j->err = "nested too deeply"; return 0; }
@@ -387,12 +380,12 @@ static int jp_value(jp *j, sqlite3_str *out, int indent) {
     case '{': ok = jp_object(j, out, indent); break;
     case '[': ok = jp_array(j, out, indent); break;
     case '"': {
-      sqlite3_str *raw = sqlite3_str_new(NULL);
+      xp_buf *raw = xp_buf_new();
       ok = jp_string(j, raw);
-      int n = sqlite3_str_length(raw);
-      char *z = sqlite3_str_finish(raw);
+      int n = xp_buf_length(raw);
+      char *z = xp_buf_finish(raw);
       if (ok) emit_string(out, z ? z : "", n);
-      sqlite3_free(z);
+      xp_free(z);
       break;
     }
     default: {
@@ -400,7 +393,7 @@ static int jp_value(jp *j, sqlite3_str *out, int indent) {
       const char *s = j->p;
       while (j->p < j->end && !strchr(",]} \t\r\n", *j->p)) j->p++;
       if (j->p == s) { j->err = "unexpected character"; ok = 0; }
-      else sqlite3_str_append(out, s, (int)(j->p - s));
+      else xp_buf_append(out, s, (int)(j->p - s));
     }
   }
   j->depth--;
@@ -414,18 +407,18 @@ static void fn_json_pretty(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   j.end = j.p + sqlite3_value_bytes(argv[0]);
   j.err = NULL;
   j.depth = 0;
-  sqlite3_str *out = sqlite3_str_new(NULL);
+  xp_buf *out = xp_buf_new();
   int ok = jp_value(&j, out, 0);
   jp_ws(&j);
   if (ok && j.p != j.end) j.err = "trailing text", ok = 0;
   if (!ok) {
-    sqlite3_free(sqlite3_str_finish(out));
+    xp_buf_free(out);
     char *msg = sqlite3_mprintf("xplane_json_pretty: malformed JSON: %s", j.err ? j.err : "?");
     sqlite3_result_error(ctx, msg ? msg : "xplane_json_pretty: malformed JSON", -1);
     sqlite3_free(msg);
     return;
   }
-  result_finish(ctx, out);
+  xp_result_buf(ctx, out, XP_EMPTY_IS_TEXT);
 }
 
 #define XP_PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "functions.h"
+#include "result.h"
 #include "semantics.h"
 
 SQLITE_EXTENSION_INIT3
@@ -29,25 +30,12 @@ static const char *arg_text(sqlite3_value *v, size_t *n) {
   return z ? z : "";
 }
 
-static void result_str(sqlite3_context *ctx, sqlite3_str *s, int null_if_empty) {
-  int n = sqlite3_str_length(s);
-  char *z = sqlite3_str_finish(s);
-  if (n == 0) {
-    sqlite3_free(z);
-    if (null_if_empty) sqlite3_result_null(ctx);
-    else sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
-    return;
-  }
-  if (!z) sqlite3_result_error_nomem(ctx);
-  else sqlite3_result_text(ctx, z, n, sqlite3_free);
-}
-
 static void fn_canonical_name(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t n;
   const char *z = arg_text(argv[0], &n);
-  sqlite3_str *s = sqlite3_str_new(NULL);
+  xp_buf *s = xp_buf_new();
   xp_canonical_name(s, z, n);
-  result_str(ctx, s, 0);
+  xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
 }
 
 static void fn_op_category(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -93,17 +81,17 @@ static void fn_scope_path(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
   const char *z = arg_text(argv[1], &n);
   int depth = argc > 2 ? sqlite3_value_int(argv[2]) : 0;
   if (depth < 0) depth = 0;
-  sqlite3_str *s = sqlite3_str_new(NULL);
+  xp_buf *s = xp_buf_new();
   xp_scope_path(s, tf, tn, z, n, depth);
-  result_str(ctx, s, 0);
+  xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
 }
 
 static void fn_shape_signature(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t n;
   const char *z = arg_text(argv[0], &n);
-  sqlite3_str *s = sqlite3_str_new(NULL);
+  xp_buf *s = xp_buf_new();
   xp_shape_signature(s, z, n);
-  result_str(ctx, s, 1);
+  xp_result_buf(ctx, s, XP_EMPTY_IS_NULL);
 }
 
 static void fn_flop_proxy(sqlite3_context *ctx, int argc, sqlite3_value **argv) {

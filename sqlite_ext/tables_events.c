@@ -18,6 +18,7 @@
 
 #include "analysis.h"
 #include "json.h"
+#include "result.h"
 #include "tables.h"
 
 SQLITE_EXTENSION_INIT3
@@ -144,9 +145,9 @@ static int events_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     }
     case E_STATS: {
       if (!xp_event_stats(cur->prof, pl, ev, &st->sv)) return SQLITE_NOMEM;
-      sqlite3_str *s = sqlite3_str_new(NULL);
+      xp_buf *s = xp_buf_new();
       xp_json_stats(s, &st->sv);
-      xp_result_json(ctx, s);
+      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
       break;
     }
   }

@@ -99,7 +99,7 @@ static int space_first(xp_cursor *cur) {
   cur->file_eof = 0;
   if (xp_space_get(cur->prof, xp_col_used(cur, S_SHA256), s, &err)) return SQLITE_OK;
   int rc = xp_cursor_error(cur, "%s", err ? err : "out of memory");
-  sqlite3_free(err);
+  xp_free(err);
   return rc;
 }
 

@@ -11,6 +11,7 @@
 ** decoded here, except the stats JSON of planes and event metadata.
 */
 #include "json.h"
+#include "result.h"
 #include "tables.h"
 
 SQLITE_EXTENSION_INIT3
@@ -72,9 +73,9 @@ static int planes_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case P_N_STAT_METADATA: sqlite3_result_int64(ctx, pl->n_smeta); break;
     case P_STATS: {
       if (!xp_plane_stats(cur->prof, pl, &st->sv)) return SQLITE_NOMEM;
-      sqlite3_str *s = sqlite3_str_new(NULL);
+      xp_buf *s = xp_buf_new();
       xp_json_stats(s, &st->sv);
-      xp_result_json(ctx, s);
+      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
       break;
     }
   }
@@ -209,19 +210,19 @@ static int emeta_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case EM_METADATA: sqlite3_result_blob64(ctx, em->metadata.p ? em->metadata.p : "", em->metadata.n, SQLITE_TRANSIENT); break;
     case EM_STATS: {
       if (!xp_meta_stats(cur->prof, pl, em, &st->sv)) return SQLITE_NOMEM;
-      sqlite3_str *s = sqlite3_str_new(NULL);
+      xp_buf *s = xp_buf_new();
       xp_json_stats(s, &st->sv);
-      xp_result_json(ctx, s);
+      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
       break;
     }
     case EM_CHILD_IDS: {
       int64_t *kids = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(em->n_children + 1));
       if (!kids) return SQLITE_NOMEM;
       xp_meta_children(cur->prof, em, kids);
-      sqlite3_str *s = sqlite3_str_new(NULL);
+      xp_buf *s = xp_buf_new();
       xp_json_i64_array(s, kids, em->n_children);
       sqlite3_free(kids);
-      xp_result_json(ctx, s);
+      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
       break;
     }
   }

@@ -16,6 +16,7 @@
 #include "analysis.h"
 #include "json.h"
 #include "semantics.h"
+#include "result.h"
 #include "tables.h"
 
 SQLITE_EXTENSION_INIT3
@@ -116,7 +117,7 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   xp_str name = xp_op_name(cur->prof, o);
   const xp_statvec *sv = NULL;
   if (needs_stats(col) && !(sv = op_stats(cur, st, st->i))) return SQLITE_NOMEM;
-  sqlite3_str *s;
+  xp_buf *s;
   switch (col) {
     case O_PLANE_INDEX: sqlite3_result_int64(ctx, o->plane); break;
     case O_PLANE_NAME: xp_result_str(ctx, pl->name); break;
@@ -126,9 +127,9 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case O_OP_ID: sqlite3_result_int64(ctx, st->i); break;
     case O_NAME: xp_result_str(ctx, name); break;
     case O_CANONICAL_NAME:
-      s = sqlite3_str_new(NULL);
+      s = xp_buf_new();
       xp_canonical_name(s, name.p, name.n);
-      xp_result_json(ctx, s);
+      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
       break;
     case O_LONG_NAME: result_text_or_null(ctx, xp_op_long_name(cur->prof, o, xp_stat_text(sv, long_name_stat))); break;
     case O_CATEGORY: sqlite3_result_text(ctx, xp_op_category_names[o->category], -1, SQLITE_STATIC); break;
@@ -150,18 +151,17 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case O_TF_OP: result_text_or_null(ctx, xp_op_tf_op(sv)); break;
     case O_SCOPE_PATH: {
       xp_str tf = xp_op_tf_op(sv);
-      s = sqlite3_str_new(NULL);
+      s = xp_buf_new();
       xp_scope_path(s, tf.p, tf.n, name.p, name.n, 0);
-      xp_result_json(ctx, s);
+      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
       break;
     }
     case O_SOURCE_FILE: result_text_or_null(ctx, xp_op_source_file(sv)); break;
     case O_SHAPE_SIGNATURE: {
       xp_str ln = xp_op_long_name(cur->prof, o, xp_stat_text(sv, long_name_stat));
-      s = sqlite3_str_new(NULL);
+      s = xp_buf_new();
       xp_shape_signature(s, ln.p, ln.n);
-      if (sqlite3_str_length(s)) xp_result_json(ctx, s);
-      else sqlite3_free(sqlite3_str_finish(s));
+      xp_result_buf(ctx, s, XP_EMPTY_IS_NULL);
       break;
     }
     case O_FLOPS: result_num_stat(ctx, xp_statvec_find(sv, "flops")); break;
@@ -185,9 +185,9 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       break;
     }
     case O_STATS:
-      s = sqlite3_str_new(NULL);
+      s = xp_buf_new();
       xp_json_stats(s, sv);
-      xp_result_json(ctx, s);
+      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
       break;
   }
   return SQLITE_OK;

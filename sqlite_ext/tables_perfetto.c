@@ -245,7 +245,7 @@ static int build(xp_cursor *cur) {
   pf_model_free(m);
   if (!ok) {
     int rc = xp_cursor_error(cur, "%s: %s", cur->file->path, err ? err : "out of memory");
-    sqlite3_free(err);
+    xp_free(err);
     return rc;
   }
   int64_t n = st->slices.n;

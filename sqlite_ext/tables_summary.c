@@ -19,6 +19,7 @@
 */
 #include "aggregates.h"
 #include "semantics.h"
+#include "result.h"
 #include "tables.h"
 
 SQLITE_EXTENSION_INIT3
@@ -199,11 +200,9 @@ static int op_names_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   switch (col) {
     case N_NAME: xp_result_str(ctx, g->name); break;
     case N_CANONICAL_NAME: {
-      sqlite3_str *s = sqlite3_str_new(NULL);
+      xp_buf *s = xp_buf_new();
       xp_canonical_name(s, g->name.p, g->name.n);
-      int n = sqlite3_str_length(s);
-      char *z = sqlite3_str_finish(s);
-      sqlite3_result_text(ctx, z ? z : "", n, z ? sqlite3_free : SQLITE_STATIC);
+      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
       break;
     }
     case N_CATEGORY: sqlite3_result_text(ctx, xp_op_category(g->name.p, g->name.n), -1, SQLITE_STATIC); break;

@@ -323,7 +323,7 @@ static int seek_file(xp_cursor *cur) {
       cur->prof = xp_cache_get(cur->cache, f, &err);
       if (!cur->prof) {
         int rc = xp_cursor_error(cur, "%s", err ? err : "out of memory");
-        sqlite3_free(err);
+        xp_free(err);
         return rc;
       }
     }
@@ -391,7 +391,7 @@ static int xp_filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str,
   char *err = NULL;
   if (!xp_discover(cur->root, &cur->files, &err)) {
     int rc = xp_cursor_error(cur, "%s", err ? err : "out of memory");
-    sqlite3_free(err);
+    xp_free(err);
     return rc;
   }
   if (cur->t->needs_profile && !cur->f.file && !cur->f.host) xp_cache_prefetch(cur->cache, &cur->files, cur->t->prepare);

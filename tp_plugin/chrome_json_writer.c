@@ -1,6 +1,6 @@
 /*
 ** chrome_json_writer.c: Chrome JSON trace writer (see chrome_json_writer.h).
-** Each event is formatted into one sqlite3_str (json.h does strings and stat
+** Each event is formatted into one xp_buf (json.h does strings and stat
 ** values) and written out at once.
 */
 #include "chrome_json_writer.h"
@@ -11,8 +11,7 @@
 
 #include "json.h"
 
-#include "sqlite3ext.h"
-SQLITE_EXTENSION_INIT3
+#include "util.h"
 
 /* A slice with a flow id, seen by the planning pass. */
 typedef struct pf_flow_slice {
@@ -45,9 +44,9 @@ static int plan_event(void *ctx, const pf_event *e, char **errmsg) {
   if (e->type != PF_BEGIN || !e->has_flow) return 1;
   if (j->n_plan == j->cap_plan) {
     int64_t cap = j->cap_plan ? j->cap_plan * 2 : 256;
-    pf_flow_slice *v = sqlite3_realloc64(j->plan, sizeof(pf_flow_slice) * (sqlite3_uint64)cap);
+    pf_flow_slice *v = xp_realloc(j->plan, sizeof(pf_flow_slice) * (uint64_t)cap);
     if (!v) {
-      *errmsg = sqlite3_mprintf("out of memory");
+      *errmsg = xp_mprintf("out of memory");
       return 0;
     }
     j->plan = v;
@@ -83,15 +82,15 @@ static int by_int64(const void *a, const void *b) {
 
 int pf_json_plan_finish(pf_json *j, char **errmsg) {
   if (j->n_plan) qsort(j->plan, (size_t)j->n_plan, sizeof(pf_flow_slice), by_flow_time);
-  j->starts = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(j->n_plan + 1));
+  j->starts = xp_malloc(sizeof(int64_t) * (uint64_t)(j->n_plan + 1));
   if (!j->starts) {
-    *errmsg = sqlite3_mprintf("out of memory");
+    *errmsg = xp_mprintf("out of memory");
     return 0;
   }
   for (int64_t i = 0; i < j->n_plan; i++)
     if (i == 0 || j->plan[i].flow_id != j->plan[i - 1].flow_id) j->starts[j->n_starts++] = j->plan[i].ordinal;
   if (j->n_starts) qsort(j->starts, (size_t)j->n_starts, sizeof(int64_t), by_int64);
-  sqlite3_free(j->plan);
+  xp_free(j->plan);
   j->plan = NULL;
   j->n_plan = j->cap_plan = 0;
   return 1;
@@ -108,55 +107,55 @@ static int starts_flow(const pf_json *j, int64_t ordinal) {
   return lo < j->n_starts && j->starts[lo] == ordinal;
 }
 
-static int flush_str(pf_json *j, sqlite3_str *s, char **errmsg) {
-  int n = sqlite3_str_length(s);
-  if (sqlite3_str_errcode(s)) {
-    sqlite3_free(sqlite3_str_finish(s));
+static int flush_str(pf_json *j, xp_buf *s, char **errmsg) {
+  int n = xp_buf_length(s);
+  if (xp_buf_errcode(s)) {
+    xp_free(xp_buf_finish(s));
     j->failed = 1;
-    *errmsg = sqlite3_mprintf("out of memory");
+    *errmsg = xp_mprintf("out of memory");
     return 0;
   }
-  char *z = sqlite3_str_finish(s);
+  char *z = xp_buf_finish(s);
   int ok = !n || fwrite(z, 1, (size_t)n, j->f) == (size_t)n;
-  sqlite3_free(z);
+  xp_free(z);
   if (!ok) {
     j->failed = 1;
-    *errmsg = sqlite3_mprintf("%s", strerror(errno));
+    *errmsg = xp_mprintf("%s", strerror(errno));
     return 0;
   }
   j->events++;
   return 1;
 }
 
-static sqlite3_str *begin_event(pf_json *j) {
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  sqlite3_str_appendall(s, j->events ? ",\n" : "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+static xp_buf *begin_event(pf_json *j) {
+  xp_buf *s = xp_buf_new();
+  xp_buf_appendall(s, j->events ? ",\n" : "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
   return s;
 }
 
 /* ps as an exact decimal number of microseconds. */
-static void append_us(sqlite3_str *s, int64_t ps) {
+static void append_us(xp_buf *s, int64_t ps) {
   int64_t us = ps / 1000000, frac = ps % 1000000;
-  sqlite3_str_appendf(s, "%lld", (long long)us);
+  xp_buf_appendf(s, "%lld", (long long)us);
   if (frac) {
     char digits[8];
     int n = 6;
     snprintf(digits, sizeof(digits), "%06lld", (long long)frac);
     while (n > 0 && digits[n - 1] == '0') n--;
-    sqlite3_str_appendchar(s, 1, '.');
-    sqlite3_str_append(s, digits, n);
+    xp_buf_appendchar(s, 1, '.');
+    xp_buf_append(s, digits, n);
   }
 }
 
-static void append_meta(sqlite3_str *s, const char *what, int32_t pid, int32_t tid, const char *name) {
-  sqlite3_str_appendf(s, "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":{\"name\":", pid, tid, what);
+static void append_meta(xp_buf *s, const char *what, int32_t pid, int32_t tid, const char *name) {
+  xp_buf_appendf(s, "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":{\"name\":", pid, tid, what);
   xp_json_string(s, name, strlen(name));
-  sqlite3_str_appendall(s, "}}");
+  xp_buf_appendall(s, "}}");
 }
 
 static int on_process(void *ctx, const pf_process *p, char **errmsg) {
   pf_json *j = ctx;
-  sqlite3_str *s = begin_event(j);
+  xp_buf *s = begin_event(j);
   append_meta(s, "process_name", p->pid, 0, p->name);
   return flush_str(j, s, errmsg);
 }
@@ -164,15 +163,15 @@ static int on_process(void *ctx, const pf_process *p, char **errmsg) {
 static int on_track(void *ctx, const pf_track *t, char **errmsg) {
   pf_json *j = ctx;
   if (t->global) return 1; /* a global instant names no thread */
-  sqlite3_str *s = begin_event(j);
+  xp_buf *s = begin_event(j);
   append_meta(s, "thread_name", t->pid, t->json_tid, t->name);
   return flush_str(j, s, errmsg);
 }
 
 /* Annotations (the source record's) as an args object, values as the
 ** stats' (json.h). */
-static void append_args(sqlite3_str *s, const pf_arg *a, int n) {
-  sqlite3_str_appendchar(s, 1, '{');
+static void append_args(xp_buf *s, const pf_arg *a, int n) {
+  xp_buf_appendchar(s, 1, '{');
   for (int i = 0; i < n; i++) {
     xp_stat v;
     memset(&v, 0, sizeof(v));
@@ -182,43 +181,43 @@ static void append_args(sqlite3_str *s, const pf_arg *a, int n) {
       case PF_A_DOUBLE: v.type = XP_V_DOUBLE, v.num.d = a[i].v.d; break;
       case PF_A_STRING: v.type = XP_V_STR, v.s = a[i].s; break;
     }
-    if (i) sqlite3_str_appendchar(s, 1, ',');
+    if (i) xp_buf_appendchar(s, 1, ',');
     xp_json_string(s, a[i].name.p, a[i].name.n);
-    sqlite3_str_appendchar(s, 1, ':');
+    xp_buf_appendchar(s, 1, ':');
     xp_json_stat_value(s, &v);
   }
-  sqlite3_str_appendchar(s, 1, '}');
+  xp_buf_appendchar(s, 1, '}');
 }
 
 static int on_event(void *ctx, const pf_event *e, char **errmsg) {
   pf_json *j = ctx;
   if (e->type == PF_END) return 1;
-  sqlite3_str *s = begin_event(j);
-  sqlite3_str_appendf(s, "{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":", e->type == PF_BEGIN ? "X" : "i",
+  xp_buf *s = begin_event(j);
+  xp_buf_appendf(s, "{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":", e->type == PF_BEGIN ? "X" : "i",
                       e->track->pid, e->track->json_tid);
   append_us(s, e->start_ps);
   if (e->type == PF_BEGIN) {
-    sqlite3_str_appendall(s, ",\"dur\":");
+    xp_buf_appendall(s, ",\"dur\":");
     append_us(s, e->dur_ps);
   } else {
-    sqlite3_str_appendall(s, e->track->global ? ",\"s\":\"g\"" : ",\"s\":\"t\"");
+    xp_buf_appendall(s, e->track->global ? ",\"s\":\"g\"" : ",\"s\":\"t\"");
   }
-  sqlite3_str_appendall(s, ",\"name\":");
+  xp_buf_appendall(s, ",\"name\":");
   xp_json_string(s, e->has_name ? e->name.p : "", e->has_name ? e->name.n : 0);
-  sqlite3_str_appendall(s, ",\"cat\":");
+  xp_buf_appendall(s, ",\"cat\":");
   xp_json_string(s, e->category.p, e->category.n);
-  sqlite3_str_appendall(s, ",\"args\":");
+  xp_buf_appendall(s, ",\"args\":");
   if (e->stats) xp_json_stats(s, e->stats);
   else append_args(s, e->args, e->n_args);
   if (e->has_flow && e->type == PF_BEGIN)
-    sqlite3_str_appendf(s, ",\"bind_id\":\"%llx\",%s\"flow_out\":true", (unsigned long long)e->flow_id,
+    xp_buf_appendf(s, ",\"bind_id\":\"%llx\",%s\"flow_out\":true", (unsigned long long)e->flow_id,
                         starts_flow(j, e->ordinal) ? "" : "\"flow_in\":true,");
-  sqlite3_str_appendchar(s, 1, '}');
+  xp_buf_appendchar(s, 1, '}');
   return flush_str(j, s, errmsg);
 }
 
 pf_json *pf_json_new(FILE *f) {
-  pf_json *j = sqlite3_malloc(sizeof(*j));
+  pf_json *j = xp_malloc(sizeof(*j));
   if (!j) return NULL;
   memset(j, 0, sizeof(*j));
   j->f = f;
@@ -239,7 +238,7 @@ int64_t pf_json_events(const pf_json *j) { return j->events; }
 int pf_json_finish(pf_json *j, char **errmsg) {
   const char *tail = j->events ? "\n]}\n" : "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[]}\n";
   if (fputs(tail, j->f) < 0 || fflush(j->f) != 0 || ferror(j->f)) {
-    if (!*errmsg) *errmsg = sqlite3_mprintf("%s", strerror(errno));
+    if (!*errmsg) *errmsg = xp_mprintf("%s", strerror(errno));
     return 0;
   }
   return !j->failed;
@@ -247,8 +246,8 @@ int pf_json_finish(pf_json *j, char **errmsg) {
 
 void pf_json_free(pf_json *j) {
   if (j) {
-    sqlite3_free(j->plan);
-    sqlite3_free(j->starts);
+    xp_free(j->plan);
+    xp_free(j->starts);
   }
-  sqlite3_free(j);
+  xp_free(j);
 }

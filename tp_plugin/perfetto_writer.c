@@ -10,8 +10,7 @@
 
 #include "perfetto_trace.pb-c.h"
 
-#include "sqlite3ext.h"
-SQLITE_EXTENSION_INIT3
+#include "util.h"
 
 /* String -> interning id (ids from 1, per table); keys are owned copies. */
 typedef struct intern_map {
@@ -49,13 +48,13 @@ static uint64_t hash_bytes(const char *p, size_t n) {
 
 static int intern_grow(intern_map *m) {
   uint64_t cap = m->mask ? (m->mask + 1) * 2 : 256;
-  char **keys = sqlite3_malloc64(sizeof(char *) * cap);
-  size_t *lens = sqlite3_malloc64(sizeof(size_t) * cap);
-  uint64_t *iids = sqlite3_malloc64(sizeof(uint64_t) * cap);
+  char **keys = xp_malloc(sizeof(char *) * cap);
+  size_t *lens = xp_malloc(sizeof(size_t) * cap);
+  uint64_t *iids = xp_malloc(sizeof(uint64_t) * cap);
   if (!keys || !lens || !iids) {
-    sqlite3_free(keys);
-    sqlite3_free(lens);
-    sqlite3_free(iids);
+    xp_free(keys);
+    xp_free(lens);
+    xp_free(iids);
     return 0;
   }
   memset(keys, 0, sizeof(char *) * cap);
@@ -67,9 +66,9 @@ static int intern_grow(intern_map *m) {
     lens[h] = m->lens[i];
     iids[h] = m->iids[i];
   }
-  sqlite3_free(m->keys);
-  sqlite3_free(m->lens);
-  sqlite3_free(m->iids);
+  xp_free(m->keys);
+  xp_free(m->lens);
+  xp_free(m->iids);
   m->keys = keys;
   m->lens = lens;
   m->iids = iids;
@@ -87,7 +86,7 @@ static uint64_t intern(intern_map *m, const char *p, size_t n, const char **adde
     if (m->lens[h] == n && (n == 0 || memcmp(m->keys[h], p, n) == 0)) return m->iids[h];
     h = (h + 1) & m->mask;
   }
-  char *k = sqlite3_malloc64(n + 1);
+  char *k = xp_malloc(n + 1);
   if (!k) return 0;
   if (n) memcpy(k, p, n); /* p may be NULL for an empty name */
   k[n] = 0;
@@ -99,16 +98,16 @@ static uint64_t intern(intern_map *m, const char *p, size_t n, const char **adde
 }
 
 static void intern_free(intern_map *m) {
-  for (uint64_t i = 0; m->mask && i <= m->mask; i++) sqlite3_free(m->keys[i]);
-  sqlite3_free(m->keys);
-  sqlite3_free(m->lens);
-  sqlite3_free(m->iids);
+  for (uint64_t i = 0; m->mask && i <= m->mask; i++) xp_free(m->keys[i]);
+  xp_free(m->keys);
+  xp_free(m->lens);
+  xp_free(m->iids);
   memset(m, 0, sizeof(*m));
 }
 
 static int fail(pf_writer *w, char **errmsg, const char *what) {
   w->failed = 1;
-  if (!*errmsg) *errmsg = sqlite3_mprintf("%s", what);
+  if (!*errmsg) *errmsg = xp_mprintf("%s", what);
   return 0;
 }
 
@@ -124,7 +123,7 @@ static int write_packet(pf_writer *w, Perfetto__Protos__TracePacket *pkt, char *
   if (n + 11 > w->cap_buf) {
     size_t cap = w->cap_buf ? w->cap_buf : 4096;
     while (cap < n + 11) cap *= 2;
-    uint8_t *b = sqlite3_realloc64(w->buf, cap);
+    uint8_t *b = xp_realloc(w->buf, cap);
     if (!b) return fail(w, errmsg, "out of memory");
     w->buf = b;
     w->cap_buf = cap;
@@ -187,19 +186,19 @@ static int scratch_reserve(pf_writer *w, int n, size_t strings) {
   if (n > s->cap) {
     int cap = s->cap ? s->cap : 16;
     while (cap < n) cap *= 2;
-    void *a = sqlite3_realloc64(s->da, sizeof(*s->da) * (sqlite3_uint64)cap);
+    void *a = xp_realloc(s->da, sizeof(*s->da) * (uint64_t)cap);
     if (a) s->da = a;
-    void *b = sqlite3_realloc64(s->dap, sizeof(*s->dap) * (sqlite3_uint64)cap);
+    void *b = xp_realloc(s->dap, sizeof(*s->dap) * (uint64_t)cap);
     if (b) s->dap = b;
-    void *c = sqlite3_realloc64(s->dn, sizeof(*s->dn) * (sqlite3_uint64)cap);
+    void *c = xp_realloc(s->dn, sizeof(*s->dn) * (uint64_t)cap);
     if (c) s->dn = c;
-    void *d = sqlite3_realloc64(s->dnp, sizeof(*s->dnp) * (sqlite3_uint64)cap);
+    void *d = xp_realloc(s->dnp, sizeof(*s->dnp) * (uint64_t)cap);
     if (d) s->dnp = d;
     if (!a || !b || !c || !d) return 0;
     s->cap = cap;
   }
   if (strings > s->cap_strings) {
-    char *z = sqlite3_realloc64(s->strings, strings);
+    char *z = xp_realloc(s->strings, strings);
     if (!z) return 0;
     s->strings = z;
     s->cap_strings = strings;
@@ -303,7 +302,7 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
 }
 
 pf_writer *pf_writer_new(FILE *f) {
-  pf_writer *w = sqlite3_malloc(sizeof(*w));
+  pf_writer *w = xp_malloc(sizeof(*w));
   if (!w) return NULL;
   memset(w, 0, sizeof(*w));
   w->f = f;
@@ -331,11 +330,11 @@ void pf_writer_free(pf_writer *w) {
   intern_free(&w->names);
   intern_free(&w->cats);
   intern_free(&w->anames);
-  sqlite3_free(w->buf);
-  sqlite3_free(w->sc.da);
-  sqlite3_free(w->sc.dap);
-  sqlite3_free(w->sc.dn);
-  sqlite3_free(w->sc.dnp);
-  sqlite3_free(w->sc.strings);
-  sqlite3_free(w);
+  xp_free(w->buf);
+  xp_free(w->sc.da);
+  xp_free(w->sc.dap);
+  xp_free(w->sc.dn);
+  xp_free(w->sc.dnp);
+  xp_free(w->sc.strings);
+  xp_free(w);
 }

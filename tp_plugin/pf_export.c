@@ -13,8 +13,7 @@
 #include "discover.h"
 #include "perfetto_writer.h"
 
-#include "sqlite3ext.h"
-SQLITE_EXTENSION_INIT3
+#include "util.h"
 
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
@@ -28,7 +27,7 @@ static char *swap_suffix(const char *path, const pf_export_opts *o) {
   size_t n = strlen(path);
   if (ends_with(path, ".xplane.pb")) n -= strlen(".xplane.pb");
   else if (ends_with(path, ".pb")) n -= 3;
-  return sqlite3_mprintf("%.*s%s", (int)n, path, suffix_of(o));
+  return xp_mprintf("%.*s%s", (int)n, path, suffix_of(o));
 }
 
 char *pf_default_output(const char *in, const pf_export_opts *o) {
@@ -36,25 +35,25 @@ char *pf_default_output(const char *in, const pf_export_opts *o) {
   if (stat(in, &st) != 0 || !S_ISDIR(st.st_mode)) return swap_suffix(in, o);
   size_t n = strlen(in);
   while (n > 1 && in[n - 1] == '/') n--;
-  if (o->merged) return sqlite3_mprintf("%.*s%s", (int)n, in, suffix_of(o));
-  return sqlite3_mprintf("%.*s", (int)n, in);
+  if (o->merged) return xp_mprintf("%.*s%s", (int)n, in, suffix_of(o));
+  return xp_mprintf("%.*s", (int)n, in);
 }
 
 /* mkdir -p of the directory part of `path`. */
 static int make_parents(const char *path, char **errmsg) {
-  char *d = sqlite3_mprintf("%s", path);
+  char *d = xp_mprintf("%s", path);
   if (!d) return 0;
   for (char *c = d + 1; *c; c++) {
     if (*c != '/') continue;
     *c = 0;
     if (mkdir(d, 0777) != 0 && errno != EEXIST) {
-      *errmsg = sqlite3_mprintf("%s: cannot create directory: %s", d, strerror(errno));
-      sqlite3_free(d);
+      *errmsg = xp_mprintf("%s: cannot create directory: %s", d, strerror(errno));
+      xp_free(d);
       return 0;
     }
     *c = '/';
   }
-  sqlite3_free(d);
+  xp_free(d);
   return 1;
 }
 
@@ -62,20 +61,20 @@ static int make_parents(const char *path, char **errmsg) {
 static int check_output(const char *out, const xp_filelist *files, char **errmsg) {
   struct stat so;
   if (ends_with(out, ".pb")) {
-    *errmsg = sqlite3_mprintf("%s: refusing to write a trace to a .pb name (it would pass for an XPlane "
+    *errmsg = xp_mprintf("%s: refusing to write a trace to a .pb name (it would pass for an XPlane "
                               "profile, and trace processor would misread an XPlane given in its place); "
                               "use .pftrace or .json", out);
     return 0;
   }
   if (stat(out, &so) != 0) return 1;
   if (S_ISDIR(so.st_mode)) {
-    *errmsg = sqlite3_mprintf("%s: is a directory, not a trace file", out);
+    *errmsg = xp_mprintf("%s: is a directory, not a trace file", out);
     return 0;
   }
   for (int i = 0; i < files->n; i++) {
     struct stat si;
     if (stat(files->v[i].path, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
-      *errmsg = sqlite3_mprintf("%s: refusing to write over the input profile %s", out, files->v[i].path);
+      *errmsg = xp_mprintf("%s: refusing to write over the input profile %s", out, files->v[i].path);
       return 0;
     }
   }
@@ -89,8 +88,8 @@ static int add_profiles(pf_model *m, const xp_filelist *files, int lo, int hi, c
     xp_profile *p = xp_profile_open(files->v[i].path, 2, err);
     ok = p && pf_model_add(m, &files->v[i], p, err);
     if (p && !ok) {
-      char *e = sqlite3_mprintf("%s: %s", files->v[i].path, *err);
-      sqlite3_free(*err);
+      char *e = xp_mprintf("%s: %s", files->v[i].path, *err);
+      xp_free(*err);
       *err = e;
     }
     if (p) xp_profile_release(p);
@@ -102,12 +101,12 @@ static int add_profiles(pf_model *m, const xp_filelist *files, int lo, int hi, c
 static int write_trace(const char *out, const xp_filelist *files, int lo, int hi, const pf_export_opts *o,
                        pf_export_result *r, char **errmsg) {
   if (!check_output(out, files, errmsg) || !make_parents(out, errmsg)) return 0;
-  char *tmp = sqlite3_mprintf("%s.partial", out);
+  char *tmp = xp_mprintf("%s.partial", out);
   if (!tmp) return 0;
   FILE *f = fopen(tmp, "wb");
   if (!f) {
-    *errmsg = sqlite3_mprintf("%s: cannot write: %s", tmp, strerror(errno));
-    sqlite3_free(tmp);
+    *errmsg = xp_mprintf("%s: cannot write: %s", tmp, strerror(errno));
+    xp_free(tmp);
     return 0;
   }
   pf_sink sink;
@@ -147,19 +146,19 @@ static int write_trace(const char *out, const xp_filelist *files, int lo, int hi
   pf_json_free(jw);
   if (fclose(f) != 0 && ok) {
     ok = 0;
-    err = sqlite3_mprintf("%s: %s", tmp, strerror(errno));
+    err = xp_mprintf("%s: %s", tmp, strerror(errno));
   }
   if (ok && rename(tmp, out) != 0) {
     ok = 0;
-    err = sqlite3_mprintf("%s: cannot rename to %s: %s", tmp, out, strerror(errno));
+    err = xp_mprintf("%s: cannot rename to %s: %s", tmp, out, strerror(errno));
   }
   if (!ok) {
     unlink(tmp);
-    *errmsg = err ? err : sqlite3_mprintf("%s: out of memory", out);
+    *errmsg = err ? err : xp_mprintf("%s: out of memory", out);
   } else {
     r->files_out++;
   }
-  sqlite3_free(tmp);
+  xp_free(tmp);
   return ok;
 }
 
@@ -177,12 +176,12 @@ int pf_export(const char *in, const char *out, const pf_export_opts *o, pf_expor
     for (int i = 0; ok && i < files.n; i++) {
       const char *rel = files.v[i].path + root_n;
       while (*rel == '/') rel++;
-      char *base = sqlite3_mprintf("%s%s%s", out, ends_with(out, "/") ? "" : "/", rel);
+      char *base = xp_mprintf("%s%s%s", out, ends_with(out, "/") ? "" : "/", rel);
       char *path = base ? swap_suffix(base, o) : NULL;
       ok = path && write_trace(path, &files, i, i + 1, o, r, errmsg);
-      if (!path && !*errmsg) *errmsg = sqlite3_mprintf("out of memory");
-      sqlite3_free(base);
-      sqlite3_free(path);
+      if (!path && !*errmsg) *errmsg = xp_mprintf("out of memory");
+      xp_free(base);
+      xp_free(path);
     }
   } else {
     ok = write_trace(out, &files, 0, files.n, o, r, errmsg);

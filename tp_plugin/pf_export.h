@@ -37,10 +37,10 @@ typedef struct pf_export_result {
   int64_t records;   /* protobuf packets or JSON events written */
 } pf_export_result;
 
-/* Returns 1, or 0 with *errmsg (sqlite3_malloc'd). */
+/* Returns 1, or 0 with *errmsg (xp_malloc'd). */
 int pf_export(const char *in, const char *out, const pf_export_opts *o, pf_export_result *r, char **errmsg);
 
-/* The default output of `in` (sqlite3_malloc'd): a file's path with its
+/* The default output of `in` (xp_malloc'd): a file's path with its
 ** suffix replaced; a directory itself (per host), or `<dir>.pftrace`
 ** (`.json`) when merged. NULL on out-of-memory. */
 char *pf_default_output(const char *in, const pf_export_opts *o);

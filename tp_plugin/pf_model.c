@@ -12,8 +12,7 @@
 #include "analysis.h"
 #include "space.h"
 
-#include "sqlite3ext.h"
-SQLITE_EXTENSION_INIT3
+#include "util.h"
 
 /* An open slice: on a lane's stack and on the analysis stack. */
 typedef struct pf_open {
@@ -72,7 +71,7 @@ static int grow(void **v, int *cap, int need, size_t size) {
   if (need <= *cap) return 1;
   int nc = *cap ? *cap : 8;
   while (nc < need) nc *= 2;
-  void *q = sqlite3_realloc64(*v, (sqlite3_uint64)nc * size);
+  void *q = xp_realloc(*v, (uint64_t)nc * size);
   if (!q) return 0;
   *v = q;
   *cap = nc;
@@ -80,7 +79,7 @@ static int grow(void **v, int *cap, int need, size_t size) {
 }
 
 static int oom(pf_model *m) {
-  if (!*m->errmsg) *m->errmsg = sqlite3_mprintf("out of memory");
+  if (!*m->errmsg) *m->errmsg = xp_mprintf("out of memory");
   return 0;
 }
 
@@ -159,11 +158,11 @@ static int lines_ordered(const pf_model *m, const int32_t *lines, int n) {
 }
 
 static void source_free(pf_source *s) {
-  sqlite3_free(s->it);
-  sqlite3_free(s->cur);
-  sqlite3_free(s->live);
-  sqlite3_free(s->next_index);
-  sqlite3_free(s->items);
+  xp_free(s->it);
+  xp_free(s->cur);
+  xp_free(s->live);
+  xp_free(s->next_index);
+  xp_free(s->items);
   memset(s, 0, sizeof(*s));
 }
 
@@ -172,10 +171,10 @@ static int source_open(pf_model *m, const int32_t *lines, int n, pf_source *s) {
   s->m = m;
   s->lines = lines;
   s->n = n;
-  s->it = sqlite3_malloc64(sizeof(xp_event_iter) * (sqlite3_uint64)n);
-  s->cur = sqlite3_malloc64(sizeof(pf_item) * (sqlite3_uint64)n);
-  s->live = sqlite3_malloc64((sqlite3_uint64)n);
-  s->next_index = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)n);
+  s->it = xp_malloc(sizeof(xp_event_iter) * (uint64_t)n);
+  s->cur = xp_malloc(sizeof(pf_item) * (uint64_t)n);
+  s->live = xp_malloc((uint64_t)n);
+  s->next_index = xp_malloc(sizeof(int64_t) * (uint64_t)n);
   if (!s->it || !s->cur || !s->live || !s->next_index) return oom(m);
   for (int k = 0; k < n; k++) {
     xp_events_begin(m->p, &m->pl->lines[lines[k]], &s->it[k]);
@@ -192,7 +191,7 @@ static int source_open(pf_model *m, const int32_t *lines, int n, pf_source *s) {
     while (line_next(s, k, &item)) {
       if (s->n_items == cap) {
         cap = cap ? cap * 2 : 1024;
-        pf_item *v = sqlite3_realloc64(s->items, sizeof(pf_item) * (sqlite3_uint64)cap);
+        pf_item *v = xp_realloc(s->items, sizeof(pf_item) * (uint64_t)cap);
         if (!v) return oom(m);
         s->items = v;
       }
@@ -222,7 +221,7 @@ static int source_next(pf_source *s, pf_item *out) {
 
 static char *arena_reserve(pf_model *m, size_t n) {
   if (n > m->cap_arena) {
-    char *a = sqlite3_realloc64(m->arena, n);
+    char *a = xp_realloc(m->arena, n);
     if (!a) return NULL;
     m->arena = a;
     m->cap_arena = n;
@@ -408,7 +407,7 @@ static pf_lane *lane_at(pf_model *m, int other, int k) {
   ln->t.parent_uuid = m->lanes[0].t.uuid;
   ln->t.lane = other ? -(k + 1) : k;
   ln->t.json_tid = (int32_t)(PF_TID_BASE + m->n_tids++);
-  ln->name = sqlite3_mprintf("%s (%s %d)", m->thread_name, other ? "other" : "overlap", other ? k + 1 : k);
+  ln->name = xp_mprintf("%s (%s %d)", m->thread_name, other ? "other" : "overlap", other ? k + 1 : k);
   if (!ln->name) return NULL;
   ln->t.name = ln->name;
   (*n)++;
@@ -459,15 +458,15 @@ static int handle(pf_model *m, const pf_item *it) {
 
 static void thread_free(pf_model *m) {
   for (int k = 0; k < m->n_lanes; k++) {
-    sqlite3_free(m->lanes[k].st);
-    sqlite3_free(m->lanes[k].name);
+    xp_free(m->lanes[k].st);
+    xp_free(m->lanes[k].name);
   }
   for (int k = 0; k < m->n_other; k++) {
-    sqlite3_free(m->other[k].st);
-    sqlite3_free(m->other[k].name);
+    xp_free(m->other[k].st);
+    xp_free(m->other[k].name);
   }
   m->n_lanes = m->n_other = m->n_spec = 0;
-  sqlite3_free(m->thread_name);
+  xp_free(m->thread_name);
   m->thread_name = NULL;
 }
 
@@ -475,7 +474,7 @@ static void thread_free(pf_model *m) {
 static int emit_thread(pf_model *m, const int32_t *lines, int n) {
   const xp_line *first = &m->pl->lines[lines[0]];
   xp_str label = first->display_name.n ? first->display_name : first->name;
-  m->thread_name = label.n ? sqlite3_mprintf("%.*s", (int)label.n, label.p) : sqlite3_mprintf("xline:%d", lines[0]);
+  m->thread_name = label.n ? xp_mprintf("%.*s", (int)label.n, label.p) : xp_mprintf("xline:%d", lines[0]);
   if (!m->thread_name || m->n_tids >= INT32_MAX - PF_TID_BASE || !grow((void **)&m->lanes, &m->cap_lanes, 1, sizeof(pf_lane)))
     return oom(m);
   pf_lane *ln = &m->lanes[0];
@@ -501,15 +500,15 @@ static int emit_thread(pf_model *m, const int32_t *lines, int n) {
   return ok;
 }
 
-/* A name as the trace shows it (takes `name`, returns a sqlite3_malloc'd
+/* A name as the trace shows it (takes `name`, returns a xp_malloc'd
 ** string, NULL when out of memory): merged mode prefixes `[<host>] `, a `]`
 ** in the host written `)` so that the prefix stays parseable. */
 static char *trace_name(const pf_model *m, const char *host, char *name) {
   if (!name || !m->merged) return name;
-  char *h = sqlite3_mprintf("[%s] %s", host, name);
+  char *h = xp_mprintf("[%s] %s", host, name);
   for (char *c = h ? h + 1 : NULL; c && *c && c - h <= (ptrdiff_t)strlen(host); c++)
     if (*c == ']') *c = ')';
-  sqlite3_free(name);
+  xp_free(name);
   return h;
 }
 
@@ -518,7 +517,7 @@ static int emit_plane(pf_model *m, int32_t pi, const char *host) {
   m->pl = pl;
   m->plane_index = pi;
   if (m->n_processes >= PF_TID_BASE - 1) {
-    *m->errmsg = sqlite3_mprintf("more than %d planes in one trace", PF_TID_BASE - 1);
+    *m->errmsg = xp_mprintf("more than %d planes in one trace", PF_TID_BASE - 1);
     return 0;
   }
   pf_process pr;
@@ -528,19 +527,19 @@ static int emit_plane(pf_model *m, int32_t pi, const char *host) {
   pr.upid = m->upid = m->next_upid++;
   pr.main_utid = m->next_utid++;
   pr.plane_index = pi;
-  char *name = trace_name(m, host, pl->name.n ? sqlite3_mprintf("%.*s", (int)pl->name.n, pl->name.p)
-                                              : sqlite3_mprintf("xplane:%d", pi));
+  char *name = trace_name(m, host, pl->name.n ? xp_mprintf("%.*s", (int)pl->name.n, pl->name.p)
+                                              : xp_mprintf("xplane:%d", pi));
   if (!name) return oom(m);
   pr.name = name;
   m->counts.processes++;
   int ok = m->sink.process(m->sink.ctx, &pr, m->errmsg);
-  sqlite3_free(name);
+  xp_free(name);
   if (!ok) return 0;
   /* one thread per track (xp_plane_tracks: the lines sharing a key) */
-  int32_t *lines = sqlite3_malloc64(sizeof(int32_t) * ((sqlite3_uint64)pl->n_lines + 1));
-  int32_t *starts = sqlite3_malloc64(sizeof(int32_t) * ((sqlite3_uint64)pl->n_lines + 1));
-  sqlite3_free(m->line_done);
-  m->line_done = sqlite3_malloc64((sqlite3_uint64)pl->n_lines + 1);
+  int32_t *lines = xp_malloc(sizeof(int32_t) * ((uint64_t)pl->n_lines + 1));
+  int32_t *starts = xp_malloc(sizeof(int32_t) * ((uint64_t)pl->n_lines + 1));
+  xp_free(m->line_done);
+  m->line_done = xp_malloc((uint64_t)pl->n_lines + 1);
   int32_t n_tracks = lines && starts && m->line_done ? xp_plane_tracks(pl, lines, starts) : -1;
   if (n_tracks < 0) ok = oom(m);
   else memset(m->line_done, 0, (size_t)pl->n_lines + 1);
@@ -548,8 +547,8 @@ static int emit_plane(pf_model *m, int32_t pi, const char *host) {
     ok = emit_thread(m, lines + starts[t], starts[t + 1] - starts[t]);
     thread_free(m);
   }
-  sqlite3_free(lines);
-  sqlite3_free(starts);
+  xp_free(lines);
+  xp_free(starts);
   return ok;
 }
 
@@ -574,7 +573,7 @@ static int by_bound(const void *a, const void *b) {
 static int earliest_start(const xp_profile *p, int64_t *out) {
   int64_t n = 0, k = 0, best = INT64_MAX;
   for (int32_t i = 0; i < p->n_planes; i++) n += p->planes[i].n_lines;
-  line_bound *b = sqlite3_malloc64(sizeof(line_bound) * ((sqlite3_uint64)n + 1));
+  line_bound *b = xp_malloc(sizeof(line_bound) * ((uint64_t)n + 1));
   if (!b) return 0;
   for (int32_t i = 0; i < p->n_planes; i++)
     for (int32_t j = 0; j < p->planes[i].n_lines; j++) {
@@ -598,7 +597,7 @@ static int earliest_start(const xp_profile *p, int64_t *out) {
       if (start <= b[i].lo) break;
     }
   }
-  sqlite3_free(b);
+  xp_free(b);
   *out = best;
   return 1;
 }
@@ -648,7 +647,7 @@ static int emit_source(pf_model *m, const xp_file *f, xp_profile *p) {
   t.global = 1;
   t.upid = t.utid = -1;
   t.plane_index = t.line_index = -1;
-  char *track_name = trace_name(m, f->host, sqlite3_mprintf("xplane source"));
+  char *track_name = trace_name(m, f->host, xp_mprintf("xplane source"));
   if (!track_name) return oom(m);
   t.name = track_name;
   pf_event e;
@@ -674,12 +673,12 @@ static int emit_source(pf_model *m, const xp_file *f, xp_profile *p) {
   m->counts.sources++;
   ok = ok && m->sink.track(m->sink.ctx, &t, m->errmsg) && m->sink.event(m->sink.ctx, &e, m->errmsg);
   xp_space_free(&s);
-  sqlite3_free(track_name);
+  xp_free(track_name);
   return ok;
 }
 
 pf_model *pf_model_new(const pf_sink *sink, int merged) {
-  pf_model *m = sqlite3_malloc(sizeof(*m));
+  pf_model *m = xp_malloc(sizeof(*m));
   if (!m) return NULL;
   memset(m, 0, sizeof(*m));
   m->sink = *sink;
@@ -698,7 +697,7 @@ int pf_model_add(pf_model *m, const xp_file *f, xp_profile *p, char **errmsg) {
   for (int32_t pi = 0; ok && pi < p->n_planes; pi++) ok = emit_plane(m, pi, f->host);
   thread_free(m);
   m->host_ordinal++;
-  if (!ok && !*errmsg) *errmsg = sqlite3_mprintf("out of memory");
+  if (!ok && !*errmsg) *errmsg = xp_mprintf("out of memory");
   return ok;
 }
 
@@ -707,12 +706,12 @@ const pf_counts *pf_model_counts(const pf_model *m) { return &m->counts; }
 void pf_model_free(pf_model *m) {
   if (!m) return;
   thread_free(m);
-  sqlite3_free(m->lanes);
-  sqlite3_free(m->other);
-  sqlite3_free(m->spec);
-  sqlite3_free(m->line_done);
-  sqlite3_free(m->args);
-  sqlite3_free(m->arena);
+  xp_free(m->lanes);
+  xp_free(m->other);
+  xp_free(m->spec);
+  xp_free(m->line_done);
+  xp_free(m->args);
+  xp_free(m->arena);
   xp_statvec_free(&m->sv);
-  sqlite3_free(m);
+  xp_free(m);
 }

@@ -172,7 +172,7 @@ typedef struct pf_model pf_model;
 pf_model *pf_model_new(const pf_sink *sink, int merged);
 /* Emit one profile, its source record first (f: the profile as discovered;
 ** f->host is the name prefix in merged mode). Returns 1, or 0 with *errmsg
-** (sqlite3_malloc'd). */
+** (xp_malloc'd). */
 int pf_model_add(pf_model *m, const xp_file *f, xp_profile *p, char **errmsg);
 const pf_counts *pf_model_counts(const pf_model *m);
 void pf_model_free(pf_model *m);

@@ -31,7 +31,7 @@
 
 #include "pf_export.h"
 
-#include "sqlite3.h"
+#include "util.h"
 
 static int usage(void) {
   fprintf(stderr, "usage: xplane2perfetto [--format proto|json] [--merge] [-o OUT] PATH\n");
@@ -66,10 +66,10 @@ int main(int argc, char **argv) {
   pf_export_result r;
   char *err = NULL;
   int ok = pf_export(in, out ? out : dflt, &o, &r, &err);
-  sqlite3_free(dflt);
+  xp_free(dflt);
   if (!ok) {
     fprintf(stderr, "xplane2perfetto: %s\n", err ? err : "out of memory");
-    sqlite3_free(err);
+    xp_free(err);
     return 1;
   }
   printf("{\"files_in\":%d,\"files_out\":%d,\"slices\":%lld,\"instants\":%lld,\"skipped_untimed\":%lld,"

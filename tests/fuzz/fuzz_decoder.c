@@ -42,7 +42,7 @@
 #include "json_trace.h"
 #include "pf_model.h"
 #include "profile.h"
-#include "sqlite3.h"
+#include "util.h"
 
 #define FUZZ_NAME "fuzz-input"
 
@@ -233,7 +233,7 @@ static void check_parallel(const uint8_t *data, size_t size, const xp_profile *o
     check_same_index(one, par);
     xp_profile_release(par);
   }
-  sqlite3_free(err);
+  xp_free(err);
 }
 
 /* How many XSpace.planes fields the input starts with (stops at anything
@@ -365,7 +365,7 @@ static void fuzz_json_trace(const uint8_t *data, size_t size) {
   close(fd);
   if (!ok) {
     CHECK(err != NULL && err[0] != 0);
-    sqlite3_free(err);
+    xp_free(err);
     return;
   }
   CHECK(err == NULL && t.fd >= 0 && t.size > 0);
@@ -379,7 +379,7 @@ static void fuzz_json_trace(const uint8_t *data, size_t size) {
   scan_profile(p);
   xp_profile_release(p);
   munmap(m, (size_t)t.size);
-  sqlite3_free(t.display_time_unit);
+  xp_free(t.display_time_unit);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -392,7 +392,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     CHECK(strncmp(err, FUZZ_NAME ": ", strlen(FUZZ_NAME ": ")) == 0);
     CHECK(strlen(err) > strlen(FUZZ_NAME ": "));
     if (parallel) check_parallel(data, size, NULL, err);
-    sqlite3_free(err);
+    xp_free(err);
     return 0;
   }
   CHECK(err == NULL);

@@ -1,0 +1,233 @@
+/*
+** util.c: heap, formatted strings, text buffer, growable arrays and the hash
+** index shared by every part of xplane-sqlite (see util.h).
+*/
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+/* ---- memory ----------------------------------------------------------- */
+
+void *xp_malloc(uint64_t n) {
+  if (n >= XP_ALLOC_MAX) return NULL;
+  return malloc(n ? (size_t)n : 1);
+}
+
+void *xp_realloc(void *p, uint64_t n) {
+  if (n >= XP_ALLOC_MAX) return NULL;
+  return realloc(p, n ? (size_t)n : 1);
+}
+
+void xp_free(void *p) { free(p); }
+
+char *xp_vmprintf(const char *fmt, va_list ap) {
+  char *z = NULL;
+  if (vasprintf(&z, fmt, ap) < 0) return NULL;
+  return z;
+}
+
+char *xp_mprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *z = xp_vmprintf(fmt, ap);
+  va_end(ap);
+  return z;
+}
+
+int xp_grow(void **arr, int64_t *cap, int64_t need, size_t elt) {
+  if (need <= *cap) return 1;
+  int64_t nc = *cap > 0 ? *cap : 8;
+  while (nc < need) {
+    if (nc > INT64_MAX / 2) return 0;
+    nc *= 2;
+  }
+  if (elt && (uint64_t)nc > XP_ALLOC_MAX / elt) {
+    nc = need; /* doubling would pass the limit: try the exact size */
+    if ((uint64_t)nc > XP_ALLOC_MAX / elt) return 0;
+  }
+  void *p = xp_realloc(*arr, (uint64_t)nc * elt);
+  if (!p) return 0;
+  *arr = p;
+  *cap = nc;
+  return 1;
+}
+
+int xp_grow32(void **arr, int32_t *cap, int32_t need, size_t elt) {
+  int64_t c = *cap;
+  if (need <= c) return 1;
+  if (!xp_grow(arr, &c, need, elt)) return 0;
+  *cap = c > INT32_MAX ? INT32_MAX : (int32_t)c;
+  return 1;
+}
+
+/* ---- text buffer ------------------------------------------------------ */
+
+static xp_buf nomem_buf = {NULL, 0, 0, XP_BUF_NOMEM};
+
+xp_buf *xp_buf_new(void) {
+  xp_buf *b = calloc(1, sizeof(*b));
+  return b ? b : &nomem_buf;
+}
+
+/* Room for n more bytes and a NUL; 0 (and the error set) when there is none. */
+static int reserve(xp_buf *b, size_t n) {
+  if (b->err) return 0;
+  if (n > XP_BUF_MAX || b->n > XP_BUF_MAX - n) {
+    b->err = XP_BUF_TOOBIG;
+    return 0;
+  }
+  size_t need = b->n + n + 1;
+  if (need <= b->cap) return 1;
+  size_t nc = b->cap ? b->cap : 64;
+  while (nc < need) nc *= 2;
+  char *z = xp_realloc(b->z, nc);
+  if (!z) {
+    b->err = XP_BUF_NOMEM;
+    return 0;
+  }
+  b->z = z;
+  b->cap = nc;
+  return 1;
+}
+
+void xp_buf_append(xp_buf *b, const char *p, size_t n) {
+  if (!n || !reserve(b, n)) return;
+  memcpy(b->z + b->n, p, n);
+  b->n += n;
+  b->z[b->n] = 0;
+}
+
+void xp_buf_appendall(xp_buf *b, const char *z) { xp_buf_append(b, z, strlen(z)); }
+
+void xp_buf_appendchar(xp_buf *b, size_t n, char c) {
+  if (!n || !reserve(b, n)) return;
+  memset(b->z + b->n, c, n);
+  b->n += n;
+  b->z[b->n] = 0;
+}
+
+void xp_buf_appendf(xp_buf *b, const char *fmt, ...) {
+  char small[256];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(small, sizeof(small), fmt, ap);
+  va_end(ap);
+  if (n < 0) {
+    if (!b->err) b->err = XP_BUF_NOMEM;
+    return;
+  }
+  if ((size_t)n < sizeof(small)) {
+    xp_buf_append(b, small, (size_t)n);
+    return;
+  }
+  if (!reserve(b, (size_t)n)) return;
+  va_start(ap, fmt);
+  vsnprintf(b->z + b->n, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  b->n += (size_t)n;
+}
+
+void xp_buf_append_g17(xp_buf *b, double d) {
+  char t[48];
+  int n = snprintf(t, sizeof(t), "%.17g", d);
+  if (n <= 0 || (size_t)n >= sizeof(t)) return;
+  if (!isfinite(d) || strchr(t, '.')) {
+    xp_buf_append(b, t, (size_t)n);
+    return;
+  }
+  /* No decimal point: put ".0" before the exponent, or at the end. */
+  char *e = strchr(t, 'e');
+  size_t mant = e ? (size_t)(e - t) : (size_t)n;
+  xp_buf_append(b, t, mant);
+  xp_buf_append(b, ".0", 2);
+  if (e) xp_buf_append(b, e, (size_t)n - mant);
+}
+
+void xp_buf_reset(xp_buf *b) {
+  if (b == &nomem_buf) return;
+  b->n = 0;
+  b->err = 0;
+  if (b->z) b->z[0] = 0;
+}
+
+size_t xp_buf_length(const xp_buf *b) { return b->err ? 0 : b->n; }
+
+const char *xp_buf_value(const xp_buf *b) { return b->z && !b->err ? b->z : ""; }
+
+int xp_buf_errcode(const xp_buf *b) { return b->err; }
+
+char *xp_buf_finish(xp_buf *b) {
+  if (b == &nomem_buf) return NULL;
+  char *z = b->err || !b->n ? NULL : b->z;
+  if (!z) free(b->z);
+  free(b);
+  return z;
+}
+
+void xp_buf_free(xp_buf *b) { free(xp_buf_finish(b)); }
+
+/* ---- hashing ---------------------------------------------------------- */
+
+uint64_t xp_hash_seed_value = 0x243f6a8885a308d3ULL;
+
+__attribute__((constructor)) static void seed_hashes(void) {
+  uint64_t s = 0;
+  if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != (ssize_t)sizeof(s)) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    s = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)&s ^ (uint64_t)ts.tv_sec;
+  }
+  xp_hash_seed_value ^= s;
+}
+
+/* ---- hash index ------------------------------------------------------- */
+
+static int alloc_slots(xp_hmap *m, uint64_t cap) {
+  if (cap > XP_ALLOC_MAX / sizeof(int64_t)) return 0;
+  int64_t *slot = xp_malloc(sizeof(int64_t) * cap);
+  if (!slot) return 0;
+  memset(slot, 0xff, sizeof(int64_t) * cap); /* -1 everywhere */
+  xp_free(m->slot);
+  m->slot = slot;
+  m->mask = cap - 1;
+  return 1;
+}
+
+int xp_hmap_init(xp_hmap *m, int64_t n) {
+  uint64_t cap = 16;
+  while (cap < 2 * (uint64_t)(n + 1)) cap *= 2;
+  m->n = 0;
+  return alloc_slots(m, cap);
+}
+
+int xp_hmap_reserve(xp_hmap *m, xp_hmap_hash_fn hash_of, const void *ctx) {
+  if (m->slot && (uint64_t)(m->n + 1) * 2 <= m->mask) return 1;
+  uint64_t cap = m->slot ? (m->mask + 1) * 2 : 256;
+  int64_t *old = m->slot;
+  uint64_t old_cap = m->slot ? m->mask + 1 : 0;
+  m->slot = NULL;
+  if (!alloc_slots(m, cap)) {
+    m->slot = old;
+    return 0;
+  }
+  for (uint64_t i = 0; i < old_cap; i++) {
+    if (old[i] < 0) continue;
+    uint64_t h = hash_of(ctx, old[i]) & m->mask;
+    while (m->slot[h] >= 0) h = (h + 1) & m->mask;
+    m->slot[h] = old[i];
+  }
+  xp_free(old);
+  return 1;
+}
+
+void xp_hmap_free(xp_hmap *m) {
+  xp_free(m->slot);
+  m->slot = NULL;
+  m->mask = 0;
+  m->n = 0;
+}

@@ -1,0 +1,140 @@
+/*
+** util.h: the small utilities every part of xplane-sqlite shares, with no
+** SQLite in them: heap allocation, formatted strings, a growable text
+** buffer, growable arrays and one open-addressing hash index.
+**
+** Use:
+**   char *z = xp_mprintf("%s: %lld events", path, n);   ... xp_free(z);
+**   xp_buf *b = xp_buf_new(); xp_buf_appendall(b, "x"); char *s = xp_buf_finish(b);
+**   if (!xp_grow((void **)&v, &cap, n + 1, sizeof *v)) return OOM;  v[n++] = x;
+**   xp_hmap m = {0}; ... see xp_hmap below.
+**
+** Allocation: xp_malloc/xp_realloc refuse requests of XP_ALLOC_MAX bytes or
+** more (as sqlite3_malloc64 does) and any request that would overflow; they
+** return NULL then, like plain malloc on exhaustion. xp_malloc(0) returns a
+** valid 1-byte block, so NULL always means "out of memory".
+**
+** Hashing: xp_hash_u64 and xp_hash_bytes mix in a per-process random seed, so
+** input built to collide (hash flooding) cannot be prepared in advance; no
+** caller depends on slot order (every map keeps its entries in insertion
+** order in its own array), so outputs stay deterministic.
+*/
+#ifndef XPLANE_UTIL_H
+#define XPLANE_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- memory ----------------------------------------------------------- */
+
+#define XP_ALLOC_MAX ((uint64_t)0x7fffff00)
+
+void *xp_malloc(uint64_t n);
+void *xp_realloc(void *p, uint64_t n);
+void xp_free(void *p);
+/* printf into a new heap string (glibc printf formats); NULL on OOM. */
+char *xp_mprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xp_vmprintf(const char *fmt, va_list ap);
+
+/* Grow the array *arr of elements of size `elt` so that `need` elements fit
+** (capacity doubles, from 8). Returns 1, or 0 on OOM / overflow with *arr
+** and *cap unchanged. */
+int xp_grow(void **arr, int64_t *cap, int64_t need, size_t elt);
+/* The same for arrays whose capacity is an int32_t. */
+int xp_grow32(void **arr, int32_t *cap, int32_t need, size_t elt);
+
+/* ---- text buffer ------------------------------------------------------ */
+
+/* A growable text buffer with a sticky error: once an append fails (out of
+** memory, or the text would pass XP_BUF_MAX bytes) every later append is a
+** no-op and xp_buf_errcode says why. */
+#define XP_BUF_MAX ((size_t)1000000000) /* SQLite's default SQLITE_MAX_LENGTH */
+enum { XP_BUF_OK = 0, XP_BUF_NOMEM = 1, XP_BUF_TOOBIG = 2 };
+
+typedef struct xp_buf {
+  char *z;
+  size_t n, cap;
+  int err;
+} xp_buf;
+
+xp_buf *xp_buf_new(void); /* never NULL: OOM gives a shared buffer in the NOMEM state */
+void xp_buf_append(xp_buf *b, const char *p, size_t n);
+void xp_buf_appendall(xp_buf *b, const char *z);
+void xp_buf_appendchar(xp_buf *b, size_t n, char c); /* n copies of c */
+void xp_buf_appendf(xp_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A double as SQLite's printf("%!.17g") writes it: 17 significant digits,
+** always a decimal point with a digit after it ("1.0", "1.0e+20"). */
+void xp_buf_append_g17(xp_buf *b, double d);
+void xp_buf_reset(xp_buf *b);               /* empty, error cleared */
+size_t xp_buf_length(const xp_buf *b);
+const char *xp_buf_value(const xp_buf *b);  /* NUL-terminated; "" when empty */
+int xp_buf_errcode(const xp_buf *b);        /* XP_BUF_OK / _NOMEM / _TOOBIG */
+/* Free b and return its text (caller frees with xp_free). NULL when the
+** buffer failed (see xp_buf_errcode before finishing) -- and, as with
+** sqlite3_str_finish, when it is empty. */
+char *xp_buf_finish(xp_buf *b);
+void xp_buf_free(xp_buf *b);
+
+/* ---- hashing ---------------------------------------------------------- */
+
+/* Set once, from getrandom(), when the library is loaded. */
+extern uint64_t xp_hash_seed_value;
+static inline uint64_t xp_hash_seed(void) { return xp_hash_seed_value; }
+/* Seeded mix of a 64-bit key (ids, pointers). */
+static inline uint64_t xp_hash_u64(uint64_t k) {
+  uint64_t x = k ^ xp_hash_seed();
+  x ^= x >> 32;
+  x *= 0xd6e8feb86659fd93ULL;
+  x ^= x >> 32;
+  x *= 0xd6e8feb86659fd93ULL;
+  x ^= x >> 32;
+  return x;
+}
+/* Seeded FNV-1a over bytes, finished with xp_hash_u64. `h0` chains several
+** parts (pass 0 for the first). */
+static inline uint64_t xp_hash_bytes(uint64_t h0, const void *p, size_t n) {
+  const unsigned char *s = (const unsigned char *)p;
+  uint64_t h = 1469598103934665603ULL ^ h0 ^ xp_hash_seed();
+  for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ULL;
+  return xp_hash_u64(h);
+}
+
+/* ---- hash index ------------------------------------------------------- */
+
+/* Open-addressing slots holding indexes into the caller's own entry array
+** (-1 = empty), kept at most half full. The caller owns keys and hashes:
+**
+**   uint64_t h = hash of the key;
+**   if (!xp_hmap_reserve(&m, hash_of_entry, ctx)) return OOM;  // before an insert
+**   uint64_t pos = xp_hmap_find(&m, h, same_key, ctx_with_key);
+**   if (m.slot[pos] >= 0) found entry m.slot[pos];
+**   else { append the entry at index i; xp_hmap_put(&m, pos, i); }
+*/
+typedef struct xp_hmap {
+  int64_t *slot;
+  uint64_t mask; /* capacity - 1; 0 before the first reserve */
+  int64_t n;
+} xp_hmap;
+
+typedef uint64_t (*xp_hmap_hash_fn)(const void *ctx, int64_t entry);
+typedef int (*xp_hmap_eq_fn)(const void *ctx, int64_t entry);
+
+/* Room for one more entry (rehashing every entry with hash_of); 0 on OOM. */
+int xp_hmap_reserve(xp_hmap *m, xp_hmap_hash_fn hash_of, const void *ctx);
+/* Room for n entries in all, sized once (for maps built in one go). */
+int xp_hmap_init(xp_hmap *m, int64_t n);
+/* The slot of the entry for which eq() holds, or the empty slot where it
+** goes. The map must have been reserved or initialized. */
+static inline uint64_t xp_hmap_find(const xp_hmap *m, uint64_t h, xp_hmap_eq_fn eq, const void *ctx) {
+  uint64_t i = h & m->mask;
+  while (m->slot[i] >= 0 && !eq(ctx, m->slot[i])) i = (i + 1) & m->mask;
+  return i;
+}
+static inline void xp_hmap_put(xp_hmap *m, uint64_t pos, int64_t entry) {
+  m->slot[pos] = entry;
+  m->n++;
+}
+void xp_hmap_free(xp_hmap *m);
+
+#endif
