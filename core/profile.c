@@ -41,6 +41,11 @@ int xp_str_eq(xp_str s, const char *z) {
   return s.n == n && memcmp(s.p, z, n) == 0;
 }
 
+int xp_str_starts(xp_str s, const char *prefix) {
+  size_t n = strlen(prefix);
+  return s.n >= n && memcmp(s.p, prefix, n) == 0;
+}
+
 static xp_str str_of(const xp_field *f) {
   xp_str s = {(const char *)f->p, f->n};
   return s;

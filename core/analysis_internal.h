@@ -1,0 +1,55 @@
+/*
+** analysis_internal.h: what the analysis files of core/ share (not for
+** the bindings: they use analysis.h).
+**
+**   analysis.c  the per-profile analysis record, its slots, event selection
+**               and the op accessors
+**   tracks.c    a track's analysis events gathered, and their self times
+**   ops.c       the device ops with self time, pre-op gap and payload
+**   steps.c     steps from a Steps line, host annotations or XLA modules
+**   regions.c   hierarchical regions (named scopes)
+*/
+#ifndef XPLANE_ANALYSIS_INTERNAL_H
+#define XPLANE_ANALYSIS_INTERNAL_H
+
+#include "analysis.h"
+
+/* The analysis of one profile, built piece by piece on first use and kept
+** on the profile (xp_profile.analysis) until it is released. */
+typedef struct xp_analysis xp_analysis;
+struct xp_analysis {
+  int32_t *line_base;   /* per plane: global index of its first line */
+  int64_t **line_self;  /* per global line: self times by event index, or NULL */
+  xp_op *ops;
+  int64_t n_ops;        /* -1 until built */
+  xp_step *steps;
+  int64_t n_steps;      /* -1 until built */
+  xp_scope *scopes;
+  int64_t n_scopes;     /* -1 until built */
+  void *slot[XP_N_SLOTS];
+  void (*slot_free[XP_N_SLOTS])(void *);
+  int64_t n_lines;
+};
+
+
+/* The profile's analysis record, created on first use; NULL on OOM. */
+xp_analysis *xp_analysis_get(xp_profile *p);
+
+/* Events of one track gathered for the interval algorithms (tracks.c). */
+typedef struct xp_gathered {
+  int64_t n, cap;
+  int64_t *start, *dur;
+  int32_t *line, *event_index;
+  int32_t *emeta;
+  const uint8_t **msg;
+  uint32_t *msg_n;
+} xp_gathered;
+
+/* Gather the analysis events of the track of line `first` (all lines of the
+** plane with its key); only_ops keeps device-op lines only. 0 on OOM. */
+int xp_gather_track(const xp_profile *p, int32_t plane, int32_t first, int only_ops, xp_gathered *g);
+void xp_gathered_free(xp_gathered *g);
+/* The first line of the plane in the track of line li. */
+int32_t xp_track_first(const xp_plane *pl, int32_t li);
+
+#endif

@@ -1,0 +1,266 @@
+/*
+** regions.c: hierarchical regions (named scopes) of the device ops, with the
+** redundant unary paths pruned (see analysis.h).
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_internal.h"
+#include "semantics.h"
+#include "util.h"
+
+typedef struct scope_map {
+  xp_scope *v;
+  int64_t n, cap;
+  int64_t *slot;       /* hash slots: index into v, -1 empty */
+  uint64_t mask;
+} scope_map;
+
+static uint64_t hash_str(const char *p, size_t n) {
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
+  return h;
+}
+
+/* (Re)build the slots at least twice as many as the entries. */
+static int map_rehash(scope_map *m) {
+  uint64_t cap = m->mask ? (m->mask + 1) * 2 : 1024;
+  while (cap < 2 * ((uint64_t)m->n + 1)) cap *= 2;
+  int64_t *slot = xp_malloc(sizeof(int64_t) * cap);
+  if (!slot) return 0;
+  for (uint64_t i = 0; i < cap; i++) slot[i] = -1;
+  for (int64_t i = 0; i < m->n; i++) {
+    uint64_t h = hash_str(m->v[i].path, strlen(m->v[i].path)) & (cap - 1);
+    while (slot[h] >= 0) h = (h + 1) & (cap - 1);
+    slot[h] = i;
+  }
+  xp_free(m->slot);
+  m->slot = slot;
+  m->mask = cap - 1;
+  return 1;
+}
+
+/* The index of path p[0..n) in the map, added when absent; -1 on OOM. */
+static int64_t map_get(scope_map *m, const char *p, size_t n, int32_t depth, int add) {
+  if (!m->mask || (uint64_t)m->n * 2 >= m->mask) {
+    if (!add && !m->mask) return -1;
+    if (add && !map_rehash(m)) return -2;
+  }
+  uint64_t h = hash_str(p, n) & m->mask;
+  while (m->slot[h] >= 0) {
+    const char *q = m->v[m->slot[h]].path;
+    if (strlen(q) == n && memcmp(q, p, n) == 0) return m->slot[h];
+    h = (h + 1) & m->mask;
+  }
+  if (!add) return -1;
+  if (m->n == m->cap) {
+    int64_t nc = m->cap ? m->cap * 2 : 256;
+    xp_scope *v = xp_realloc(m->v, sizeof(xp_scope) * (uint64_t)nc);
+    if (!v) return -2;
+    m->v = v;
+    m->cap = nc;
+  }
+  xp_scope *s = &m->v[m->n];
+  memset(s, 0, sizeof(*s));
+  s->path = xp_mprintf("%.*s", (int)n, p);
+  if (!s->path) return -2;
+  s->depth = depth;
+  s->parent = -1;
+  m->slot[h] = m->n;
+  return m->n++;
+}
+
+/* math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-6 us = 1 ps) */
+static int close_ps(int64_t a, int64_t b) {
+  double d = (double)(a > b ? a - b : b - a);
+  double m = (double)(a > b ? a : b);
+  return d <= 1.0 || d <= 1e-9 * m;
+}
+
+static int by_scope_order(const void *x, const void *y) {
+  const xp_scope *a = x, *b = y;
+  if (a->inclusive_ps != b->inclusive_ps) return a->inclusive_ps > b->inclusive_ps ? -1 : 1;
+  if (a->exclusive_ps != b->exclusive_ps) return a->exclusive_ps > b->exclusive_ps ? -1 : 1;
+  return strcmp(a->path, b->path);
+}
+
+/* Memo of the region path of an (op name, tf_op) pair, keyed by where the
+** two strings sit in the mapping (interned names and ref values repeat the
+** same pointers): the scope indices of the path's prefixes. Only a cache: the
+** same strings at other addresses are simply worked out again. */
+typedef struct path_memo {
+  const char *np, *tp;
+  size_t nn, tn;
+  int64_t first;   /* into the prefix index list; -1 = empty slot */
+  int32_t parts;
+} path_memo;
+
+typedef struct memo_table {
+  path_memo *slot;
+  uint64_t mask, n;
+  int64_t *idx;    /* prefix scope indices, `parts` per memo */
+  int64_t n_idx, cap_idx;
+} memo_table;
+
+static uint64_t memo_hash(const char *np, size_t nn, const char *tp, size_t tn) {
+  uint64_t h = (uint64_t)(uintptr_t)np * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)tp * 0xc2b2ae3d27d4eb4fULL;
+  h ^= (uint64_t)nn << 32 ^ (uint64_t)tn;
+  return h ^ (h >> 29);
+}
+
+static path_memo *memo_find(memo_table *t, const char *np, size_t nn, const char *tp, size_t tn, int *found) {
+  if (t->n * 2 >= t->mask) {
+    uint64_t cap = t->mask ? (t->mask + 1) * 2 : 1024;
+    path_memo *slot = xp_malloc(sizeof(path_memo) * cap);
+    if (!slot) return NULL;
+    for (uint64_t i = 0; i < cap; i++) slot[i].first = -1;
+    for (uint64_t i = 0; t->mask && i <= t->mask; i++) {
+      if (t->slot[i].first < 0) continue;
+      uint64_t h = memo_hash(t->slot[i].np, t->slot[i].nn, t->slot[i].tp, t->slot[i].tn) & (cap - 1);
+      while (slot[h].first >= 0) h = (h + 1) & (cap - 1);
+      slot[h] = t->slot[i];
+    }
+    xp_free(t->slot);
+    t->slot = slot;
+    t->mask = cap - 1;
+  }
+  uint64_t h = memo_hash(np, nn, tp, tn) & t->mask;
+  while (t->slot[h].first >= 0) {
+    path_memo *e = &t->slot[h];
+    if (e->np == np && e->nn == nn && e->tp == tp && e->tn == tn) {
+      *found = 1;
+      return e;
+    }
+    h = (h + 1) & t->mask;
+  }
+  *found = 0;
+  return &t->slot[h];
+}
+
+static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m) {
+  xp_statvec sv = {0};
+  memo_table memo;
+  memset(&memo, 0, sizeof(memo));
+  xp_buf *path = xp_buf_new();
+  int ok = 1;
+  for (int64_t i = 0; ok && i < a->n_ops; i++) {
+    const xp_op *o = &a->ops[i];
+    if (!xp_op_stats(p, o, &sv)) { ok = 0; break; }
+    xp_str tf = xp_op_tf_op(&sv), name = xp_op_name(p, o);
+    int found;
+    path_memo *e = memo_find(&memo, name.p, name.n, tf.p, tf.n, &found);
+    if (!e) { ok = 0; break; }
+    if (!found) {
+      /* work the path out once: the scope index of each prefix */
+      xp_buf_reset(path);
+      int parts = xp_scope_path(path, tf.p, tf.n, name.p, name.n, 0);
+      const char *z = xp_buf_value(path);
+      size_t n = (size_t)xp_buf_length(path), end = 0;
+      if (!z) z = "";
+      if (memo.n_idx + parts > memo.cap_idx) {
+        int64_t nc = memo.cap_idx ? memo.cap_idx * 2 : 1024;
+        while (nc < memo.n_idx + parts) nc *= 2;
+        int64_t *v = xp_realloc(memo.idx, sizeof(int64_t) * (uint64_t)nc);
+        if (!v) { ok = 0; break; }
+        memo.idx = v;
+        memo.cap_idx = nc;
+      }
+      for (int32_t d = 1; ok && d <= parts; d++) {
+        if (d > 1) end += 2;
+        while (end < n && !(end + 1 < n && z[end] == '=' && z[end + 1] == '>')) end++;
+        int64_t k = map_get(m, z, end, d, 1);
+        if (k < 0) ok = 0;
+        else memo.idx[memo.n_idx + d - 1] = k;
+      }
+      if (!ok) break;
+      e->np = name.p;
+      e->nn = name.n;
+      e->tp = tf.p;
+      e->tn = tf.n;
+      e->first = memo.n_idx;
+      e->parts = parts;
+      memo.n_idx += parts;
+      memo.n++;
+    }
+    int64_t self = o->self_ps > 0 ? o->self_ps : 0;
+    for (int32_t d = 1; d <= e->parts; d++) {
+      xp_scope *sc = &m->v[memo.idx[e->first + d - 1]];
+      sc->count++;
+      sc->inclusive_ps += self;
+      if (d == e->parts) sc->exclusive_ps += self;
+    }
+  }
+  xp_free(memo.slot);
+  xp_free(memo.idx);
+  xp_free(xp_buf_finish(path));
+  xp_statvec_free(&sv);
+  return ok;
+}
+
+int64_t xp_scopes(xp_profile *p, const xp_scope **scopes) {
+  const xp_op *ops;
+  xp_analysis *a = xp_analysis_get(p);
+  if (!a || xp_ops(p, &ops) < 0) return -1;
+  if (a->n_scopes < 0) {
+    scope_map m;
+    memset(&m, 0, sizeof(m));
+    int ok = build_scopes(p, a, &m);
+    /* children by string: the parent of a=>b=>c is a=>b */
+    int64_t *kids = ok ? xp_malloc(sizeof(int64_t) * 2 * (uint64_t)(m.n + 1)) : NULL;
+    ok = ok && kids;
+    int64_t *only = kids ? kids + m.n + 1 : NULL;
+    for (int64_t i = 0; ok && i < m.n; i++) kids[i] = 0, only[i] = -1;
+    for (int64_t i = 0; ok && i < m.n; i++) {
+      const char *z = m.v[i].path, *last = NULL;
+      for (const char *q = strstr(z, "=>"); q; q = strstr(q + 2, "=>")) last = q;
+      if (!last) continue;
+      int64_t parent = map_get(&m, z, (size_t)(last - z), 0, 0);
+      if (parent < 0) continue;
+      kids[parent]++;
+      only[parent] = i;
+    }
+    /* drop redundant unary paths (depth > 1, one child of equal inclusive time) */
+    int64_t out = 0;
+    for (int64_t i = 0; ok && i < m.n; i++) {
+      int redundant = m.v[i].depth > 1 && kids[i] == 1 && close_ps(m.v[i].inclusive_ps, m.v[only[i]].inclusive_ps);
+      if (redundant) xp_free(m.v[i].path);
+      else m.v[out++] = m.v[i];
+    }
+    if (ok) m.n = out;
+    xp_free(kids);
+    if (!ok) {
+      xp_free(m.slot);
+      for (int64_t i = 0; i < m.n; i++) xp_free(m.v[i].path);
+      xp_free(m.v);
+      return -1;
+    }
+    if (m.n) qsort(m.v, (size_t)m.n, sizeof(xp_scope), by_scope_order);
+    /* parent = the nearest surviving ancestor, by index in the final order */
+    xp_free(m.slot);
+    m.slot = NULL;
+    m.mask = 0;
+    ok = map_rehash(&m);
+    for (int64_t i = 0; ok && i < m.n; i++) {
+      const char *z = m.v[i].path;
+      size_t end = strlen(z);
+      m.v[i].parent = -1;
+      while (m.v[i].parent < 0) {
+        while (end > 0 && !(end >= 2 && z[end - 2] == '=' && z[end - 1] == '>')) end--;
+        if (end < 2) break;
+        end -= 2;
+        int64_t k = map_get(&m, z, end, 0, 0);
+        if (k >= 0) m.v[i].parent = (int32_t)k;
+      }
+    }
+    xp_free(m.slot);
+    if (!ok) {
+      for (int64_t i = 0; i < m.n; i++) xp_free(m.v[i].path);
+      xp_free(m.v);
+      return -1;
+    }
+    a->scopes = m.v;
+    a->n_scopes = m.n;
+  }
+  *scopes = a->scopes;
+  return a->n_scopes;
+}
