@@ -63,37 +63,17 @@ static int grow(void **arr, int32_t *cap, int32_t n, size_t sz) {
   return 1;
 }
 
-/* ---- id maps ---------------------------------------------------------- */
+/* ---- id maps (util.h's xp_idmap) ----------------------------------------- */
 
-static uint32_t hash64(int64_t k) {
-  uint64_t x = (uint64_t)k;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  return (uint32_t)x;
-}
-
-/* Build a map over n ids (read with get(i)); later duplicates win, as for a
-** protobuf map. */
+/* Map the int64 ids that start each of n entries to their index; later
+** duplicates win, as for a protobuf map. */
 static int idmap_build(xp_idmap *m, int32_t n, const void *arr, size_t stride) {
-  uint32_t cap = 16;
-  while (cap < (uint32_t)n * 2u) cap *= 2;
-  m->keys = xp_malloc((uint64_t)cap * sizeof(int64_t));
-  m->vals = xp_malloc((uint64_t)cap * sizeof(int32_t));
-  if (!m->keys || !m->vals) return 0;
-  m->mask = cap - 1;
-  for (uint32_t i = 0; i < cap; i++) m->vals[i] = -1;
-  for (int32_t i = 0; i < n; i++) {
-    int64_t k = *(const int64_t *)((const char *)arr + (size_t)i * stride);
-    uint32_t h = hash64(k) & m->mask;
-    while (m->vals[h] >= 0 && m->keys[h] != k) h = (h + 1) & m->mask;
-    m->keys[h] = k;
-    m->vals[h] = i;
-  }
+  if (!xp_idmap_reserve(m, (uint32_t)n)) return 0;
+  for (int32_t i = 0; i < n; i++)
+    if (!xp_idmap_put(m, *(const int64_t *)((const char *)arr + (size_t)i * stride), i)) return 0;
   return 1;
 }
 
-static int32_t idmap_get(const xp_idmap *m, int64_t k);
 
 /* A map field that repeats a key keeps its last entry (protobuf semantics):
 ** drop the earlier ones, keeping file order. Entries start with their int64
@@ -108,32 +88,21 @@ static int32_t drop_superseded(void *arr, int32_t n, size_t stride, int *oom) {
   int32_t out = 0;
   for (int32_t i = 0; i < n; i++) {
     char *e = (char *)arr + (size_t)i * stride;
-    if (idmap_get(&m, *(const int64_t *)e) != i) continue;
+    if (xp_idmap_get(&m, *(const int64_t *)e) != i) continue;
     if (out != i) memcpy((char *)arr + (size_t)out * stride, e, stride);
     out++;
   }
-  xp_free(m.keys);
-  xp_free(m.vals);
+  xp_idmap_free(&m);
   return out;
 }
 
-static int32_t idmap_get(const xp_idmap *m, int64_t k) {
-  if (!m->vals) return -1;
-  uint32_t h = hash64(k) & m->mask;
-  while (m->vals[h] >= 0) {
-    if (m->keys[h] == k) return m->vals[h];
-    h = (h + 1) & m->mask;
-  }
-  return -1;
-}
-
 const xp_event_meta *xp_plane_event_meta(const xp_plane *pl, int64_t id) {
-  int32_t i = idmap_get(&pl->emeta_idx, id);
+  int32_t i = xp_idmap_get(&pl->emeta_idx, id);
   return i < 0 ? NULL : &pl->emeta[i];
 }
 
 const xp_stat_meta *xp_plane_stat_meta(const xp_plane *pl, int64_t id) {
-  int32_t i = idmap_get(&pl->smeta_idx, id);
+  int32_t i = xp_idmap_get(&pl->smeta_idx, id);
   return i < 0 ? NULL : &pl->smeta[i];
 }
 
@@ -252,60 +221,25 @@ static void walk_stat(xp_wire *parent, const xp_field *sf, int64_t *mid) {
 ** few distinct ids, many uses); marked used_as_name once the plane's stat
 ** metadata map is built (the map may come after the events on the wire). */
 typedef struct idset {
-  int64_t *keys;
-  uint8_t *full;
-  uint32_t n, mask;
+  xp_idmap set;       /* id -> 1 */
   int64_t recent[16]; /* ids added lately (by low bits): most uses repeat them */
+  int primed;
 } idset;
-
 
 static int idset_add(idset *s, int64_t id) {
   int64_t *slot = &s->recent[(uint64_t)id & 15];
-  if (s->mask && *slot == id && id != INT64_MIN) return 1;
-  if (!s->mask)
+  if (!s->primed) {
     for (int i = 0; i < 16; i++) s->recent[i] = INT64_MIN; /* INT64_MIN: never cached */
-  if (s->n * 2 >= s->mask) {
-    uint32_t cap = s->mask ? (s->mask + 1) * 2 : 64;
-    int64_t *keys = xp_malloc(sizeof(int64_t) * cap);
-    uint8_t *full = xp_malloc(cap);
-    if (!keys || !full) {
-      xp_free(keys);
-      xp_free(full);
-      return 0;
-    }
-    memset(full, 0, cap);
-    for (uint32_t i = 0; s->mask && i <= s->mask; i++) {
-      if (!s->full[i]) continue;
-      uint32_t h = hash64(s->keys[i]) & (cap - 1);
-      while (full[h]) h = (h + 1) & (cap - 1);
-      keys[h] = s->keys[i];
-      full[h] = 1;
-    }
-    xp_free(s->keys);
-    xp_free(s->full);
-    s->keys = keys;
-    s->full = full;
-    s->mask = cap - 1;
+    s->primed = 1;
+  } else if (*slot == id && id != INT64_MIN) {
+    return 1;
   }
-  uint32_t h = hash64(id) & s->mask;
-  while (s->full[h]) {
-    if (s->keys[h] == id) {
-      *slot = id;
-      return 1;
-    }
-    h = (h + 1) & s->mask;
-  }
-  s->keys[h] = id;
-  s->full[h] = 1;
-  s->n++;
+  if (xp_idmap_get(&s->set, id) < 0 && !xp_idmap_put(&s->set, id, 1)) return 0;
   *slot = id;
   return 1;
 }
 
-static void idset_free(idset *s) {
-  xp_free(s->keys);
-  xp_free(s->full);
-}
+static void idset_free(idset *s) { xp_idmap_free(&s->set); }
 
 /* Walk the XStat fields numbered `field` of a message. */
 static int32_t walk_stats_of(xp_wire *r, const xp_field *f, idset *used, walk *w) {
@@ -497,9 +431,9 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
         !idmap_build(&pl->smeta_idx, pl->n_smeta, pl->smeta ? &pl->smeta->id : NULL, sizeof(xp_stat_meta))) {
       w->oom = 1;
     } else {
-      for (uint32_t i = 0; used.mask && i <= used.mask; i++) {
-        if (!used.full[i]) continue;
-        int32_t k = idmap_get(&pl->smeta_idx, used.keys[i]);
+      for (uint32_t i = 0; used.set.vals && i <= used.set.mask; i++) {
+        if (used.set.vals[i] < 0) continue;
+        int32_t k = xp_idmap_get(&pl->smeta_idx, used.set.keys[i]);
         if (k >= 0) pl->smeta[k].used_as_name = 1;
       }
     }
@@ -538,10 +472,8 @@ static void free_planes(xp_profile *p) {
     xp_free(pl->lines);
     xp_free(pl->emeta);
     xp_free(pl->smeta);
-    xp_free(pl->emeta_idx.keys);
-    xp_free(pl->emeta_idx.vals);
-    xp_free(pl->smeta_idx.keys);
-    xp_free(pl->smeta_idx.vals);
+    xp_idmap_free(&pl->emeta_idx);
+    xp_idmap_free(&pl->smeta_idx);
   }
   xp_free(p->planes);
   p->planes = NULL;

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "util.h"
 #include "wire.h"
 
 /* Profiles larger than this are refused: a protobuf message cannot exceed
@@ -84,12 +85,6 @@ typedef struct xp_event_meta {
   int32_t n_children;
 } xp_event_meta;
 
-/* Open-addressing map from an int64 id to an array index. */
-typedef struct xp_idmap {
-  int64_t *keys;
-  int32_t *vals; /* -1 = empty slot */
-  uint32_t mask;
-} xp_idmap;
 
 typedef struct xp_line {
   int64_t id;

@@ -185,6 +185,54 @@ __attribute__((constructor)) static void seed_hashes(void) {
   xp_hash_seed_value ^= s;
 }
 
+/* ---- id map ----------------------------------------------------------- */
+
+static void idmap_place(xp_idmap *m, int64_t key, int32_t val) {
+  uint32_t h = (uint32_t)xp_hash_u64((uint64_t)key) & m->mask;
+  while (m->vals[h] >= 0 && m->keys[h] != key) h = (h + 1) & m->mask;
+  if (m->vals[h] < 0) m->n++;
+  m->keys[h] = key;
+  m->vals[h] = val;
+}
+
+int xp_idmap_reserve(xp_idmap *m, uint32_t n) {
+  if (m->vals && (uint64_t)n * 2 <= m->mask) return 1;
+  uint64_t cap = 16;
+  while (cap < (uint64_t)n * 2 + 2) cap *= 2;
+  if (cap > UINT32_MAX) return 0;
+  int64_t *keys = xp_malloc(sizeof(int64_t) * cap);
+  int32_t *vals = xp_malloc(sizeof(int32_t) * cap);
+  if (!keys || !vals) {
+    xp_free(keys);
+    xp_free(vals);
+    return 0;
+  }
+  memset(vals, 0xff, sizeof(int32_t) * cap);
+  xp_idmap old = *m;
+  m->keys = keys;
+  m->vals = vals;
+  m->mask = (uint32_t)(cap - 1);
+  m->n = 0;
+  for (uint64_t i = 0; old.vals && i <= old.mask; i++)
+    if (old.vals[i] >= 0) idmap_place(m, old.keys[i], old.vals[i]);
+  xp_idmap_free(&old);
+  return 1;
+}
+
+int xp_idmap_put(xp_idmap *m, int64_t key, int32_t val) {
+  if (!xp_idmap_reserve(m, m->n + 1)) return 0;
+  idmap_place(m, key, val);
+  return 1;
+}
+
+void xp_idmap_free(xp_idmap *m) {
+  xp_free(m->keys);
+  xp_free(m->vals);
+  m->keys = NULL;
+  m->vals = NULL;
+  m->mask = m->n = 0;
+}
+
 /* ---- hash index ------------------------------------------------------- */
 
 static int alloc_slots(xp_hmap *m, uint64_t cap) {

@@ -100,6 +100,31 @@ static inline uint64_t xp_hash_bytes(uint64_t h0, const void *p, size_t n) {
   return xp_hash_u64(h);
 }
 
+/* ---- id map ----------------------------------------------------------- */
+
+/* An open-addressing map from int64 ids to int32 values (metadata ids to
+** array indexes, sets of ids), keys stored inline, at most half full. */
+typedef struct xp_idmap {
+  int64_t *keys;
+  int32_t *vals; /* -1 = empty slot */
+  uint32_t mask, n;
+} xp_idmap;
+
+/* Set key -> val (val >= 0), replacing an earlier value; 0 on OOM. */
+int xp_idmap_put(xp_idmap *m, int64_t key, int32_t val);
+/* Room for n keys in all without growing; 0 on OOM. */
+int xp_idmap_reserve(xp_idmap *m, uint32_t n);
+static inline int32_t xp_idmap_get(const xp_idmap *m, int64_t key) {
+  if (!m->vals) return -1;
+  uint32_t h = (uint32_t)xp_hash_u64((uint64_t)key) & m->mask;
+  while (m->vals[h] >= 0) {
+    if (m->keys[h] == key) return m->vals[h];
+    h = (h + 1) & m->mask;
+  }
+  return -1;
+}
+void xp_idmap_free(xp_idmap *m);
+
 /* ---- hash index ------------------------------------------------------- */
 
 /* Open-addressing slots holding indexes into the caller's own entry array
