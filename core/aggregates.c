@@ -34,52 +34,43 @@ typedef struct counted {
 typedef struct counter {
   counted *v;
   int64_t n, cap;
-  int64_t *slot;  /* -1 empty */
-  uint64_t mask;
+  xp_hmap index; /* into v */
 } counter;
 
 static uint64_t hash_key(int64_t owner, int32_t kind, const char *p, size_t n) {
-  uint64_t h = 1469598103934665603ULL ^ (uint64_t)owner * 0x9e3779b97f4a7c15ULL ^ (uint64_t)kind;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
-  return h;
+  return xp_hash_bytes((uint64_t)owner * 0x9e3779b97f4a7c15ULL ^ (uint64_t)kind, p, n);
 }
 
-static int counter_rehash(counter *c) {
-  uint64_t cap = c->mask ? (c->mask + 1) * 2 : 256;
-  int64_t *slot = xp_malloc(sizeof(int64_t) * cap);
-  if (!slot) return 0;
-  for (uint64_t i = 0; i < cap; i++) slot[i] = -1;
-  for (int64_t i = 0; i < c->n; i++) {
-    uint64_t h = hash_key(c->v[i].owner, c->v[i].kind, c->v[i].value, c->v[i].n) & (cap - 1);
-    while (slot[h] >= 0) h = (h + 1) & (cap - 1);
-    slot[h] = i;
-  }
-  xp_free(c->slot);
-  c->slot = slot;
-  c->mask = cap - 1;
-  return 1;
+static uint64_t counted_hash(const void *ctx, int64_t i) {
+  const counted *e = &((const counter *)ctx)->v[i];
+  return hash_key(e->owner, e->kind, e->value, e->n);
+}
+
+typedef struct counted_key {
+  const counter *c;
+  int64_t owner;
+  int32_t kind;
+  const char *p;
+  size_t n;
+} counted_key;
+
+static int counted_eq(const void *ctx, int64_t i) {
+  const counted_key *k = ctx;
+  const counted *e = &k->c->v[i];
+  return e->owner == k->owner && e->kind == k->kind && e->n == k->n && memcmp(e->value, k->p, k->n) == 0;
 }
 
 /* Count one occurrence of value p[0..n) for (owner, kind); returns its
 ** entry's index, -1 on OOM. */
 static int64_t counter_put(counter *c, int64_t owner, int32_t kind, const char *p, size_t n, int64_t seen) {
-  if (((uint64_t)c->n + 1) * 2 > c->mask && !counter_rehash(c)) return -1;
-  uint64_t h = hash_key(owner, kind, p, n) & c->mask;
-  while (c->slot[h] >= 0) {
-    counted *e = &c->v[c->slot[h]];
-    if (e->owner == owner && e->kind == kind && e->n == n && memcmp(e->value, p, n) == 0) {
-      e->count++;
-      return c->slot[h];
-    }
-    h = (h + 1) & c->mask;
+  if (!xp_hmap_reserve(&c->index, counted_hash, c)) return -1;
+  counted_key key = {c, owner, kind, p, n};
+  uint64_t pos = xp_hmap_find(&c->index, hash_key(owner, kind, p, n), counted_eq, &key);
+  if (c->index.slot[pos] >= 0) {
+    c->v[c->index.slot[pos]].count++;
+    return c->index.slot[pos];
   }
-  if (c->n == c->cap) {
-    int64_t nc = c->cap ? c->cap * 2 : 256;
-    counted *v = xp_realloc(c->v, sizeof(counted) * (uint64_t)nc);
-    if (!v) return -1;
-    c->v = v;
-    c->cap = nc;
-  }
+  if (!xp_grow((void **)&c->v, &c->cap, c->n + 1, sizeof(counted))) return -1;
   counted *e = &c->v[c->n];
   e->value = xp_malloc(n + 1);
   if (!e->value) return -1;
@@ -91,7 +82,7 @@ static int64_t counter_put(counter *c, int64_t owner, int32_t kind, const char *
   e->count = 1;
   e->first_seen = seen;
   e->proxy = -1;
-  c->slot[h] = c->n;
+  xp_hmap_put(&c->index, pos, c->n);
   return c->n++;
 }
 
@@ -102,7 +93,7 @@ static int counter_add(counter *c, int64_t owner, int32_t kind, const char *p, s
 static void counter_free(counter *c, int keep_values) {
   for (int64_t i = 0; !keep_values && i < c->n; i++) xp_free(c->v[i].value);
   xp_free(c->v);
-  xp_free(c->slot);
+  xp_hmap_free(&c->index);
 }
 
 /* Does a beat b as "most frequent, ties to the first seen"? */
@@ -361,12 +352,8 @@ static int build_op_names(xp_profile *p, op_names *out) {
   /* name of each op -> its index in `names` (counted under owner -1) */
   for (int64_t i = 0; ok && i < n_ops; i++) {
     xp_str name = xp_op_name(p, &ops[i]);
-    ok = counter_add(&names, -1, K_NAME, name.p, name.n, i);
-    if (!ok) break;
-    uint64_t h = hash_key(-1, K_NAME, name.p, name.n) & names.mask;
-    while (names.v[names.slot[h]].n != name.n || memcmp(names.v[names.slot[h]].value, name.p, name.n) != 0)
-      h = (h + 1) & names.mask;
-    of_op[i] = names.slot[h];
+    of_op[i] = counter_put(&names, -1, K_NAME, name.p, name.n, i);
+    ok = of_op[i] >= 0;
   }
   out->v = ok ? xp_malloc(sizeof(xp_op_group) * (uint64_t)(names.n + 1)) : NULL;
   ok = ok && out->v;
@@ -484,48 +471,54 @@ static void gaps_free(void *g_) {
 /* Where three strings sit in the mapping -> their group: names and interned
 ** values repeat the same pointers, so most lookups skip hashing the text. */
 typedef struct ptr3 {
-  const char *a, *b, *c;
-  size_t an, bn, cn;
-  int64_t e; /* -1: empty */
+  xp_str a, b, c;
+  int64_t e;
 } ptr3;
 
 typedef struct ptr3_map {
-  ptr3 *slot;
-  uint64_t mask, n;
+  ptr3 *v;
+  int64_t n, cap;
+  xp_hmap index; /* into v */
 } ptr3_map;
 
 static uint64_t ptr3_hash(xp_str a, xp_str b, xp_str c) {
-  uint64_t h = (uint64_t)(uintptr_t)a.p * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)b.p * 0xc2b2ae3d27d4eb4fULL ^
-               (uint64_t)(uintptr_t)c.p * 0x165667b19e3779f9ULL ^ (a.n << 40) ^ (b.n << 20) ^ c.n;
-  return h ^ (h >> 31);
+  return xp_hash_u64((uint64_t)(uintptr_t)a.p * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)b.p * 0xc2b2ae3d27d4eb4fULL ^
+                     (uint64_t)(uintptr_t)c.p * 0x165667b19e3779f9ULL ^ (a.n << 40) ^ (b.n << 20) ^ c.n);
 }
 
-/* The slot of (a, b, c): found (e >= 0) or where to put it; NULL on OOM. */
-static ptr3 *ptr3_slot(ptr3_map *m, xp_str a, xp_str b, xp_str c) {
-  if (m->n * 2 >= m->mask) {
-    uint64_t cap = m->mask ? (m->mask + 1) * 2 : 1024;
-    ptr3 *slot = xp_malloc(sizeof(ptr3) * cap);
-    if (!slot) return NULL;
-    for (uint64_t i = 0; i < cap; i++) slot[i].e = -1;
-    for (uint64_t i = 0; m->mask && i <= m->mask; i++) {
-      ptr3 *q = &m->slot[i];
-      if (q->e < 0) continue;
-      xp_str qa = {q->a, q->an}, qb = {q->b, q->bn}, qc = {q->c, q->cn};
-      uint64_t h = ptr3_hash(qa, qb, qc) & (cap - 1);
-      while (slot[h].e >= 0) h = (h + 1) & (cap - 1);
-      slot[h] = *q;
-    }
-    xp_free(m->slot);
-    m->slot = slot;
-    m->mask = cap - 1;
-  }
-  uint64_t h = ptr3_hash(a, b, c) & m->mask;
-  while (m->slot[h].e >= 0) {
-    ptr3 *q = &m->slot[h];
-    if (q->a == a.p && q->an == a.n && q->b == b.p && q->bn == b.n && q->c == c.p && q->cn == c.n) return q;
-    h = (h + 1) & m->mask;
-  }
-  return &m->slot[h];
+static uint64_t ptr3_hash_of(const void *ctx, int64_t i) {
+  const ptr3 *q = &((const ptr3_map *)ctx)->v[i];
+  return ptr3_hash(q->a, q->b, q->c);
+}
+
+static int same_place(xp_str x, xp_str y) { return x.p == y.p && x.n == y.n; }
+
+typedef struct ptr3_key {
+  const ptr3_map *m;
+  xp_str a, b, c;
+} ptr3_key;
+
+static int ptr3_eq(const void *ctx, int64_t i) {
+  const ptr3_key *k = ctx;
+  const ptr3 *q = &k->m->v[i];
+  return same_place(q->a, k->a) && same_place(q->b, k->b) && same_place(q->c, k->c);
+}
+
+/* The slot of (a, b, c) in m: m->index.slot[*pos] >= 0 when found. 0 on OOM. */
+static int ptr3_find(ptr3_map *m, xp_str a, xp_str b, xp_str c, uint64_t *pos) {
+  if (!xp_hmap_reserve(&m->index, ptr3_hash_of, m)) return 0;
+  ptr3_key key = {m, a, b, c};
+  *pos = xp_hmap_find(&m->index, ptr3_hash(a, b, c), ptr3_eq, &key);
+  return 1;
+}
+
+/* Put (a, b, c) -> e at the slot ptr3_find gave. 0 on OOM. */
+static int ptr3_put(ptr3_map *m, uint64_t pos, xp_str a, xp_str b, xp_str c, int64_t e) {
+  if (!xp_grow((void **)&m->v, &m->cap, m->n + 1, sizeof(ptr3))) return 0;
+  ptr3 q = {a, b, c, e};
+  m->v[m->n] = q;
+  xp_hmap_put(&m->index, pos, m->n++);
+  return 1;
 }
 
 /* An unambiguous key of the three strings: each preceded by its length. */
@@ -554,9 +547,9 @@ static int build_gaps(xp_profile *p, gaps *out) {
     const xp_op *pay = &ops[m->payload];
     pick_op(p, pay, &pk);
     xp_str pn = xp_op_name(p, pay), mn = xp_op_name(p, m), tf = picked_tf_op(&pk);
-    ptr3 *q = ptr3_slot(&seen, pn, mn, tf);
-    if (!q) { ok = 0; break; }
-    int64_t e = q->e;
+    uint64_t pos;
+    if (!ptr3_find(&seen, pn, mn, tf, &pos)) { ok = 0; break; }
+    int64_t e = seen.index.slot[pos] >= 0 ? seen.v[seen.index.slot[pos]].e : -1;
     if (e < 0) { /* these pointers are new: find the group by content */
       xp_buf_reset(k);
       put_part(k, pn);
@@ -564,10 +557,7 @@ static int build_gaps(xp_profile *p, gaps *out) {
       put_part(k, tf);
       const char *kz = xp_buf_value(k);
       e = counter_put(&keys, 0, 0, kz ? kz : "", (size_t)xp_buf_length(k), i);
-      if (e < 0) { ok = 0; break; }
-      q->a = pn.p, q->an = pn.n, q->b = mn.p, q->bn = mn.n, q->c = tf.p, q->cn = tf.n;
-      q->e = e;
-      seen.n++;
+      if (e < 0 || !ptr3_put(&seen, pos, pn, mn, tf, e)) { ok = 0; break; }
     }
     if (e == out->n) { /* a new group */
       if (out->n == cap) {
@@ -590,7 +580,8 @@ static int build_gaps(xp_profile *p, gaps *out) {
   }
   xp_free(xp_buf_finish(k));
   counter_free(&keys, 0);
-  xp_free(seen.slot);
+  xp_free(seen.v);
+  xp_hmap_free(&seen.index);
   return ok;
 }
 
