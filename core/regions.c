@@ -9,65 +9,58 @@
 #include "semantics.h"
 #include "util.h"
 
+/* The regions by path: entries in first-seen order, indexed by xp_hmap. */
 typedef struct scope_map {
   xp_scope *v;
   int64_t n, cap;
-  int64_t *slot;       /* hash slots: index into v, -1 empty */
-  uint64_t mask;
+  xp_hmap index; /* into v */
 } scope_map;
 
-static uint64_t hash_str(const char *p, size_t n) {
-  uint64_t h = 1469598103934665603ULL;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
-  return h;
+static uint64_t scope_hash_of(const void *ctx, int64_t i) {
+  const char *path = ((const scope_map *)ctx)->v[i].path;
+  return xp_hash_bytes(0, path, strlen(path));
 }
 
-/* (Re)build the slots at least twice as many as the entries. */
-static int map_rehash(scope_map *m) {
-  uint64_t cap = m->mask ? (m->mask + 1) * 2 : 1024;
-  while (cap < 2 * ((uint64_t)m->n + 1)) cap *= 2;
-  int64_t *slot = xp_malloc(sizeof(int64_t) * cap);
-  if (!slot) return 0;
-  for (uint64_t i = 0; i < cap; i++) slot[i] = -1;
-  for (int64_t i = 0; i < m->n; i++) {
-    uint64_t h = hash_str(m->v[i].path, strlen(m->v[i].path)) & (cap - 1);
-    while (slot[h] >= 0) h = (h + 1) & (cap - 1);
-    slot[h] = i;
-  }
-  xp_free(m->slot);
-  m->slot = slot;
-  m->mask = cap - 1;
-  return 1;
+typedef struct scope_key {
+  const scope_map *m;
+  const char *p;
+  size_t n;
+} scope_key;
+
+static int scope_eq(const void *ctx, int64_t i) {
+  const scope_key *k = ctx;
+  const char *q = k->m->v[i].path;
+  return strlen(q) == k->n && memcmp(q, k->p, k->n) == 0;
 }
 
-/* The index of path p[0..n) in the map, added when absent; -1 on OOM. */
+/* The index of path p[0..n) in the map, added (with `depth`) when absent and
+** `add` is set; -1 when absent, -2 on OOM. */
 static int64_t map_get(scope_map *m, const char *p, size_t n, int32_t depth, int add) {
-  if (!m->mask || (uint64_t)m->n * 2 >= m->mask) {
-    if (!add && !m->mask) return -1;
-    if (add && !map_rehash(m)) return -2;
-  }
-  uint64_t h = hash_str(p, n) & m->mask;
-  while (m->slot[h] >= 0) {
-    const char *q = m->v[m->slot[h]].path;
-    if (strlen(q) == n && memcmp(q, p, n) == 0) return m->slot[h];
-    h = (h + 1) & m->mask;
-  }
+  if (add && !xp_hmap_reserve(&m->index, scope_hash_of, m)) return -2;
+  if (!m->index.slot) return -1;
+  scope_key key = {m, p, n};
+  uint64_t pos = xp_hmap_find(&m->index, xp_hash_bytes(0, p, n), scope_eq, &key);
+  if (m->index.slot[pos] >= 0) return m->index.slot[pos];
   if (!add) return -1;
-  if (m->n == m->cap) {
-    int64_t nc = m->cap ? m->cap * 2 : 256;
-    xp_scope *v = xp_realloc(m->v, sizeof(xp_scope) * (uint64_t)nc);
-    if (!v) return -2;
-    m->v = v;
-    m->cap = nc;
-  }
+  if (!xp_grow((void **)&m->v, &m->cap, m->n + 1, sizeof(xp_scope))) return -2;
   xp_scope *s = &m->v[m->n];
   memset(s, 0, sizeof(*s));
   s->path = xp_mprintf("%.*s", (int)n, p);
   if (!s->path) return -2;
   s->depth = depth;
   s->parent = -1;
-  m->slot[h] = m->n;
+  xp_hmap_put(&m->index, pos, m->n);
   return m->n++;
+}
+
+/* Index the entries again after they were reordered or dropped. */
+static int map_reindex(scope_map *m) {
+  if (!xp_hmap_init(&m->index, m->n)) return 0;
+  for (int64_t i = 0; i < m->n; i++) {
+    scope_key key = {m, m->v[i].path, strlen(m->v[i].path)};
+    xp_hmap_put(&m->index, xp_hmap_find(&m->index, xp_hash_bytes(0, key.p, key.n), scope_eq, &key), i);
+  }
+  return 1;
 }
 
 /* math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-6 us = 1 ps) */
@@ -88,53 +81,44 @@ static int by_scope_order(const void *x, const void *y) {
 ** two strings sit in the mapping (interned names and ref values repeat the
 ** same pointers): the scope indices of the path's prefixes. Only a cache: the
 ** same strings at other addresses are simply worked out again. */
+/* (name, tf_op) as they sit in the mapping -> the scope index of each
+** prefix of their path: names and tf_op values repeat the same pointers, so
+** most ops skip working their path out again. */
 typedef struct path_memo {
   const char *np, *tp;
   size_t nn, tn;
-  int64_t first;   /* into the prefix index list; -1 = empty slot */
+  int64_t first;   /* into the prefix index list */
   int32_t parts;
 } path_memo;
 
 typedef struct memo_table {
-  path_memo *slot;
-  uint64_t mask, n;
+  path_memo *v;
+  int64_t n, cap;
+  xp_hmap index;   /* into v */
   int64_t *idx;    /* prefix scope indices, `parts` per memo */
   int64_t n_idx, cap_idx;
 } memo_table;
 
 static uint64_t memo_hash(const char *np, size_t nn, const char *tp, size_t tn) {
-  uint64_t h = (uint64_t)(uintptr_t)np * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)tp * 0xc2b2ae3d27d4eb4fULL;
-  h ^= (uint64_t)nn << 32 ^ (uint64_t)tn;
-  return h ^ (h >> 29);
+  return xp_hash_u64((uint64_t)(uintptr_t)np * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)tp * 0xc2b2ae3d27d4eb4fULL ^
+                     (uint64_t)nn << 32 ^ (uint64_t)tn);
 }
 
-static path_memo *memo_find(memo_table *t, const char *np, size_t nn, const char *tp, size_t tn, int *found) {
-  if (t->n * 2 >= t->mask) {
-    uint64_t cap = t->mask ? (t->mask + 1) * 2 : 1024;
-    path_memo *slot = xp_malloc(sizeof(path_memo) * cap);
-    if (!slot) return NULL;
-    for (uint64_t i = 0; i < cap; i++) slot[i].first = -1;
-    for (uint64_t i = 0; t->mask && i <= t->mask; i++) {
-      if (t->slot[i].first < 0) continue;
-      uint64_t h = memo_hash(t->slot[i].np, t->slot[i].nn, t->slot[i].tp, t->slot[i].tn) & (cap - 1);
-      while (slot[h].first >= 0) h = (h + 1) & (cap - 1);
-      slot[h] = t->slot[i];
-    }
-    xp_free(t->slot);
-    t->slot = slot;
-    t->mask = cap - 1;
-  }
-  uint64_t h = memo_hash(np, nn, tp, tn) & t->mask;
-  while (t->slot[h].first >= 0) {
-    path_memo *e = &t->slot[h];
-    if (e->np == np && e->nn == nn && e->tp == tp && e->tn == tn) {
-      *found = 1;
-      return e;
-    }
-    h = (h + 1) & t->mask;
-  }
-  *found = 0;
-  return &t->slot[h];
+static uint64_t memo_hash_of(const void *ctx, int64_t i) {
+  const path_memo *e = &((const memo_table *)ctx)->v[i];
+  return memo_hash(e->np, e->nn, e->tp, e->tn);
+}
+
+typedef struct memo_key {
+  const memo_table *t;
+  const char *np, *tp;
+  size_t nn, tn;
+} memo_key;
+
+static int memo_eq(const void *ctx, int64_t i) {
+  const memo_key *k = ctx;
+  const path_memo *e = &k->t->v[i];
+  return e->np == k->np && e->nn == k->nn && e->tp == k->tp && e->tn == k->tn;
 }
 
 static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m) {
@@ -147,9 +131,11 @@ static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m) {
     const xp_op *o = &a->ops[i];
     if (!xp_op_stats(p, o, &sv)) { ok = 0; break; }
     xp_str tf = xp_op_tf_op(&sv), name = xp_op_name(p, o);
-    int found;
-    path_memo *e = memo_find(&memo, name.p, name.n, tf.p, tf.n, &found);
-    if (!e) { ok = 0; break; }
+    if (!xp_hmap_reserve(&memo.index, memo_hash_of, &memo)) { ok = 0; break; }
+    memo_key key = {&memo, name.p, tf.p, name.n, tf.n};
+    uint64_t pos = xp_hmap_find(&memo.index, memo_hash(name.p, name.n, tf.p, tf.n), memo_eq, &key);
+    int found = memo.index.slot[pos] >= 0;
+    path_memo *e = found ? &memo.v[memo.index.slot[pos]] : NULL;
     if (!found) {
       /* work the path out once: the scope index of each prefix */
       xp_buf_reset(path);
@@ -173,6 +159,8 @@ static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m) {
         else memo.idx[memo.n_idx + d - 1] = k;
       }
       if (!ok) break;
+      if (!xp_grow((void **)&memo.v, &memo.cap, memo.n + 1, sizeof(path_memo))) { ok = 0; break; }
+      e = &memo.v[memo.n];
       e->np = name.p;
       e->nn = name.n;
       e->tp = tf.p;
@@ -180,7 +168,7 @@ static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m) {
       e->first = memo.n_idx;
       e->parts = parts;
       memo.n_idx += parts;
-      memo.n++;
+      xp_hmap_put(&memo.index, pos, memo.n++);
     }
     int64_t self = o->self_ps > 0 ? o->self_ps : 0;
     for (int32_t d = 1; d <= e->parts; d++) {
@@ -190,7 +178,8 @@ static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m) {
       if (d == e->parts) sc->exclusive_ps += self;
     }
   }
-  xp_free(memo.slot);
+  xp_free(memo.v);
+  xp_hmap_free(&memo.index);
   xp_free(memo.idx);
   xp_free(xp_buf_finish(path));
   xp_statvec_free(&sv);
@@ -229,17 +218,14 @@ int64_t xp_scopes(xp_profile *p, const xp_scope **scopes) {
     if (ok) m.n = out;
     xp_free(kids);
     if (!ok) {
-      xp_free(m.slot);
+      xp_hmap_free(&m.index);
       for (int64_t i = 0; i < m.n; i++) xp_free(m.v[i].path);
       xp_free(m.v);
       return -1;
     }
     if (m.n) qsort(m.v, (size_t)m.n, sizeof(xp_scope), by_scope_order);
     /* parent = the nearest surviving ancestor, by index in the final order */
-    xp_free(m.slot);
-    m.slot = NULL;
-    m.mask = 0;
-    ok = map_rehash(&m);
+    ok = map_reindex(&m);
     for (int64_t i = 0; ok && i < m.n; i++) {
       const char *z = m.v[i].path;
       size_t end = strlen(z);
@@ -252,7 +238,7 @@ int64_t xp_scopes(xp_profile *p, const xp_scope **scopes) {
         if (k >= 0) m.v[i].parent = (int32_t)k;
       }
     }
-    xp_free(m.slot);
+    xp_hmap_free(&m.index);
     if (!ok) {
       for (int64_t i = 0; i < m.n; i++) xp_free(m.v[i].path);
       xp_free(m.v);
