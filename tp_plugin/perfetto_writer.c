@@ -12,12 +12,17 @@
 
 #include "util.h"
 
-/* String -> interning id (ids from 1, per table); keys are owned copies. */
+/* String -> interning id (ids from 1, per table): the owned copies in id
+** order (id = index + 1), indexed by util.h's xp_hmap. */
+typedef struct intern_key {
+  char *p;
+  size_t n;
+} intern_key;
+
 typedef struct intern_map {
-  char **keys;
-  size_t *lens;
-  uint64_t *iids;
-  uint64_t mask, n;
+  intern_key *v;
+  int64_t n, cap;
+  xp_hmap index; /* into v */
 } intern_map;
 
 typedef struct scratch {
@@ -40,68 +45,47 @@ struct pf_writer {
   scratch sc;
 };
 
-static uint64_t hash_bytes(const char *p, size_t n) {
-  uint64_t h = 1469598103934665603ULL;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
-  return h;
+static uint64_t intern_hash_of(const void *ctx, int64_t i) {
+  const intern_key *k = &((const intern_map *)ctx)->v[i];
+  return xp_hash_bytes(0, k->p, k->n);
 }
 
-static int intern_grow(intern_map *m) {
-  uint64_t cap = m->mask ? (m->mask + 1) * 2 : 256;
-  char **keys = xp_malloc(sizeof(char *) * cap);
-  size_t *lens = xp_malloc(sizeof(size_t) * cap);
-  uint64_t *iids = xp_malloc(sizeof(uint64_t) * cap);
-  if (!keys || !lens || !iids) {
-    xp_free(keys);
-    xp_free(lens);
-    xp_free(iids);
-    return 0;
-  }
-  memset(keys, 0, sizeof(char *) * cap);
-  for (uint64_t i = 0; m->mask && i <= m->mask; i++) {
-    if (!m->keys[i]) continue;
-    uint64_t h = hash_bytes(m->keys[i], m->lens[i]) & (cap - 1);
-    while (keys[h]) h = (h + 1) & (cap - 1);
-    keys[h] = m->keys[i];
-    lens[h] = m->lens[i];
-    iids[h] = m->iids[i];
-  }
-  xp_free(m->keys);
-  xp_free(m->lens);
-  xp_free(m->iids);
-  m->keys = keys;
-  m->lens = lens;
-  m->iids = iids;
-  m->mask = cap - 1;
-  return 1;
+typedef struct intern_probe {
+  const intern_map *m;
+  const char *p;
+  size_t n;
+} intern_probe;
+
+static int intern_eq(const void *ctx, int64_t i) {
+  const intern_probe *q = ctx;
+  const intern_key *k = &q->m->v[i];
+  return k->n == q->n && (q->n == 0 || memcmp(k->p, q->p, q->n) == 0);
 }
 
 /* The id of p[0..n), added when absent (*added = its NUL-terminated copy,
 ** else NULL). 0 on out-of-memory. */
 static uint64_t intern(intern_map *m, const char *p, size_t n, const char **added) {
   *added = NULL;
-  if ((!m->mask || (m->n + 1) * 2 > m->mask) && !intern_grow(m)) return 0;
-  uint64_t h = hash_bytes(p, n) & m->mask;
-  while (m->keys[h]) {
-    if (m->lens[h] == n && (n == 0 || memcmp(m->keys[h], p, n) == 0)) return m->iids[h];
-    h = (h + 1) & m->mask;
-  }
+  if (!xp_hmap_reserve(&m->index, intern_hash_of, m)) return 0;
+  intern_probe q = {m, p, n};
+  uint64_t pos = xp_hmap_find(&m->index, xp_hash_bytes(0, p, n), intern_eq, &q);
+  if (m->index.slot[pos] >= 0) return (uint64_t)m->index.slot[pos] + 1;
+  if (!xp_grow((void **)&m->v, &m->cap, m->n + 1, sizeof(intern_key))) return 0;
   char *k = xp_malloc(n + 1);
   if (!k) return 0;
   if (n) memcpy(k, p, n); /* p may be NULL for an empty name */
   k[n] = 0;
-  m->keys[h] = k;
-  m->lens[h] = n;
-  m->iids[h] = ++m->n;
+  m->v[m->n].p = k;
+  m->v[m->n].n = n;
+  xp_hmap_put(&m->index, pos, m->n);
   *added = k;
-  return m->n;
+  return (uint64_t)++m->n;
 }
 
 static void intern_free(intern_map *m) {
-  for (uint64_t i = 0; m->mask && i <= m->mask; i++) xp_free(m->keys[i]);
-  xp_free(m->keys);
-  xp_free(m->lens);
-  xp_free(m->iids);
+  for (int64_t i = 0; i < m->n; i++) xp_free(m->v[i].p);
+  xp_free(m->v);
+  xp_hmap_free(&m->index);
   memset(m, 0, sizeof(*m));
 }
 
