@@ -91,13 +91,22 @@ static inline uint64_t xp_hash_u64(uint64_t k) {
   x ^= x >> 32;
   return x;
 }
-/* Seeded FNV-1a over bytes, finished with xp_hash_u64. `h0` chains several
-** parts (pass 0 for the first). */
+/* Seeded hash of bytes, a word at a time, finished with xp_hash_u64. `h0`
+** chains several parts (pass 0 for the first). */
 static inline uint64_t xp_hash_bytes(uint64_t h0, const void *p, size_t n) {
   const unsigned char *s = (const unsigned char *)p;
-  uint64_t h = 1469598103934665603ULL ^ h0 ^ xp_hash_seed();
-  for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ULL;
-  return xp_hash_u64(h);
+  uint64_t h = xp_hash_seed() ^ h0 ^ (n * 0xff51afd7ed558ccdULL);
+  while (n >= 8) {
+    uint64_t w;
+    __builtin_memcpy(&w, s, 8);
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 31;
+    s += 8;
+    n -= 8;
+  }
+  uint64_t w = 0;
+  if (n) __builtin_memcpy(&w, s, n);
+  return xp_hash_u64(h ^ w);
 }
 
 /* ---- id map ----------------------------------------------------------- */

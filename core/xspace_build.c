@@ -17,7 +17,7 @@
 /* Memory for remembering string values as interning candidates, at most
 ** (their bytes plus a map entry each); beyond it new strings stay inline. */
 #define XB_INTERN_BUDGET ((size_t)64 << 20)
-#define XB_ENTRY_COST (sizeof(map_entry) + 2 * sizeof(int32_t) + 1 + sizeof(int32_t))
+#define XB_ENTRY_COST (sizeof(map_entry) + 4 * sizeof(int64_t)) /* the entry, its index slots (at most half full, doubling) */
 /* Starts within this many ns of 0 are written with line timestamp_ns = 0 (in
 ** ps they still fit int64); otherwise all lines share the earliest start as
 ** their timestamp_ns, and the whole trace must fit in this span. */
@@ -123,8 +123,7 @@ struct xb_builder {
   /* key -> value map over a key arena */
   map_entry *entries;
   int64_t n_entries, cap_entries;
-  int32_t *slots; /* entry index + 1; 0 = empty */
-  uint64_t slot_mask;
+  xp_hmap index; /* into entries */
   xb_buf arena, key;
   size_t remembered; /* bytes of string values kept as interning candidates */
   bplane *planes;
@@ -201,7 +200,7 @@ void xb_free(xb_builder *b) {
   xp_free(b->planes);
   xp_free(b->lines);
   xp_free(b->entries);
-  xp_free(b->slots);
+  xp_hmap_free(&b->index);
   xb_buf_free(&b->arena);
   xb_buf_free(&b->key);
   xb_buf_free(&b->warnings);
@@ -211,83 +210,41 @@ void xb_free(xb_builder *b) {
 
 /* ---- the map ---------------------------------------------------------- */
 
-static uint64_t hash_bytes(const uint8_t *p, size_t n) {
-  uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
-  while (n >= 8) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 31;
-    p += 8;
-    n -= 8;
-  }
-  uint64_t w = 0;
-  memcpy(&w, p, n);
-  h = (h ^ w) * 0x94d049bb133111ebULL;
-  h ^= h >> 29;
-  return h;
-}
+static uint64_t entry_hash(const void *ctx, int64_t i) { return ((const xb_builder *)ctx)->entries[i].hash; }
 
-static int map_rehash(xb_builder *b) {
-  uint64_t cap = b->slot_mask ? (b->slot_mask + 1) * 2 : 1024;
-  int32_t *slots = xp_malloc(cap * sizeof(int32_t));
-  if (!slots) return oom(b);
-  memset(slots, 0, cap * sizeof(int32_t));
-  for (int64_t i = 0; i < b->n_entries; i++) {
-    uint64_t h = b->entries[i].hash & (cap - 1);
-    while (slots[h]) h = (h + 1) & (cap - 1);
-    slots[h] = (int32_t)(i + 1);
-  }
-  xp_free(b->slots);
-  b->slots = slots;
-  b->slot_mask = cap - 1;
-  return 1;
+typedef struct entry_key {
+  const xb_builder *b;
+  uint64_t hash;
+} entry_key;
+
+static int entry_eq(const void *ctx, int64_t i) {
+  const entry_key *q = ctx;
+  const map_entry *e = &q->b->entries[i];
+  return e->hash == q->hash && e->key_n == q->b->key.n && memcmp(q->b->arena.p + e->key_off, q->b->key.p, e->key_n) == 0;
 }
 
 /* Look up the key in b->key; with `create`, add it (value 0) when absent.
 ** Returns the entry index, -1 when absent (or on failure: see b->err). */
 static int64_t map_find(xb_builder *b, int create, int *created) {
-  const uint8_t *k = b->key.p;
-  size_t n = b->key.n;
-  uint64_t h = hash_bytes(k, n);
+  entry_key q = {b, xp_hash_bytes(0, b->key.p, b->key.n)};
   *created = 0;
-  if (b->slot_mask) {
-    uint64_t i = h & b->slot_mask;
-    while (b->slots[i]) {
-      map_entry *e = &b->entries[b->slots[i] - 1];
-      if (e->hash == h && e->key_n == n && memcmp(b->arena.p + e->key_off, k, n) == 0)
-        return b->slots[i] - 1;
-      i = (i + 1) & b->slot_mask;
-    }
-  }
+  if (!b->index.slot && !create) return -1;
+  if (create && !xp_hmap_reserve(&b->index, entry_hash, b)) return oom(b) - 1;
+  uint64_t pos = xp_hmap_find(&b->index, q.hash, entry_eq, &q);
+  if (b->index.slot[pos] >= 0) return b->index.slot[pos];
   if (!create) return -1;
   if (b->n_entries >= INT32_MAX - 1) {
     fail(b, "too many distinct names, planes or lines%s", NULL);
     return -1;
   }
-  if ((uint64_t)(b->n_entries + 1) * 2 > b->slot_mask && !map_rehash(b)) return -1;
-  if (b->n_entries == b->cap_entries) {
-    int64_t nc = b->cap_entries ? b->cap_entries * 2 : 256;
-    map_entry *e = xp_realloc(b->entries, (uint64_t)nc * sizeof(map_entry));
-    if (!e) {
-      oom(b);
-      return -1;
-    }
-    b->entries = e;
-    b->cap_entries = nc;
-  }
+  if (!xp_grow((void **)&b->entries, &b->cap_entries, b->n_entries + 1, sizeof(map_entry))) return oom(b) - 1;
   map_entry *e = &b->entries[b->n_entries];
-  e->hash = h;
+  e->hash = q.hash;
   e->key_off = b->arena.n;
-  e->key_n = (uint32_t)n;
+  e->key_n = (uint32_t)b->key.n;
   e->val = 0;
-  if (!xb_buf_put(&b->arena, k, n)) {
-    oom(b);
-    return -1;
-  }
-  uint64_t i = h & b->slot_mask;
-  while (b->slots[i]) i = (i + 1) & b->slot_mask;
-  b->slots[i] = (int32_t)(b->n_entries + 1);
+  if (!xb_buf_put(&b->arena, b->key.p, b->key.n)) return oom(b) - 1;
+  xp_hmap_put(&b->index, pos, b->n_entries);
   *created = 1;
   return b->n_entries++;
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 #define XS_BUF_CAP (1u << 20)
 
 void xs_die(const char *fmt, ...) {
@@ -210,8 +212,7 @@ struct xs_plane {
   char *name;
   char **strs;          /* stat_metadata: id = index + 1 */
   size_t n_strs, cap_strs;
-  int64_t *slots;       /* open-addressing index over strs: 0 = empty, else id */
-  size_t n_slots;
+  xp_hmap index;        /* util.h: over strs (id = index + 1) */
   meta_entry *metas;
   size_t n_metas, cap_metas;
   numbered_range *ranges;
@@ -244,7 +245,7 @@ void xs_plane_free(xs_plane *p) {
   for (size_t i = 0; i < p->n_lines; i++) free(p->lines[i].name);
   for (size_t i = 0; i < p->n_owned; i++) free(p->owned[i]);
   free(p->strs);
-  free(p->slots);
+  xp_hmap_free(&p->index);
   free(p->metas);
   free(p->ranges);
   free(p->stats.v);
@@ -254,33 +255,30 @@ void xs_plane_free(xs_plane *p) {
   free(p);
 }
 
-static uint64_t str_hash(const char *s) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
+static uint64_t str_hash_of(const void *ctx, int64_t i) {
+  const char *z = ((const xs_plane *)ctx)->strs[i];
+  return xp_hash_bytes(0, z, strlen(z));
 }
 
-static void rehash(xs_plane *p, size_t n_slots) {
-  free(p->slots);
-  p->slots = xs_alloc(NULL, n_slots * sizeof(int64_t));
-  memset(p->slots, 0, n_slots * sizeof(int64_t));
-  p->n_slots = n_slots;
-  for (size_t i = 0; i < p->n_strs; i++) {
-    size_t k = str_hash(p->strs[i]) & (n_slots - 1);
-    while (p->slots[k]) k = (k + 1) & (n_slots - 1);
-    p->slots[k] = (int64_t)i + 1;
-  }
+typedef struct str_key {
+  const xs_plane *p;
+  const char *s;
+} str_key;
+
+static int str_eq(const void *ctx, int64_t i) {
+  const str_key *k = ctx;
+  return strcmp(k->p->strs[i], k->s) == 0;
 }
 
 int64_t xs_intern(xs_plane *p, const char *s) {
-  if (2 * (p->n_strs + 1) > p->n_slots) rehash(p, p->n_slots ? p->n_slots * 2 : 64);
-  size_t k = str_hash(s) & (p->n_slots - 1);
-  for (; p->slots[k]; k = (k + 1) & (p->n_slots - 1))
-    if (strcmp(p->strs[p->slots[k] - 1], s) == 0) return p->slots[k];
+  if (!xp_hmap_reserve(&p->index, str_hash_of, p)) xs_die("out of memory");
+  str_key key = {p, s};
+  uint64_t pos = xp_hmap_find(&p->index, xp_hash_bytes(0, s, strlen(s)), str_eq, &key);
+  if (p->index.slot[pos] >= 0) return p->index.slot[pos] + 1;
   p->strs = grow(p->strs, &p->cap_strs, p->n_strs + 1, sizeof(char *));
-  p->strs[p->n_strs++] = xs_strdup(s);
-  p->slots[k] = (int64_t)p->n_strs;
-  return p->slots[k];
+  p->strs[p->n_strs] = xs_strdup(s);
+  xp_hmap_put(&p->index, pos, (int64_t)p->n_strs);
+  return (int64_t)++p->n_strs;
 }
 
 int64_t xs_event_meta(xs_plane *p, const char *name, const char *display_name) {
