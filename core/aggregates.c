@@ -560,12 +560,7 @@ static int build_gaps(xp_profile *p, gaps *out) {
       if (e < 0 || !ptr3_put(&seen, pos, pn, mn, tf, e)) { ok = 0; break; }
     }
     if (e == out->n) { /* a new group */
-      if (out->n == cap) {
-        cap = cap ? cap * 2 : 256;
-        xp_gap_group *v = xp_realloc(out->v, sizeof(xp_gap_group) * (uint64_t)cap);
-        if (!v) { ok = 0; break; }
-        out->v = v;
-      }
+      if (!xp_grow((void **)&out->v, &cap, out->n + 1, sizeof(xp_gap_group))) { ok = 0; break; }
       xp_gap_group *g = &out->v[out->n++];
       memset(g, 0, sizeof(*g));
       g->payload = pn;

@@ -60,13 +60,7 @@ static char *host_name(const char *path) {
 
 /* Room for one more file in l (0 when out of memory). */
 static int reserve_file(xp_filelist *l) {
-  if (l->n < l->cap) return 1;
-  int nc = l->cap ? l->cap * 2 : 8;
-  xp_file *v = xp_realloc(l->v, (uint64_t)nc * sizeof(xp_file));
-  if (!v) return 0;
-  l->v = v;
-  l->cap = nc;
-  return 1;
+  return xp_grow32((void **)&l->v, &l->cap, l->n + 1, sizeof(xp_file));
 }
 
 static int add_file(xp_filelist *l, const char *path, const struct stat *st) {

@@ -382,13 +382,7 @@ static void begin_event(jt *j) {
 }
 
 static int add_arg(jt *j, int kind, const void *v, size_t n) {
-  if (j->n_args == j->cap_args) {
-    int nc = j->cap_args ? j->cap_args * 2 : 16;
-    jt_arg *a = xp_realloc(j->args, sizeof(jt_arg) * (uint64_t)nc);
-    if (!a) return jt_fail(j, "out of memory");
-    j->args = a;
-    j->cap_args = nc;
-  }
+  if (!xp_grow32((void **)&j->args, &j->cap_args, j->n_args + 1, sizeof(jt_arg))) return jt_fail(j, "out of memory");
   jt_arg *a = &j->args[j->n_args];
   a->key = j->arg_key;
   a->key_n = j->arg_key_n;

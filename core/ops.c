@@ -36,13 +36,7 @@ static int add_track_ops(xp_profile *p, xp_analysis *a, int32_t plane, int32_t f
     marker[k] = (*r & 0x40) != 0;
   }
   ok = ok && xp_pre_op_gaps(g.n, g.start, g.dur, marker, gap, payload);
-  if (ok && a->n_ops + g.n > *cap) {
-    int64_t nc = *cap ? *cap : 1024;
-    while (nc < a->n_ops + g.n) nc *= 2;
-    xp_op *o = xp_realloc(a->ops, sizeof(xp_op) * (uint64_t)nc);
-    if (!o) ok = 0;
-    else { a->ops = o; *cap = nc; }
-  }
+  ok = ok && xp_grow((void **)&a->ops, cap, a->n_ops + g.n, sizeof(xp_op));
   int64_t base = a->n_ops;
   for (int64_t k = 0; ok && k < g.n; k++) {
     const int64_t *self = xp_line_self_times(p, plane, g.line[k]);

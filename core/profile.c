@@ -51,18 +51,6 @@ static xp_str str_of(const xp_field *f) {
   return s;
 }
 
-/* Grow *arr (of elements of size sz) so that index n fits. */
-static int grow(void **arr, int32_t *cap, int32_t n, size_t sz) {
-  if (n < *cap) return 1;
-  int32_t nc = *cap ? *cap * 2 : 8;
-  while (nc <= n) nc *= 2;
-  void *p = xp_realloc(*arr, (uint64_t)nc * sz);
-  if (!p) return 0;
-  *arr = p;
-  *cap = nc;
-  return 1;
-}
-
 /* ---- id maps (util.h's xp_idmap) ----------------------------------------- */
 
 /* Map the int64 ids that start each of n entries to their index; later
@@ -389,7 +377,7 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
       case PLANE_NAME: if (xp_wire_expect(&r, &f, XP_WT_LEN)) pl->name = str_of(&f); break;
       case PLANE_LINES:
         if (!xp_wire_expect(&r, &f, XP_WT_LEN)) break;
-        if (!grow((void **)&pl->lines, &w->cap_lines, pl->n_lines, sizeof(xp_line))) { w->oom = 1; break; }
+        if (!xp_grow32((void **)&pl->lines, &w->cap_lines, pl->n_lines + 1, sizeof(xp_line))) { w->oom = 1; break; }
         walk_line(&r, &f, &pl->lines[pl->n_lines], &used, w);
         if (!r.err) pl->n_events += pl->lines[pl->n_lines++].n_events;
         break;
@@ -397,7 +385,7 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
         int64_t key;
         xp_field vf;
         if (!xp_wire_expect(&r, &f, XP_WT_LEN) || !walk_map_entry(&r, &f, &key, &vf)) break;
-        if (!grow((void **)&pl->emeta, &w->cap_emeta, pl->n_emeta, sizeof(xp_event_meta))) { w->oom = 1; break; }
+        if (!xp_grow32((void **)&pl->emeta, &w->cap_emeta, pl->n_emeta + 1, sizeof(xp_event_meta))) { w->oom = 1; break; }
         xp_event_meta *em = &pl->emeta[pl->n_emeta];
         memset(em, 0, sizeof(*em));
         em->id = key;
@@ -409,7 +397,7 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
         int64_t key;
         xp_field vf;
         if (!xp_wire_expect(&r, &f, XP_WT_LEN) || !walk_map_entry(&r, &f, &key, &vf)) break;
-        if (!grow((void **)&pl->smeta, &w->cap_smeta, pl->n_smeta, sizeof(xp_stat_meta))) { w->oom = 1; break; }
+        if (!xp_grow32((void **)&pl->smeta, &w->cap_smeta, pl->n_smeta + 1, sizeof(xp_stat_meta))) { w->oom = 1; break; }
         xp_stat_meta *sm = &pl->smeta[pl->n_smeta];
         memset(sm, 0, sizeof(*sm));
         sm->id = key;
@@ -442,7 +430,7 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
 }
 
 static int add_str(xp_str **arr, int32_t *n, int32_t *cap, const xp_field *f) {
-  if (!grow((void **)arr, cap, *n, sizeof(xp_str))) return 0;
+  if (!xp_grow32((void **)arr, cap, *n + 1, sizeof(xp_str))) return 0;
   (*arr)[(*n)++] = str_of(f);
   return 1;
 }
@@ -600,7 +588,7 @@ static char *index_space(xp_profile *p, int threads) {
     switch (f.num) {
       case SPACE_PLANES:
         if (!xp_wire_expect(&r, &f, XP_WT_LEN)) break;
-        if (!grow((void **)&fields, &cap_fields, p->n_planes, sizeof(xp_field))) { w.oom = 1; break; }
+        if (!xp_grow32((void **)&fields, &cap_fields, p->n_planes + 1, sizeof(xp_field))) { w.oom = 1; break; }
         fields[p->n_planes++] = f;
         known++;
         break;
@@ -886,13 +874,7 @@ int xp_stats_append(const xp_profile *p, const xp_plane *pl, const uint8_t *msg,
   xp_wire_init(&r, p->base, msg, n);
   while (xp_wire_next(&r, &f)) {
     if (f.num != field || f.wt != XP_WT_LEN) continue;
-    if (sv->n == sv->cap) {
-      int nc = sv->cap ? sv->cap * 2 : 16;
-      xp_stat *v = xp_realloc(sv->v, (uint64_t)nc * sizeof(xp_stat));
-      if (!v) return 0;
-      sv->v = v;
-      sv->cap = nc;
-    }
+    if (!xp_grow32((void **)&sv->v, &sv->cap, sv->n + 1, sizeof(xp_stat))) return 0;
     xp_stat *s = &sv->v[sv->n++];
     parse_stat(p, pl, f.p, f.n, s);
     s->origin = origin;

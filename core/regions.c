@@ -143,14 +143,7 @@ static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m) {
       const char *z = xp_buf_value(path);
       size_t n = (size_t)xp_buf_length(path), end = 0;
       if (!z) z = "";
-      if (memo.n_idx + parts > memo.cap_idx) {
-        int64_t nc = memo.cap_idx ? memo.cap_idx * 2 : 1024;
-        while (nc < memo.n_idx + parts) nc *= 2;
-        int64_t *v = xp_realloc(memo.idx, sizeof(int64_t) * (uint64_t)nc);
-        if (!v) { ok = 0; break; }
-        memo.idx = v;
-        memo.cap_idx = nc;
-      }
+      if (!xp_grow((void **)&memo.idx, &memo.cap_idx, memo.n_idx + parts, sizeof(int64_t))) { ok = 0; break; }
       for (int32_t d = 1; ok && d <= parts; d++) {
         if (d > 1) end += 2;
         while (end < n && !(end + 1 < n && z[end] == '=' && z[end + 1] == '>')) end++;

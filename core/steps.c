@@ -52,13 +52,7 @@ typedef struct stepvec {
 } stepvec;
 
 static int step_push(stepvec *sv, const xp_step *s) {
-  if (sv->n == sv->cap) {
-    int64_t nc = sv->cap ? sv->cap * 2 : 64;
-    xp_step *v = xp_realloc(sv->v, sizeof(xp_step) * (uint64_t)nc);
-    if (!v) return 0;
-    sv->v = v;
-    sv->cap = nc;
-  }
+  if (!xp_grow((void **)&sv->v, &sv->cap, sv->n + 1, sizeof(xp_step))) return 0;
   sv->v[sv->n++] = *s;
   return 1;
 }
@@ -209,12 +203,7 @@ static int host_launches(const xp_profile *p, corr **out, int64_t *n_out) {
         xp_stat_pick(p, pl, &ev, &ids, 1, &s);
         int64_t id;
         if (!int_like(&s, &id)) continue;
-        if (n == cap) {
-          cap = cap ? cap * 2 : 1024;
-          corr *nv = xp_realloc(v, sizeof(corr) * (uint64_t)cap);
-          if (!nv) { ok = 0; break; }
-          v = nv;
-        }
+        if (!xp_grow((void **)&v, &cap, n + 1, sizeof(corr))) { ok = 0; break; }
         v[n].id = id;
         v[n].t = xp_event_start(&pl->lines[li], &ev);
         n++;

@@ -149,24 +149,13 @@ static int oom(xb_builder *b) { return fail(b, "out of memory while converting%s
 
 const char *xb_error(const xb_builder *b) { return b->err[0] ? b->err : "out of memory"; }
 
-static int grow32(xb_builder *b, int32_t **arr, int32_t *cap, int32_t n) {
-  if (n < *cap) return 1;
-  int32_t nc = *cap ? *cap * 2 : 8;
-  int32_t *p = xp_realloc(*arr, (uint64_t)nc * sizeof(int32_t));
-  if (!p) return oom(b);
-  *arr = p;
-  *cap = nc;
-  return 1;
+/* Room for index n of *arr (util.h's xp_grow32); the builder's error on OOM. */
+static int grow_any(xb_builder *b, void **arr, int32_t *cap, int32_t n, size_t sz) {
+  return xp_grow32(arr, cap, n + 1, sz) || oom(b);
 }
 
-static int grow_any(xb_builder *b, void **arr, int32_t *cap, int32_t n, size_t sz) {
-  if (n < *cap) return 1;
-  int32_t nc = *cap ? *cap * 2 : 8;
-  void *p = xp_realloc(*arr, (uint64_t)nc * sz);
-  if (!p) return oom(b);
-  *arr = p;
-  *cap = nc;
-  return 1;
+static int grow32(xb_builder *b, int32_t **arr, int32_t *cap, int32_t n) {
+  return grow_any(b, (void **)arr, cap, n, sizeof(int32_t));
 }
 
 xb_builder *xb_new(void) {

@@ -295,12 +295,7 @@ static int jp_object(jp *j, xp_buf *out, int indent) {
       j->p++;
       ok = jp_value(j, v, indent + 2);
     }
-    if (ok && n == cap) {
-      cap = cap ? cap * 2 : 8;
-      member *nm = xp_realloc(m, sizeof(member) * (uint64_t)cap);
-      if (!nm) j->err = "out of memory", ok = 0;
-      else m = nm;
-    }
+    if (ok && !xp_grow32((void **)&m, &cap, n + 1, sizeof(member))) j->err = "out of memory", ok = 0;
     int kn = xp_buf_length(k), vn = xp_buf_length(v);
     char *kz = xp_buf_finish(k), *vz = xp_buf_finish(v);
     if (ok) {

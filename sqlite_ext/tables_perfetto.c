@@ -105,14 +105,7 @@ typedef struct pf_state {
 
 /* Make room for `more` elements of `size` bytes in a vector (v, n, cap). */
 static int vec_reserve(void **v, int64_t n, int64_t *cap, int64_t more, size_t size) {
-  if (n + more <= *cap) return 1;
-  int64_t nc = *cap ? *cap : 64;
-  while (nc < n + more) nc *= 2;
-  void *q = sqlite3_realloc64(*v, (sqlite3_uint64)nc * size);
-  if (!q) return 0;
-  *v = q;
-  *cap = nc;
-  return 1;
+  return xp_grow(v, cap, n + more, size);
 }
 /* A pointer to a new last element of vector `vec`, NULL on OOM. */
 #define PUSH(vec) \
@@ -131,17 +124,17 @@ static int64_t pool_add(pf_state *st, const char *prefix, const char *p, size_t 
 }
 
 static void state_reset(pf_state *st) {
-  sqlite3_free(st->slices.v);
-  sqlite3_free(st->tracks.v);
-  sqlite3_free(st->track_of_uuid.v);
-  sqlite3_free(st->threads.v);
-  sqlite3_free(st->processes.v);
-  sqlite3_free(st->args.v);
-  sqlite3_free(st->flows.v);
-  sqlite3_free(st->pool.v);
-  sqlite3_free(st->order);
-  sqlite3_free(st->id_of);
-  sqlite3_free(st->track_rows);
+  xp_free(st->slices.v);
+  xp_free(st->tracks.v);
+  xp_free(st->track_of_uuid.v);
+  xp_free(st->threads.v);
+  xp_free(st->processes.v);
+  xp_free(st->args.v);
+  xp_free(st->flows.v);
+  xp_free(st->pool.v);
+  xp_free(st->order);
+  xp_free(st->id_of);
+  xp_free(st->track_rows);
   int want = st->want_args;
   memset(st, 0, sizeof(*st));
   st->want_args = want;
@@ -150,7 +143,7 @@ static void state_reset(pf_state *st) {
 static void state_free(xp_cursor *cur) { state_reset(cur->state); }
 
 static int nomem(char **errmsg) {
-  *errmsg = sqlite3_mprintf("out of memory");
+  *errmsg = xp_mprintf("out of memory");
   return 0;
 }
 
@@ -249,18 +242,18 @@ static int build(xp_cursor *cur) {
     return rc;
   }
   int64_t n = st->slices.n;
-  st->order = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(n + 1));
-  st->id_of = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(n + 1));
-  st->track_rows = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(st->tracks.n + 1));
-  ts_ord *keys = sqlite3_malloc64(sizeof(ts_ord) * (sqlite3_uint64)(n + 1));
+  st->order = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
+  st->id_of = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
+  st->track_rows = xp_malloc(sizeof(int64_t) * (uint64_t)(st->tracks.n + 1));
+  ts_ord *keys = xp_malloc(sizeof(ts_ord) * (uint64_t)(n + 1));
   if (!st->order || !st->id_of || !st->track_rows || !keys) {
-    sqlite3_free(keys);
+    xp_free(keys);
     return SQLITE_NOMEM;
   }
   for (int64_t i = 0; i < n; i++) keys[i].ts = st->slices.v[i].ts, keys[i].ordinal = i;
   if (n) qsort(keys, (size_t)n, sizeof(ts_ord), by_ts_ordinal);
   for (int64_t i = 0; i < n; i++) st->order[i] = keys[i].ordinal;
-  sqlite3_free(keys);
+  xp_free(keys);
   int64_t n_ids = 0; /* every used track takes an id; thread tracks are listed */
   for (int64_t id = 0; id < n; id++) {
     st->id_of[st->order[id]] = id;
@@ -520,7 +513,7 @@ static int build_flows(pf_state *st) {
     const pfc_slice *s = &st->slices.v[st->order[id]];
     pfc_flow *f = s->has_flow ? PUSH(tagged) : NULL;
     if (s->has_flow && !f) {
-      sqlite3_free(tagged.v);
+      xp_free(tagged.v);
       return SQLITE_NOMEM;
     }
     if (f) f->a = s->flow_id, f->b = id;
@@ -533,7 +526,7 @@ static int build_flows(pf_state *st) {
     if (!f) rc = SQLITE_NOMEM;
     else f->a = (uint64_t)tagged.v[i].b, f->b = tagged.v[i - 1].b; /* (in, out): sorted by in */
   }
-  sqlite3_free(tagged.v);
+  xp_free(tagged.v);
   if (rc == SQLITE_OK && st->flows.n) qsort(st->flows.v, (size_t)st->flows.n, sizeof(pfc_flow), by_a_b);
   return rc;
 }

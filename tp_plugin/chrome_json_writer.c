@@ -42,15 +42,9 @@ static int plan_track(void *ctx, const pf_track *t, char **errmsg) {
 static int plan_event(void *ctx, const pf_event *e, char **errmsg) {
   pf_json *j = ctx;
   if (e->type != PF_BEGIN || !e->has_flow) return 1;
-  if (j->n_plan == j->cap_plan) {
-    int64_t cap = j->cap_plan ? j->cap_plan * 2 : 256;
-    pf_flow_slice *v = xp_realloc(j->plan, sizeof(pf_flow_slice) * (uint64_t)cap);
-    if (!v) {
-      *errmsg = xp_mprintf("out of memory");
-      return 0;
-    }
-    j->plan = v;
-    j->cap_plan = cap;
+  if (!xp_grow((void **)&j->plan, &j->cap_plan, j->n_plan + 1, sizeof(pf_flow_slice))) {
+    *errmsg = xp_mprintf("out of memory");
+    return 0;
   }
   pf_flow_slice *f = &j->plan[j->n_plan++];
   f->flow_id = e->flow_id;

@@ -67,17 +67,6 @@ struct pf_model {
 
 /* ---- small helpers ---- */
 
-static int grow(void **v, int *cap, int need, size_t size) {
-  if (need <= *cap) return 1;
-  int nc = *cap ? *cap : 8;
-  while (nc < need) nc *= 2;
-  void *q = xp_realloc(*v, (uint64_t)nc * size);
-  if (!q) return 0;
-  *v = q;
-  *cap = nc;
-  return 1;
-}
-
 static int oom(pf_model *m) {
   if (!*m->errmsg) *m->errmsg = xp_mprintf("out of memory");
   return 0;
@@ -189,12 +178,7 @@ static int source_open(pf_model *m, const int32_t *lines, int n, pf_source *s) {
   for (int k = 0; k < n; k++) {
     pf_item item;
     while (line_next(s, k, &item)) {
-      if (s->n_items == cap) {
-        cap = cap ? cap * 2 : 1024;
-        pf_item *v = xp_realloc(s->items, sizeof(pf_item) * (uint64_t)cap);
-        if (!v) return oom(m);
-        s->items = v;
-      }
+      if (!xp_grow((void **)&s->items, &cap, s->n_items + 1, sizeof(pf_item))) return oom(m);
       s->items[s->n_items++] = item;
     }
   }
@@ -255,7 +239,7 @@ static int build_args(pf_model *m, const pf_item *it, const xp_event_meta *em, c
                       int *n_out) {
   static const char hex[] = "0123456789abcdef";
   const xp_statvec *sv = &m->sv;
-  if (!grow((void **)&m->args, &m->cap_args, sv->n + 11, sizeof(pf_arg))) return oom(m);
+  if (!xp_grow32((void **)&m->args, &m->cap_args, sv->n + 11, sizeof(pf_arg))) return oom(m);
   size_t need = 1;
   for (int i = 0; i < sv->n; i++) {
     if (sv->v[i].type == XP_V_BYTES) need += 2 * sv->v[i].s.n;
@@ -380,7 +364,7 @@ static int place(pf_model *m, pf_lane *ln, const pf_item *it, const pf_open *spe
     return m->sink.event(m->sink.ctx, &e, m->errmsg);
   }
   m->counts.slices++;
-  if (!grow((void **)&ln->st, &ln->cap, ln->n + 1, sizeof(pf_open))) return oom(m);
+  if (!xp_grow32((void **)&ln->st, &ln->cap, ln->n + 1, sizeof(pf_open))) return oom(m);
   pf_open *o = &ln->st[ln->n++];
   o->end_ps = it->end_ps;
   o->end_ns = e.end_ns;
@@ -399,7 +383,7 @@ static pf_lane *lane_at(pf_model *m, int other, int k) {
   int *n = other ? &m->n_other : &m->n_lanes;
   int *cap = other ? &m->cap_other : &m->cap_lanes;
   if (k < *n) return &(*v)[k];
-  if (!grow((void **)v, cap, k + 1, sizeof(pf_lane))) return NULL;
+  if (!xp_grow32((void **)v, cap, k + 1, sizeof(pf_lane))) return NULL;
   pf_lane *ln = &(*v)[k];
   memset(ln, 0, sizeof(*ln));
   ln->t = m->lanes[0].t;
@@ -452,7 +436,7 @@ static int handle(pf_model *m, const pf_item *it) {
     else annotate = 1;
   }
   if (!ln && !(ln = free_lane(m, 0, it->start_ps, it->end_ps))) return 0;
-  if (!grow((void **)&m->spec, &m->cap_spec, m->n_spec + 1, sizeof(pf_open))) return oom(m);
+  if (!xp_grow32((void **)&m->spec, &m->cap_spec, m->n_spec + 1, sizeof(pf_open))) return oom(m);
   return place(m, ln, it, annotate ? &parent : NULL, &m->spec[m->n_spec++]);
 }
 
@@ -475,7 +459,7 @@ static int emit_thread(pf_model *m, const int32_t *lines, int n) {
   const xp_line *first = &m->pl->lines[lines[0]];
   xp_str label = first->display_name.n ? first->display_name : first->name;
   m->thread_name = label.n ? xp_mprintf("%.*s", (int)label.n, label.p) : xp_mprintf("xline:%d", lines[0]);
-  if (!m->thread_name || m->n_tids >= INT32_MAX - PF_TID_BASE || !grow((void **)&m->lanes, &m->cap_lanes, 1, sizeof(pf_lane)))
+  if (!m->thread_name || m->n_tids >= INT32_MAX - PF_TID_BASE || !xp_grow32((void **)&m->lanes, &m->cap_lanes, 1, sizeof(pf_lane)))
     return oom(m);
   pf_lane *ln = &m->lanes[0];
   memset(ln, 0, sizeof(*ln));
@@ -605,7 +589,7 @@ static int earliest_start(const xp_profile *p, int64_t *out) {
 /* The annotations of the source record: the file's xplane_files and
 ** xplane_space columns (NULL ones left out). */
 static int source_args(pf_model *m, const xp_file *f, const xp_space *s, int *n_out) {
-  if (!grow((void **)&m->args, &m->cap_args, 24, sizeof(pf_arg))) return oom(m);
+  if (!xp_grow32((void **)&m->args, &m->cap_args, 24, sizeof(pf_arg))) return oom(m);
   pf_arg *a = m->args;
   int n = 0;
   arg_text(&a[n++], "xplane.source.file", f->path);
