@@ -1,0 +1,197 @@
+/*
+** pf_import.c: trace processor's import of a converted profile, emulated
+** (see pf_import.h).
+*/
+#include "pf_import.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Make room for `more` elements of `size` bytes in a vector (v, n, cap). */
+static int vec_reserve(void **v, int64_t n, int64_t *cap, int64_t more, size_t size) {
+  return xp_grow(v, cap, n + more, size);
+}
+/* A pointer to a new last element of vector `vec`, NULL on OOM. */
+#define PUSH(vec) \
+  (vec_reserve((void **)&(vec).v, (vec).n, &(vec).cap, 1, sizeof(*(vec).v)) ? &(vec).v[(vec).n++] : NULL)
+
+/* Copy prefix + p[0..n) into the pool; its offset, or -1 on OOM. */
+static int64_t pool_add(pf_import *st, const char *prefix, const char *p, size_t n) {
+  size_t k = strlen(prefix);
+  int64_t off = st->pool.n;
+  if (!vec_reserve((void **)&st->pool.v, st->pool.n, &st->pool.cap, (int64_t)(k + n + 1), 1)) return -1;
+  memcpy(st->pool.v + off, prefix, k);
+  if (n) memcpy(st->pool.v + off + k, p, n);
+  st->pool.v[off + (int64_t)(k + n)] = 0;
+  st->pool.n += (int64_t)(k + n + 1);
+  return off;
+}
+
+void pf_import_free(pf_import *st) {
+  xp_free(st->slices.v);
+  xp_free(st->tracks.v);
+  xp_free(st->track_of_uuid.v);
+  xp_free(st->threads.v);
+  xp_free(st->processes.v);
+  xp_free(st->args.v);
+  xp_free(st->flows.v);
+  xp_free(st->pool.v);
+  xp_free(st->order);
+  xp_free(st->id_of);
+  xp_free(st->track_rows);
+  memset(st, 0, sizeof(*st));
+}
+
+static int nomem(char **errmsg) {
+  *errmsg = xp_mprintf("out of memory");
+  return 0;
+}
+
+static int add_row3(row3_vec *v, pf_import *st, int64_t a, int64_t b, const char *name, int64_t c) {
+  pfc_row3 *r = PUSH(*v);
+  if (!r) return 0;
+  r->a = a, r->b = b, r->c = c;
+  r->name = name ? pool_add(st, "", name, strlen(name)) : -1;
+  return !name || r->name >= 0;
+}
+
+static int on_process(void *ctx, const pf_process *p, char **errmsg) {
+  pf_import *st = ctx;
+  if (!add_row3(&st->processes, st, p->upid, p->pid, p->name, 0) ||
+      !add_row3(&st->threads, st, p->main_utid, p->pid, NULL, p->upid))
+    return nomem(errmsg);
+  return 1;
+}
+
+static int on_track(void *ctx, const pf_track *t, char **errmsg) {
+  pf_import *st = ctx;
+  if (!t->parent_uuid && !t->global && !add_row3(&st->threads, st, t->utid, t->tid, t->thread_name, t->upid))
+    return nomem(errmsg);
+  while (st->track_of_uuid.n <= (int64_t)t->uuid) {
+    int32_t *x = PUSH(st->track_of_uuid);
+    if (!x) return nomem(errmsg);
+    *x = -1;
+  }
+  pfc_track *tr = PUSH(st->tracks);
+  if (!tr) return nomem(errmsg);
+  st->track_of_uuid.v[t->uuid] = (int32_t)(st->tracks.n - 1);
+  tr->id = -1;
+  tr->utid = t->utid;
+  tr->global = t->global;
+  int named = t->parent_uuid || t->global; /* a thread's own track has no name */
+  tr->name = named ? pool_add(st, "", t->name, strlen(t->name)) : -1;
+  return !named || tr->name >= 0 ? 1 : nomem(errmsg);
+}
+
+static int on_event(void *ctx, const pf_event *e, char **errmsg) {
+  pf_import *st = ctx;
+  if (e->type == PF_END) return 1;
+  pfc_slice *s = PUSH(st->slices);
+  if (!s) return nomem(errmsg);
+  s->ts = e->ts_ns;
+  s->dur = e->type == PF_BEGIN ? e->end_ns - e->ts_ns : 0;
+  s->parent_ordinal = e->parent_ordinal;
+  s->track = st->track_of_uuid.v[e->track->uuid];
+  s->depth = e->depth;
+  s->has_name = e->has_name;
+  s->has_flow = e->has_flow;
+  s->flow_id = e->flow_id;
+  s->name = e->name;
+  s->category = e->category;
+  s->arg_lo = st->args.n;
+  s->n_args = e->n_args;
+  for (int i = 0; i < e->n_args; i++) {
+    const pf_arg *a = &e->args[i];
+    pfc_arg *r = PUSH(st->args);
+    if (!r) return nomem(errmsg);
+    r->type = a->type;
+    r->i = a->type == PF_A_UINT ? (int64_t)a->v.u : a->v.i;
+    r->d = a->v.d;
+    r->key = pool_add(st, "debug.", a->name.p, a->name.n);
+    r->str = a->type == PF_A_STRING ? pool_add(st, "", a->s.p, a->s.n) : -1;
+    if (r->key < 0 || (a->type == PF_A_STRING && r->str < 0)) return nomem(errmsg);
+  }
+  return 1;
+}
+
+/* qsort has no context argument: sort (ts, ordinal) pairs. */
+typedef struct ts_ord {
+  int64_t ts, ordinal;
+} ts_ord;
+
+static int by_ts_ordinal(const void *a, const void *b) {
+  const ts_ord *x = a, *y = b;
+  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+  return x->ordinal < y->ordinal ? -1 : x->ordinal > y->ordinal;
+}
+
+/* Run the model over the profile and number everything as trace processor. */
+int pf_import_build(pf_import *st, const xp_file *f, xp_profile *p, int want_args, char **errmsg) {
+  pf_import_free(st);
+  *errmsg = NULL;
+  pf_sink sink = {st, on_process, on_track, on_event, want_args};
+  pf_model *m = pf_model_new(&sink, 0);
+  /* upid/utid 0: trace processor's placeholders */
+  int ok = m && add_row3(&st->processes, st, 0, 0, NULL, 0) &&
+           add_row3(&st->threads, st, 0, 0, NULL, -1) && pf_model_add(m, f, p, errmsg);
+  pf_model_free(m);
+  if (!ok) return 0;
+  int64_t n = st->slices.n;
+  st->order = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
+  st->id_of = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
+  st->track_rows = xp_malloc(sizeof(int64_t) * (uint64_t)(st->tracks.n + 1));
+  ts_ord *keys = xp_malloc(sizeof(ts_ord) * (uint64_t)(n + 1));
+  if (!st->order || !st->id_of || !st->track_rows || !keys) {
+    xp_free(keys);
+    return 0;
+  }
+  for (int64_t i = 0; i < n; i++) keys[i].ts = st->slices.v[i].ts, keys[i].ordinal = i;
+  if (n) qsort(keys, (size_t)n, sizeof(ts_ord), by_ts_ordinal);
+  for (int64_t i = 0; i < n; i++) st->order[i] = keys[i].ordinal;
+  xp_free(keys);
+  int64_t n_ids = 0; /* every used track takes an id; thread tracks are listed */
+  for (int64_t id = 0; id < n; id++) {
+    st->id_of[st->order[id]] = id;
+    pfc_track *t = &st->tracks.v[st->slices.v[st->order[id]].track];
+    if (t->id < 0) {
+      t->id = n_ids++;
+      if (!t->global) st->track_rows[st->n_track_rows++] = st->slices.v[st->order[id]].track;
+    }
+  }
+  return 1;
+}
+
+static int by_a_b(const void *x, const void *y) {
+  const pfc_flow *p = x, *q = y;
+  if (p->a != q->a) return p->a < q->a ? -1 : 1;
+  return p->b < q->b ? -1 : p->b > q->b;
+}
+
+/* The flows: the slices of each flow id in id order, each linked to the
+** previous one, ordered by their incoming slice (a slice has at most one
+** flow id, so each slice comes in at most once). */
+int pf_import_flows(pf_import *st) {
+  flow_vec tagged = {0};
+  for (int64_t id = 0; id < st->slices.n; id++) {
+    const pfc_slice *s = &st->slices.v[st->order[id]];
+    pfc_flow *f = s->has_flow ? PUSH(tagged) : NULL;
+    if (s->has_flow && !f) {
+      xp_free(tagged.v);
+      return 0;
+    }
+    if (f) f->a = s->flow_id, f->b = id;
+  }
+  if (tagged.n) qsort(tagged.v, (size_t)tagged.n, sizeof(pfc_flow), by_a_b);
+  int ok = 1;
+  for (int64_t i = 1; ok && i < tagged.n; i++) {
+    if (tagged.v[i].a != tagged.v[i - 1].a) continue;
+    pfc_flow *f = PUSH(st->flows);
+    if (!f) ok = 0;
+    else f->a = (uint64_t)tagged.v[i].b, f->b = tagged.v[i - 1].b; /* (in, out): sorted by in */
+  }
+  xp_free(tagged.v);
+  if (ok && st->flows.n) qsort(st->flows.v, (size_t)st->flows.n, sizeof(pfc_flow), by_a_b);
+  return ok;
+}
