@@ -229,3 +229,56 @@ void xp_filelist_free(xp_filelist *l) {
   xp_free(l->v);
   memset(l, 0, sizeof(*l));
 }
+
+/* ---- opening with the directory rule ----------------------------------- */
+
+/* The XPlane at `path` could not be read (*why): read its directory's JSON
+** trace instead when the rule gives it one. Returns the new profile (keyed,
+** for the cache, by the XPlane's size and mtime), or NULL with *why extended
+** when the fallback fails too, or unchanged when there is none. */
+static xp_profile *open_fallback(const char *path, int threads, char **why) {
+  char *fallback = NULL, *note = NULL, *why2 = NULL, *reason = NULL;
+  xp_profile *q = NULL;
+  if (!xp_discover_companion(path, &fallback, &note) || !fallback) goto out;
+  reason = xp_mprintf("%s: %s; read the JSON trace %s instead", path, *why, fallback);
+  if (!reason) goto out;
+  q = xp_profile_load(path, fallback, 1, reason, threads, &why2);
+  if (!q) {
+    char *both = xp_mprintf("%s; its directory's JSON trace %s could not be read either: %s", *why, fallback,
+                            why2 ? why2 : "out of memory");
+    if (both) {
+      xp_free(*why);
+      *why = both;
+    }
+    goto out;
+  }
+  struct stat st; /* the cache's key: the XPlane (0 if it cannot be stat'ed) */
+  int have = stat(path, &st) == 0;
+  q->file_size = have ? (int64_t)st.st_size : 0;
+  q->mtime_ns = have ? (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec : 0;
+out:
+  xp_free(why2);
+  xp_free(reason);
+  xp_free(fallback);
+  xp_free(note);
+  return q;
+}
+
+xp_profile *xp_profile_open(const char *path, int threads, char **errmsg) {
+  char *why = NULL, *fallback = NULL, *note = NULL;
+  xp_profile *p = NULL;
+  int as_json = xp_is_json_trace(path);
+  *errmsg = NULL;
+  if (as_json && !xp_discover_companion(path, &fallback, &note)) why = xp_mprintf("out of memory");
+  else p = xp_profile_load(path, path, as_json, note, threads, &why);
+  xp_free(fallback);
+  xp_free(note);
+  if (!p && !as_json && why) p = open_fallback(path, threads, &why);
+  if (p) {
+    xp_free(why);
+    return p;
+  }
+  *errmsg = xp_mprintf("%s: %s", path, why ? why : "out of memory");
+  xp_free(why);
+  return NULL;
+}

@@ -26,6 +26,8 @@
 
 #include <stdint.h>
 
+#include "profile.h"
+
 typedef struct xp_file {
   char *path;      /* as found: root joined with the relative path */
   char *run;
@@ -52,5 +54,14 @@ void xp_filelist_free(xp_filelist *l);
 ** directory's several XPlanes. Each xp_malloc'd, or NULL. Returns 0 only
 ** when out of memory. */
 int xp_discover_companion(const char *path, char **fallback, char **note);
+
+/* Open the profile at `path` (a file discovery listed, or one named
+** directly) as the directory rule says: a JSON trace (by name or content)
+** with the rule's note; an XPlane, and when it cannot be read its
+** directory's JSON trace instead, the reason becoming the first XSpace
+** warning (the profile keeps the XPlane's path, size and mtime as its cache
+** key). On failure returns NULL and sets *errmsg (xp_malloc'd) to
+** "<path>: <problem>". */
+xp_profile *xp_profile_open(const char *path, int threads, char **errmsg);
 
 #endif

@@ -18,7 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "discover.h"
 #include "json_trace.h"
 #include "util.h"
 
@@ -716,64 +715,20 @@ static char *load_file(xp_profile *p, const char *file, int as_json, const char 
   return why;
 }
 
-/* The XPlane at `path` could not be read (why): read its directory's JSON
-** trace instead when the rule gives it one. Returns the new profile (keyed,
-** for the cache, by the XPlane's path, size and mtime), or NULL with *why
-** extended when the fallback fails too or there is none. */
-static xp_profile *open_fallback(const xp_profile *failed, const char *path, int threads, char **why) {
-  char *fallback = NULL, *note = NULL;
-  xp_profile *q = NULL;
-  if (!xp_discover_companion(path, &fallback, &note) || !fallback) goto out;
-  char *reason = xp_mprintf("%s: %s; read the JSON trace %s instead", path, *why, fallback);
-  char *why2 = NULL;
-  q = profile_new(path);
-  if (!q || !reason) why2 = xp_mprintf("out of memory");
-  else why2 = load_file(q, fallback, 1, reason, threads);
-  xp_free(reason);
-  if (why2) {
-    char *both = xp_mprintf("%s; its directory's JSON trace %s could not be read either: %s", *why, fallback,
-                                 why2);
-    xp_free(why2);
-    if (both) {
-      xp_free(*why);
-      *why = both;
-    }
-    profile_free(q);
-    q = NULL;
-    goto out;
+xp_profile *xp_profile_load(const char *name, const char *file, int as_json, const char *note, int threads,
+                            char **why) {
+  xp_profile *p = profile_new(name);
+  *why = NULL;
+  if (!p) {
+    *why = xp_mprintf("out of memory");
+    return NULL;
   }
-  xp_free(q->source_path);
-  q->source_path = fallback;
-  fallback = NULL;
-  q->file_size = failed->file_size; /* the cache's key: the XPlane (0 if it could not be stat'ed) */
-  q->mtime_ns = failed->mtime_ns;
-out:
-  xp_free(fallback);
-  xp_free(note);
-  return q;
-}
-
-xp_profile *xp_profile_open(const char *path, int threads, char **errmsg) {
-  char *why = NULL, *fallback = NULL, *note = NULL;
-  int as_json = xp_is_json_trace(path);
-  xp_profile *p = profile_new(path);
-  *errmsg = NULL;
-  if (!p) { *errmsg = xp_mprintf("%s: out of memory", path); return NULL; }
-  if (as_json && !xp_discover_companion(path, &fallback, &note)) why = xp_mprintf("out of memory");
-  else why = load_file(p, path, as_json, note, threads);
-  xp_free(fallback);
-  xp_free(note);
-  if (why && !as_json) {
-    xp_profile *q = open_fallback(p, path, threads, &why);
-    if (q) {
-      profile_free(p);
-      xp_free(why);
-      return q;
-    }
+  if (strcmp(name, file) != 0) {
+    xp_free(p->source_path);
+    if (!(p->source_path = xp_mprintf("%s", file))) *why = xp_mprintf("out of memory");
   }
-  if (why) {
-    *errmsg = xp_mprintf("%s: %s", path, why);
-    xp_free(why);
+  if (!*why) *why = load_file(p, file, as_json, note, threads);
+  if (*why) {
     profile_free(p);
     return NULL;
   }

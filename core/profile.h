@@ -1,7 +1,7 @@
 /*
 ** profile.h: one XSpace file, mapped and indexed.
 **
-** xp_profile_open() maps a `.xplane.pb` file read-only and walks it once with
+** xp_profile_load() maps a `.xplane.pb` file read-only and walks it once with
 ** the wire reader (wire.h). That walk validates every byte of the message tree
 ** (so a later scan can trust it) and builds a small index: the planes, their
 ** lines (with event counts and time bounds), and the two metadata dictionaries
@@ -156,13 +156,16 @@ typedef struct xp_profile {
 /* Threads one open may use to walk planes in parallel, at most. */
 #define XP_MAX_INDEX_THREADS 16
 
-/* Open, map, validate and index `path`, walking its planes on up to
-** `threads` threads. A JSON trace (by name or content, json_trace.h) is
-** converted first. An XPlane that cannot be read is replaced by its
-** directory's JSON trace where discover.h's rule says so, the reason
-** becoming the first XSpace warning. On failure returns NULL and sets
-** *errmsg (xp_malloc'd) to "<path>: <problem>". */
-xp_profile *xp_profile_open(const char *path, int threads, char **errmsg);
+/* Open, map, validate and index `file` as the profile called `name` (the
+** path a user or discovery gave: what the cache keys and errors name; the
+** file read becomes source_path), walking its planes on up to `threads`
+** threads. as_json: `file` is a JSON trace (json_trace.h), converted first;
+** `note` (may be NULL) becomes its first XSpace warning. On failure returns
+** NULL and sets *why (xp_malloc'd) to the problem alone. Which file to read
+** for a path, and the fallback to a JSON trace, are discovery's
+** (xp_profile_open in discover.h). */
+xp_profile *xp_profile_load(const char *name, const char *file, int as_json, const char *note, int threads,
+                            char **why);
 /* The same over a caller-owned buffer that must outlive the profile (the
 ** fuzzer and unit tests use it). */
 xp_profile *xp_profile_from_memory(const char *name, const uint8_t *buf, size_t n, char **errmsg);

@@ -39,6 +39,7 @@
 
 #include "aggregates.h"
 #include "analysis.h"
+#include "discover.h"
 #include "json_trace.h"
 #include "pf_model.h"
 #include "profile.h"
