@@ -154,12 +154,14 @@ static int events_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(events_cols, E_N);
 const xp_table xp_table_events = {
     .name = "xplane_events",
     .columns = events_cols,
     .n_columns = E_N + 1,
     .needs_profile = 1,
-    .push = {E_PLANE_INDEX, E_PLANE_NAME, E_LINE_INDEX, E_LINE_NAME, E_START_PS},
+    .push = {.plane_index = E_PLANE_INDEX, .plane_name = E_PLANE_NAME,
+             .line_index = E_LINE_INDEX, .line_name = E_LINE_NAME, .start_ps = E_START_PS},
     .state_size = sizeof(events_state),
     .first = events_first,
     .next = events_next,
@@ -311,12 +313,14 @@ static int stats_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(stats_cols, T_N);
 const xp_table xp_table_stats = {
     .name = "xplane_stats",
     .columns = stats_cols,
     .n_columns = T_N + 1,
     .needs_profile = 1,
-    .push = {T_PLANE_INDEX, T_PLANE_NAME, T_LINE_INDEX, T_LINE_NAME, T_START_PS},
+    .push = {.plane_index = T_PLANE_INDEX, .plane_name = T_PLANE_NAME,
+             .line_index = T_LINE_INDEX, .line_name = T_LINE_NAME, .start_ps = T_START_PS},
     .state_size = sizeof(stats_state),
     .first = stats_first,
     .next = stats_next,

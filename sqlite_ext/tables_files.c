@@ -66,12 +66,12 @@ static int files_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(files_cols, F_N);
 const xp_table xp_table_files = {
     .name = "xplane_files",
     .columns = files_cols,
     .n_columns = F_N + 1,
     .needs_profile = 0,
-    .push = {-1, -1, -1, -1, -1},
     .first = one_row_first,
     .next = one_row_next,
     .column = files_column,
@@ -132,12 +132,12 @@ static int space_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(space_cols, S_N);
 const xp_table xp_table_space = {
     .name = "xplane_space",
     .columns = space_cols,
     .n_columns = S_N + 1,
     .needs_profile = 1,
-    .push = {-1, -1, -1, -1, -1},
     .state_size = sizeof(xp_space),
     .first = space_first,
     .next = one_row_next,

@@ -82,12 +82,13 @@ static int planes_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(planes_cols, P_N);
 const xp_table xp_table_planes = {
     .name = "xplane_planes",
     .columns = planes_cols,
     .n_columns = P_N + 1,
     .needs_profile = 1,
-    .push = {P_PLANE_INDEX, P_PLANE_NAME, -1, -1, -1},
+    .push = {.plane_index = P_PLANE_INDEX, .plane_name = P_PLANE_NAME},
     .state_size = sizeof(model_state),
     .first = planes_first,
     .next = planes_next,
@@ -144,12 +145,14 @@ static int lines_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(lines_cols, L_N);
 const xp_table xp_table_lines = {
     .name = "xplane_lines",
     .columns = lines_cols,
     .n_columns = L_N + 1,
     .needs_profile = 1,
-    .push = {L_PLANE_INDEX, L_PLANE_NAME, L_LINE_INDEX, L_LINE_NAME, -1},
+    .push = {.plane_index = L_PLANE_INDEX, .plane_name = L_PLANE_NAME,
+             .line_index = L_LINE_INDEX, .line_name = L_LINE_NAME},
     .state_size = sizeof(model_state),
     .first = lines_first,
     .next = lines_next,
@@ -229,12 +232,13 @@ static int emeta_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(emeta_cols, EM_N);
 const xp_table xp_table_event_metadata = {
     .name = "xplane_event_metadata",
     .columns = emeta_cols,
     .n_columns = EM_N + 1,
     .needs_profile = 1,
-    .push = {EM_PLANE_INDEX, EM_PLANE_NAME, -1, -1, -1},
+    .push = {.plane_index = EM_PLANE_INDEX, .plane_name = EM_PLANE_NAME},
     .state_size = sizeof(model_state),
     .first = meta_first,
     .next = meta_next,
@@ -264,12 +268,13 @@ static int smeta_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(smeta_cols, SM_N);
 const xp_table xp_table_stat_metadata = {
     .name = "xplane_stat_metadata",
     .columns = smeta_cols,
     .n_columns = SM_N + 1,
     .needs_profile = 1,
-    .push = {SM_PLANE_INDEX, SM_PLANE_NAME, -1, -1, -1},
+    .push = {.plane_index = SM_PLANE_INDEX, .plane_name = SM_PLANE_NAME},
     .state_size = sizeof(model_state),
     .first = meta_first,
     .next = meta_next,

@@ -198,12 +198,14 @@ static int prepare_ops(xp_profile *p) {
   return xp_ops(p, &ops) >= 0;
 }
 
+XP_CHECK_COLUMNS(ops_cols, O_N);
 const xp_table xp_table_ops = {
     .name = "xplane_ops",
     .columns = ops_cols,
     .n_columns = O_N + 1,
     .needs_profile = 1,
-    .push = {O_PLANE_INDEX, O_PLANE_NAME, O_LINE_INDEX, O_LINE_NAME, O_START_PS},
+    .push = {.plane_index = O_PLANE_INDEX, .plane_name = O_PLANE_NAME,
+             .line_index = O_LINE_INDEX, .line_name = O_LINE_NAME, .start_ps = O_START_PS},
     .state_size = sizeof(ops_state),
     .first = ops_first,
     .next = ops_next,
@@ -291,12 +293,13 @@ static int prepare_steps(xp_profile *p) {
   return xp_steps(p, &steps) >= 0;
 }
 
+XP_CHECK_COLUMNS(steps_cols, ST_N);
 const xp_table xp_table_steps = {
     .name = "xplane_steps",
     .columns = steps_cols,
     .n_columns = ST_N + 1,
     .needs_profile = 1,
-    .push = {ST_PLANE_INDEX, ST_PLANE_NAME, -1, -1, ST_START_PS},
+    .push = {.plane_index = ST_PLANE_INDEX, .plane_name = ST_PLANE_NAME, .start_ps = ST_START_PS},
     .state_size = sizeof(steps_state),
     .first = steps_first,
     .next = steps_next,
@@ -365,12 +368,12 @@ static int prepare_scopes(xp_profile *p) {
   return xp_scopes(p, &scopes) >= 0;
 }
 
+XP_CHECK_COLUMNS(scopes_cols, SC_N);
 const xp_table xp_table_scopes = {
     .name = "xplane_scopes",
     .columns = scopes_cols,
     .n_columns = SC_N + 1,
     .needs_profile = 1,
-    .push = {-1, -1, -1, -1, -1},
     .state_size = sizeof(scopes_state),
     .first = scopes_first,
     .next = scopes_next,

@@ -91,12 +91,12 @@ static int slice_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(slice_cols, SL_N);
 const xp_table xp_table_pf_slice = {
     .name = "xplane_pf_slice",
     .columns = slice_cols,
     .n_columns = SL_N + 1,
     .needs_profile = 1,
-    .push = {-1, -1, -1, -1, -1},
     .state_size = sizeof(pf_state),
     .first = slice_first,
     .next = slice_next,
@@ -129,12 +129,12 @@ static int thread_track_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(thread_track_cols, TT_N);
 const xp_table xp_table_pf_thread_track = {
     .name = "xplane_pf_thread_track",
     .columns = thread_track_cols,
     .n_columns = TT_N + 1,
     .needs_profile = 1,
-    .push = {-1, -1, -1, -1, -1},
     .state_size = sizeof(pf_state),
     .first = thread_track_first,
     .next = thread_track_next,
@@ -168,12 +168,12 @@ static int thread_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(thread_cols, TH_N);
 const xp_table xp_table_pf_thread = {
     .name = "xplane_pf_thread",
     .columns = thread_cols,
     .n_columns = TH_N + 1,
     .needs_profile = 1,
-    .push = {-1, -1, -1, -1, -1},
     .state_size = sizeof(pf_state),
     .first = thread_first,
     .next = thread_next,
@@ -204,12 +204,12 @@ static int process_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(process_cols, PR_N);
 const xp_table xp_table_pf_process = {
     .name = "xplane_pf_process",
     .columns = process_cols,
     .n_columns = PR_N + 1,
     .needs_profile = 1,
-    .push = {-1, -1, -1, -1, -1},
     .state_size = sizeof(pf_state),
     .first = process_first,
     .next = process_next,
@@ -261,12 +261,12 @@ static int args_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(args_cols, AR_N);
 const xp_table xp_table_pf_args = {
     .name = "xplane_pf_args",
     .columns = args_cols,
     .n_columns = AR_N + 1,
     .needs_profile = 1,
-    .push = {-1, -1, -1, -1, -1},
     .state_size = sizeof(pf_state),
     .first = args_first,
     .next = args_next,
@@ -301,12 +301,12 @@ static int flow_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(flow_cols, FL_N);
 const xp_table xp_table_pf_flow = {
     .name = "xplane_pf_flow",
     .columns = flow_cols,
     .n_columns = FL_N + 1,
     .needs_profile = 1,
-    .push = {-1, -1, -1, -1, -1},
     .state_size = sizeof(pf_state),
     .first = flow_first,
     .next = flow_next,

@@ -107,12 +107,14 @@ static int tracks_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(tracks_cols, TR_N);
 const xp_table xp_table_tracks = {
     .name = "xplane_tracks",
     .columns = tracks_cols,
     .n_columns = TR_N + 1,
     .needs_profile = 1,
-    .push = {TR_PLANE_INDEX, TR_PLANE_NAME, TR_LINE_INDEX, TR_LINE_NAME, -1},
+    .push = {.plane_index = TR_PLANE_INDEX, .plane_name = TR_PLANE_NAME,
+             .line_index = TR_LINE_INDEX, .line_name = TR_LINE_NAME},
     .state_size = sizeof(agg_state),
     .first = tracks_first,
     .next = tracks_next,
@@ -155,12 +157,12 @@ static int hints_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(hints_cols, H_N);
 const xp_table xp_table_hints = {
     .name = "xplane_hints",
     .columns = hints_cols,
     .n_columns = H_N + 1,
     .needs_profile = 1,
-    .push = {-1, -1, -1, -1, -1},
     .state_size = sizeof(agg_state),
     .first = hints_first,
     .next = rows_next,
@@ -219,12 +221,12 @@ static int op_names_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(op_names_cols, N_N);
 const xp_table xp_table_op_names = {
     .name = "xplane_op_names",
     .columns = op_names_cols,
     .n_columns = N_N + 1,
     .needs_profile = 1,
-    .push = {-1, -1, -1, -1, -1},
     .state_size = sizeof(agg_state),
     .first = op_names_first,
     .next = rows_next,
@@ -260,12 +262,12 @@ static int op_tf_ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(op_tf_ops_cols, TF_N);
 const xp_table xp_table_op_tf_ops = {
     .name = "xplane_op_tf_ops",
     .columns = op_tf_ops_cols,
     .n_columns = TF_N + 1,
     .needs_profile = 1,
-    .push = {-1, -1, -1, -1, -1},
     .state_size = sizeof(agg_state),
     .first = op_tf_ops_first,
     .next = rows_next,
@@ -312,12 +314,12 @@ static int gaps_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   return SQLITE_OK;
 }
 
+XP_CHECK_COLUMNS(gaps_cols, G_N);
 const xp_table xp_table_gaps = {
     .name = "xplane_gaps",
     .columns = gaps_cols,
     .n_columns = G_N + 1,
     .needs_profile = 1,
-    .push = {-1, -1, -1, -1, -1},
     .state_size = sizeof(agg_state),
     .first = gaps_first,
     .next = rows_next,

@@ -97,20 +97,23 @@ enum {
   XP_P_HI = 0x100,
   XP_P_LO_GT = 0x200,
   XP_P_HI_LT = 0x400,
-  XP_P_N_ARGS = 9 /* bits that carry a value */
 };
+_Static_assert(XP_P_HI == 1 << (XP_PUSH_MAX_ARGS - 1), "XP_PUSH_MAX_ARGS: one argument per plan bit up to XP_P_HI");
 
 /* The bit a usable constraint on column `col` with operator `op` earns. */
 static int plan_bit(const xp_table *t, int col, int op, int *flag) {
   const xp_pushdown_cols *p = &t->push;
   *flag = 0;
-  /* The rowid (and LIMIT/OFFSET) come as column -1, which is also how push
-  ** marks a column the table lacks: never a pushable column. */
+  /* The rowid (and LIMIT/OFFSET) come as column -1. */
   if (col < 0) return 0;
   if (col == path_col(t)) return op == SQLITE_INDEX_CONSTRAINT_EQ ? XP_P_PATH : 0;
+  if (col < XP_COL_FIRST_OWN) {
+    if (op != SQLITE_INDEX_CONSTRAINT_EQ) return 0;
+    return col == XP_COL_FILE ? XP_P_FILE : col == XP_COL_HOST ? XP_P_HOST : 0;
+  }
+  /* An own column: a push entry of 0 (the table lacks that column) never
+  ** equals one. */
   if (op == SQLITE_INDEX_CONSTRAINT_EQ) {
-    if (col == XP_COL_FILE) return XP_P_FILE;
-    if (col == XP_COL_HOST) return XP_P_HOST;
     if (col == p->plane_index) return XP_P_PLANE_I;
     if (col == p->plane_name) return XP_P_PLANE_N;
     if (col == p->line_index) return XP_P_LINE_I;
@@ -133,9 +136,9 @@ static int is_text_filter(int bit) {
 
 static int xp_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
   const xp_table *t = ((xp_vtab *)vt)->t;
-  int which[XP_P_N_ARGS];
+  int which[XP_PUSH_MAX_ARGS];
   int plan = 0, path_unusable = 0;
-  for (int k = 0; k < XP_P_N_ARGS; k++) which[k] = -1;
+  for (int k = 0; k < XP_PUSH_MAX_ARGS; k++) which[k] = -1;
   for (int i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     int flag;
@@ -151,13 +154,13 @@ static int xp_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
       if (coll && sqlite3_stricmp(coll, "BINARY") != 0) continue;
     }
     plan |= bit | flag;
-    for (int k = 0; k < XP_P_N_ARGS; k++)
+    for (int k = 0; k < XP_PUSH_MAX_ARGS; k++)
       if (bit == (1 << k)) which[k] = i;
   }
   if (!(plan & XP_P_PATH) && path_unusable) return SQLITE_CONSTRAINT;
   int argv_i = 0;
   double cost = 1e6;
-  for (int k = 0; k < XP_P_N_ARGS; k++) {
+  for (int k = 0; k < XP_PUSH_MAX_ARGS; k++) {
     if (which[k] < 0) continue;
     info->aConstraintUsage[which[k]].argvIndex = ++argv_i;
     info->aConstraintUsage[which[k]].omit = (k == 0);
@@ -170,7 +173,7 @@ static int xp_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
   static const char *const names[] = {"path", "file", "host", "plane_index", "plane_name",
                                       "line_index", "line_name", "start_ps>=", "start_ps<="};
   sqlite3_str *plan_text = sqlite3_str_new(NULL);
-  for (int k = 0, n = 0; k < XP_P_N_ARGS; k++) {
+  for (int k = 0, n = 0; k < XP_PUSH_MAX_ARGS; k++) {
     if (!(plan & (1 << k))) continue;
     const char *name = names[k];
     if (k == 7 && (plan & XP_P_LO_GT)) name = "start_ps>";
@@ -346,7 +349,7 @@ static int xp_filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str,
   cur->f.start_hi = INT64_MAX;
   cur->rowid = 0;
   int a = 0;
-  for (int k = 0; k < XP_P_N_ARGS && a < argc; k++) {
+  for (int k = 0; k < XP_PUSH_MAX_ARGS && a < argc; k++) {
     int bit = 1 << k;
     if (!(plan & bit)) continue;
     sqlite3_value *v = sqlite3_value_dup(argv[a++]);

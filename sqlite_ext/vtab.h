@@ -20,12 +20,19 @@
 #include "discover.h"
 #include "profile.h"
 
+/* Arguments a scan's plan can carry: path, file, host, plane index and
+** name, line index and name, start_ps lower and upper bound (vtab.c). */
+#define XP_PUSH_MAX_ARGS 9
+
 /* Columns every table begins with. */
 enum { XP_COL_FILE = 0, XP_COL_RUN = 1, XP_COL_HOST = 2, XP_COL_FIRST_OWN = 3 };
 
 typedef struct xp_cursor xp_cursor;
 
-/* Which row-level columns a table has, for pushdown; -1 where absent. */
+/* Which row-level columns a table has, for pushdown; 0 where absent
+** (columns 0-2 are file, run and host, never one of these), so a
+** descriptor names only the ones it has:
+**   .push = {.plane_index = E_PLANE_INDEX, .start_ps = E_START_PS} */
 typedef struct xp_pushdown_cols {
   int plane_index, plane_name, line_index, line_name, start_ps;
 } xp_pushdown_cols;
@@ -33,7 +40,7 @@ typedef struct xp_pushdown_cols {
 typedef struct xp_table {
   const char *name;
   /* Column declarations after file/run/host; the hidden path is appended. */
-  const char *const *columns;
+  const char *const *columns; /* XP_CHECK_COLUMNS ties them to the enum */
   int n_columns;              /* including file, run, host and path */
   int needs_profile;          /* 0: rows come from the file list alone */
   xp_pushdown_cols push;
@@ -62,7 +69,7 @@ struct xp_cursor {
   const xp_table *t;
   xp_cache *cache;
   xp_filter f;
-  sqlite3_value *args[9];    /* kept so filter strings outlive xFilter */
+  sqlite3_value *args[XP_PUSH_MAX_ARGS]; /* kept so filter strings outlive xFilter */
   int n_args;
   sqlite3_uint64 col_used;   /* which columns the query reads (xBestIndex) */
   char *root;
@@ -106,5 +113,13 @@ const char *xp_vtype_name(xp_vtype t);
 
 /* Register one table as a module; client data is the connection's cache. */
 int xp_register_table(sqlite3 *db, const xp_table *t, xp_cache *cache);
+
+/* Ties a table's column declarations to its column enum: `cols` lists one
+** declaration per own column, from XP_COL_FIRST_OWN up to `end` (the
+** enum's last value + 1), and the descriptor's n_columns is `end` + 1 (the
+** hidden path). Place it beside the descriptor. */
+#define XP_CHECK_COLUMNS(cols, end) \
+  _Static_assert(sizeof(cols) / sizeof((cols)[0]) == (end) - XP_COL_FIRST_OWN, \
+                 #cols " must declare exactly the columns of its enum")
 
 #endif
