@@ -4,8 +4,9 @@
 ** A path is one profile file, a run directory (`.../plugins/profile/<run>/`)
 ** or a whole TensorBoard logdir; directories are searched recursively. Every
 ** profile found is named by its run (the directory that holds it) and host
-** (the file name without `.xplane.pb`, `.trace.json.gz`, `.trace.json`,
-** `.json.gz` or `.json`), the names TensorBoard's profile plugin shows.
+** (the file name without the first of `.xplane.pb`, `.trace.json.gz`,
+** `.trace.json`, `.json.gz`, `.json` or `.pb` it ends with, never the whole
+** name), the names TensorBoard's profile plugin shows.
 **
 ** Which files of a directory are profiles (the rule of the field's reference
 ** summarizer, applied to each directory's own files): the XPlane is preferred,

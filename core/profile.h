@@ -14,8 +14,13 @@
 ** mapped and walked like a file. The directory rule of discover.h may read a
 ** JSON trace in place of an XPlane that cannot be read.
 **
-** A profile is immutable once open and reference-counted, so the per-connection
-** cache (cache.h) can hand it to many cursors and drop it when the file changes.
+** A profile is reference-counted, so the per-connection cache (cache.h) can
+** hand it to many cursors and drop it when the file changes. Its index does
+** not change once open; what is derived later is added to it on first use and
+** kept until it is released: the sha256 (space.h) and the analysis
+** (analysis.h, p->analysis). Those writes are not locked: one profile is
+** used by one thread at a time (the cache's prefetch prepares each profile on
+** one thread only).
 */
 #ifndef XPLANE_PROFILE_H
 #define XPLANE_PROFILE_H

@@ -8,8 +8,12 @@
 ** as table-valued functions whose first argument is a file, a run directory
 ** or a TensorBoard logdir. This file only registers: the modules and
 ** functions are listed in the static tables below, and each lives in a file
-** of its own (tables_*.c, functions.c). Data flows one way:
-**   file -> wire.c (walker) -> profile.c (index) -> cache.c -> vtab.c/tables_*.c -> SQL
+** of its own (tables_*.c, functions*.c). Dependencies run one way:
+**   core/ (decoder, discovery, analysis; no SQLite)
+**     <- tp_plugin/ (the Perfetto mapping, writers, import emulation)
+**     <- sqlite_ext/ (this binding: cache.c, vtab.c, tables_*.c, functions*.c)
+** A query reads: path -> discover.c -> cache.c -> profile.c (index over the
+** mapped file, wire.c) -> vtab.c / tables_*.c -> SQL.
 */
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT1
@@ -34,9 +38,6 @@ static const xp_table *const xp_tables[] = {
     &xp_table_pf_flow,
 };
 
-#ifdef _WIN32
-__declspec(dllexport)
-#endif
 __attribute__((visibility("default"))) int sqlite3_xplane_init(sqlite3 *db, char **err, const sqlite3_api_routines *api) {
   SQLITE_EXTENSION_INIT2(api);
   if (sqlite3_libversion_number() < XP_MIN_SQLITE_VERSION) {

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # run_sql_tests.sh: run the SQL script tests in tests/sql/ and compare each
-# output byte for byte with its .expected file (sqlean style).
+# output byte for byte with its .expected file. Most of each .sql states its
+# expected values next to the query (self-checking rows `SELECT x = y`, or
+# values derived by hand in a comment); the .expected file is the snapshot
+# that holds them, so a change shows as a diff.
 #
 #   bash tests/run_sql_tests.sh            # every tests/sql/*.sql
 #   bash tests/run_sql_tests.sh tiny ...   # only tests/sql/tiny.sql, ...

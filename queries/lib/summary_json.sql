@@ -41,9 +41,6 @@ SELECT i.*,
 INSERT INTO xq_fail SELECT 'no-profile-file' FROM xq_file WHERE n_files = 0;
 INSERT INTO xq_fail SELECT 'many-profile-files' FROM xq_file WHERE n_files > 1;
 
--- ---- device ops: one pass over xplane_ops -----------------------------------
--- op_id follows (plane, line, event) order: the reference's "first seen" order.
-
 -- ---- events: the cached per-line aggregates (xplane_tracks) -----------------
 -- Analysis ("complete") events by line and category (xplane_event_category
 -- of the plane and the event's name), as the extension keeps them per decode:
