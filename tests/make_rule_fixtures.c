@@ -42,138 +42,43 @@
 */
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "xplane.pb-c.h"
-
-typedef Tensorflow__Profiler__XSpace XSpace;
-typedef Tensorflow__Profiler__XPlane XPlane;
-typedef Tensorflow__Profiler__XLine XLine;
-typedef Tensorflow__Profiler__XEvent XEvent;
-typedef Tensorflow__Profiler__XStat XStat;
-typedef Tensorflow__Profiler__XEventMetadata XEventMetadata;
-typedef Tensorflow__Profiler__XStatMetadata XStatMetadata;
-typedef Tensorflow__Profiler__XPlane__EventMetadataEntry EMetaEntry;
-typedef Tensorflow__Profiler__XPlane__StatMetadataEntry SMetaEntry;
+#include "fixture.h"
 
 #define PS_PER_US INT64_C(1000000)
 
-static void *xalloc(size_t n) {
-  void *p = calloc(1, n ? n : 1);
-  if (!p) {
-    fprintf(stderr, "make_rule_fixtures: out of memory\n");
-    exit(1);
-  }
-  return p;
-}
+/* ---- builders (on the shared fixture builder, tests/fixture/fixture.h) ---- */
 
-/* Append item to a protobuf-c repeated field (array + count). */
-static void *push(void *array, size_t *n, void *item) {
-  void **v = realloc(array, (*n + 1) * sizeof(void *));
-  if (!v) {
-    fprintf(stderr, "make_rule_fixtures: out of memory\n");
-    exit(1);
-  }
-  v[(*n)++] = item;
-  return v;
-}
+static XPlane *plane_add(XSpace *s, const char *name) { return fx_plane(s, (int64_t)s->n_planes, name); }
 
-static char *dup(const char *s) {
-  char *d = xalloc(strlen(s) + 1);
-  strcpy(d, s);
-  return d;
-}
-
-/* ---- builders ---------------------------------------------------------- */
-
-static XSpace *space_new(void) {
-  XSpace *s = xalloc(sizeof(*s));
-  tensorflow__profiler__xspace__init(s);
-  return s;
-}
-
-static XPlane *plane_add(XSpace *s, const char *name) {
-  XPlane *p = xalloc(sizeof(*p));
-  tensorflow__profiler__xplane__init(p);
-  p->id = (int64_t)s->n_planes;
-  p->name = dup(name);
-  s->planes = push(s->planes, &s->n_planes, p);
-  return p;
-}
-
-static XLine *line_add(XPlane *p, int64_t id, const char *name) {
-  XLine *l = xalloc(sizeof(*l));
-  tensorflow__profiler__xline__init(l);
-  l->id = id;
-  l->name = dup(name);
-  l->timestamp_ns = 1000;
-  p->lines = push(p->lines, &p->n_lines, l);
-  return l;
-}
+static XLine *line_add(XPlane *p, int64_t id, const char *name) { return fx_line(p, id, name, NULL, 1000); }
 
 /* The id of the plane's event metadata named `name`, added on first use. */
 static int64_t event_meta(XPlane *p, const char *name) {
   for (size_t i = 0; i < p->n_event_metadata; i++)
     if (strcmp(p->event_metadata[i]->value->name, name) == 0) return p->event_metadata[i]->key;
-  XEventMetadata *m = xalloc(sizeof(*m));
-  tensorflow__profiler__xevent_metadata__init(m);
-  m->id = (int64_t)p->n_event_metadata + 1;
-  m->name = dup(name);
-  EMetaEntry *e = xalloc(sizeof(*e));
-  tensorflow__profiler__xplane__event_metadata_entry__init(e);
-  e->key = m->id;
-  e->value = m;
-  p->event_metadata = push(p->event_metadata, &p->n_event_metadata, e);
-  return m->id;
+  return fx_emeta(p, (int64_t)p->n_event_metadata + 1, name, NULL)->id;
 }
 
 /* The id of the plane's stat metadata named `name`, added on first use. */
 static int64_t stat_meta(XPlane *p, const char *name) {
   for (size_t i = 0; i < p->n_stat_metadata; i++)
     if (strcmp(p->stat_metadata[i]->value->name, name) == 0) return p->stat_metadata[i]->key;
-  XStatMetadata *m = xalloc(sizeof(*m));
-  tensorflow__profiler__xstat_metadata__init(m);
-  m->id = (int64_t)p->n_stat_metadata + 1;
-  m->name = dup(name);
-  SMetaEntry *e = xalloc(sizeof(*e));
-  tensorflow__profiler__xplane__stat_metadata_entry__init(e);
-  e->key = m->id;
-  e->value = m;
-  p->stat_metadata = push(p->stat_metadata, &p->n_stat_metadata, e);
-  return m->id;
+  return fx_smeta(p, (int64_t)p->n_stat_metadata + 1, name, NULL)->id;
 }
 
 /* An event [start_us, start_us + dur_us) named `name` on line l of plane p. */
 static XEvent *event_add(XPlane *p, XLine *l, const char *name, int64_t start_us, int64_t dur_us) {
-  XEvent *e = xalloc(sizeof(*e));
-  tensorflow__profiler__xevent__init(e);
-  e->metadata_id = event_meta(p, name);
-  e->data_case = TENSORFLOW__PROFILER__XEVENT__DATA_OFFSET_PS;
-  e->offset_ps = start_us * PS_PER_US;
-  e->duration_ps = dur_us * PS_PER_US;
-  l->events = push(l->events, &l->n_events, e);
-  return e;
-}
-
-static XStat *stat_add(XPlane *p, XEvent *e, const char *name) {
-  XStat *s = xalloc(sizeof(*s));
-  tensorflow__profiler__xstat__init(s);
-  s->metadata_id = stat_meta(p, name);
-  e->stats = push(e->stats, &e->n_stats, s);
-  return s;
+  return fx_event(l, event_meta(p, name), start_us * PS_PER_US, dur_us * PS_PER_US);
 }
 
 static void stat_str(XPlane *p, XEvent *e, const char *name, const char *value) {
-  XStat *s = stat_add(p, e, name);
-  s->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE;
-  s->str_value = dup(value);
+  fx_event_stat(e, fx_stat_str(stat_meta(p, name), value));
 }
 
 static void stat_int(XPlane *p, XEvent *e, const char *name, int64_t value) {
-  XStat *s = stat_add(p, e, name);
-  s->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE;
-  s->int64_value = value;
+  fx_event_stat(e, fx_stat_int(stat_meta(p, name), value));
 }
 
 /* The plane /device:GPU:0 with an `XLA Ops` line. */
@@ -197,20 +102,13 @@ static const char *out_dir;
 static void write_space(const char *name, const XSpace *s) {
   char path[4096];
   snprintf(path, sizeof(path), "%s/%s.xplane.pb", out_dir, name);
-  size_t n = tensorflow__profiler__xspace__get_packed_size(s);
-  uint8_t *buf = xalloc(n);
-  tensorflow__profiler__xspace__pack(s, buf);
-  FILE *f = fopen(path, "wb");
-  if (!f || fwrite(buf, 1, n, f) != n || fclose(f) != 0) {
-    fprintf(stderr, "make_rule_fixtures: cannot write %s\n", path);
-    exit(1);
-  }
+  fx_write(s, path, NULL, 0);
 }
 
 /* ---- the cases --------------------------------------------------------- */
 
 static void gap_marker_payload(void) {
-  XSpace *s = space_new();
+  XSpace *s = fx_space();
   XPlane *p;
   XLine *l = ops_line(s, &p);
   event_add(p, l, "fusion.1", 0, 10);
@@ -234,7 +132,7 @@ static void pruned_regions(void) {
       {"fusion.5", 3, "jit(eval_step)/head"},
       {"fusion.6", 5, "jit(eval_step)/head/softmax"},
   };
-  XSpace *s = space_new();
+  XSpace *s = fx_space();
   XPlane *p;
   XLine *l = ops_line(s, &p);
   int64_t t = 0;
@@ -246,7 +144,7 @@ static void pruned_regions(void) {
 }
 
 static void steps_light_heavy(void) {
-  XSpace *s = space_new();
+  XSpace *s = fx_space();
   for (int dev = 0; dev < 2; dev++) {
     char plane_name[32], step[16];
     snprintf(plane_name, sizeof(plane_name), "/device:GPU:%d", dev);
@@ -265,7 +163,7 @@ static void steps_light_heavy(void) {
 
 static void steps_typical(void) {
   static const int64_t durs[] = {100, 100, 100, 100, 100, 20, 22, 24};
-  XSpace *s = space_new();
+  XSpace *s = fx_space();
   XPlane *p = plane_add(s, "/host:CPU");
   XLine *l = line_add(p, 1, "python");
   int64_t t = 0;
@@ -278,7 +176,7 @@ static void steps_typical(void) {
 
 static void ops_case(const char *name, const char *first_prefix, int first_count, int64_t first_dur,
                      int fusion_count) {
-  XSpace *s = space_new();
+  XSpace *s = fx_space();
   XPlane *p;
   XLine *l = ops_line(s, &p);
   int64_t t = 0;
@@ -288,7 +186,7 @@ static void ops_case(const char *name, const char *first_prefix, int first_count
 }
 
 static void pre_op_gap(void) {
-  XSpace *s = space_new();
+  XSpace *s = fx_space();
   XPlane *p;
   XLine *l = ops_line(s, &p);
   int64_t t = 0;
@@ -299,7 +197,7 @@ static void pre_op_gap(void) {
 }
 
 static void track_case(const char *name, int64_t step_us, int64_t fusion_us, int64_t dot_us) {
-  XSpace *s = space_new();
+  XSpace *s = fx_space();
   XPlane *p = plane_add(s, "/device:GPU:0");
   XLine *steps = line_add(p, 1, "Steps");
   XLine *ops = line_add(p, 2, "XLA Ops");
@@ -314,6 +212,7 @@ static void track_case(const char *name, int64_t step_us, int64_t fusion_us, int
 }
 
 int main(int argc, char **argv) {
+  fx_program("make_rule_fixtures");
   if (argc != 2) {
     fprintf(stderr, "usage: make_rule_fixtures OUT_DIR\n");
     return 2;
