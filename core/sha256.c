@@ -1,55 +1,29 @@
 /*
-** sha256.c: SHA-256 over an in-memory range (see sha256.h).
+** sha256.c: SHA-256 over an in-memory range (see sha256.h), by OpenSSL's
+** libcrypto (EVP), which uses the CPU's SHA extensions or vector units where
+** present: on the benchmark machine (SHA-NI) it hashes at several GB/s,
+** where the portable C implementation this file held before took 15 % of a
+** cold summary (perf, 200 MB profile). The range is fed in 16 MiB pieces.
 */
 #include "sha256.h"
 
-#include <string.h>
+#include <openssl/evp.h>
 
-static const uint32_t K[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
-static uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
-
-static void block(uint32_t h[8], const uint8_t *p) {
-  uint32_t w[64];
-  for (int i = 0; i < 16; i++)
-    w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-  for (int i = 16; i < 64; i++) {
-    uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-    uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-  }
-  uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
-  for (int i = 0; i < 64; i++) {
-    uint32_t t1 = k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
-    uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-    k = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
-  }
-  h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
-}
-
-void xp_sha256_hex(const uint8_t *data, size_t n, char hex[65]) {
-  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  size_t full = n / 64 * 64;
-  for (size_t i = 0; i < full; i += 64) block(h, data + i);
-  uint8_t tail[128];
-  size_t rest = n - full, len = rest + 9 <= 64 ? 64 : 128;
-  memset(tail, 0, sizeof(tail));
-  if (rest) memcpy(tail, data + full, rest);
-  tail[rest] = 0x80;
-  uint64_t bits = (uint64_t)n * 8;
-  for (int i = 0; i < 8; i++) tail[len - 1 - i] = (uint8_t)(bits >> (8 * i));
-  block(h, tail);
-  if (len == 128) block(h, tail + 64);
+int xp_sha256_hex(const uint8_t *data, size_t n, char hex[65]) {
+  enum { PIECE = 16 << 20 };
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+  int ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+  for (size_t off = 0; ok && off < n; off += PIECE)
+    ok = EVP_DigestUpdate(ctx, data + off, n - off < PIECE ? n - off : PIECE);
+  ok = ok && EVP_DigestFinal_ex(ctx, md, &len) && len == 32;
+  EVP_MD_CTX_free(ctx);
   static const char digits[] = "0123456789abcdef";
-  for (int i = 0; i < 8; i++)
-    for (int j = 0; j < 8; j++) hex[i * 8 + j] = digits[(h[i] >> (28 - 4 * j)) & 15];
-  hex[64] = 0;
+  for (unsigned i = 0; ok && i < 32; i++) {
+    hex[2 * i] = digits[md[i] >> 4];
+    hex[2 * i + 1] = digits[md[i] & 15];
+  }
+  hex[ok ? 64 : 0] = 0;
+  return ok;
 }

@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Writes 64 hex digits and a NUL into hex[65]. */
-void xp_sha256_hex(const uint8_t *data, size_t n, char hex[65]);
+/* Writes 64 hex digits and a NUL into hex[65]; returns 0 (hex = "") when
+** libcrypto fails (out of memory). */
+int xp_sha256_hex(const uint8_t *data, size_t n, char hex[65]);
 
 #endif

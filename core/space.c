@@ -22,9 +22,8 @@ static int file_sha256(const char *path, char hex[65]) {
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
     void *m = st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
     if (m != MAP_FAILED) {
-      xp_sha256_hex(m, (size_t)st.st_size, hex);
+      ok = xp_sha256_hex(m, (size_t)st.st_size, hex);
       if (m) munmap(m, (size_t)st.st_size);
-      ok = 1;
     }
   }
   close(fd);
@@ -74,7 +73,11 @@ int xp_space_get(xp_profile *p, int want_sha256, xp_space *s, char **errmsg) {
   s->display_time_unit = p->source_format == XP_SOURCE_XPLANE_PB ? "us" : p->display_time_unit;
   if (want_sha256 && !p->sha256[0]) {
     if (p->source_format == XP_SOURCE_XPLANE_PB) {
-      xp_sha256_hex(p->base, (size_t)p->size, p->sha256);
+      if (!xp_sha256_hex(p->base, (size_t)p->size, p->sha256)) {
+        xp_space_free(s);
+        *errmsg = xp_mprintf("out of memory while hashing");
+        return 0;
+      }
     } else if (!file_sha256(p->source_path, p->sha256)) {
       xp_space_free(s);
       *errmsg = xp_mprintf("%s: cannot read it again to hash it", p->source_path);

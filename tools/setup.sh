@@ -7,7 +7,8 @@
 #
 # Debian packages: a C toolchain, CMake, SQLite (library, headers, shell),
 # protobuf-c (library, headers, protoc-c), protoc (tests decode traces with
-# it), yajl and zlib (reading JSON traces, streaming, gzip), clang (the
+# it), yajl and zlib (reading JSON traces, streaming, gzip), libcrypto
+# (libssl-dev: SHA-256 of profiles), clang (the
 # fuzzer), valgrind, and small tools the test scripts call (xxd, openssl, jq,
 # gzip, setpriv from util-linux).
 set -euo pipefail
@@ -17,7 +18,7 @@ XPLANE_BUILD_DIR="${XPLANE_BUILD_DIR:-$XPLANE_SRC/build}"
 export XPLANE_SRC XPLANE_BUILD_DIR
 
 xplane_packages=(build-essential cmake pkg-config sqlite3 libsqlite3-dev libprotobuf-c-dev
-                 protobuf-c-compiler protobuf-compiler libyajl-dev zlib1g-dev clang valgrind
+                 protobuf-c-compiler protobuf-compiler libyajl-dev zlib1g-dev libssl-dev clang valgrind
                  xxd openssl jq gzip util-linux)
 
 xplane_install_deps() {
