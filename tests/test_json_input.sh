@@ -39,6 +39,7 @@ done
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+DATA_BEFORE=$(ls -l --time-style=full-iso "$DATA" 2>/dev/null)
 pass=0
 fail=0
 
@@ -327,28 +328,31 @@ for x in "$DATA"/*.xplane.pb; do
   if [[ -f $SRC/queries/summary.sql && ${ops%%|*} == 0 ]]; then
     for f in "$x" "$j"; do
       (cd "$SRC" && "$SQLITE3" -cmd ".load $XPLANE_EXT" -cmd ".parameter set @profile $f" :memory: \
-        '.read queries/summary.sql') >"$f.summary"
+        '.read queries/summary.sql') >"$TMP/${f##*/}.summary"
     done
     # Keys that name the source (and its format) differ by design; the
     # source record is a process and a thread more in the JSON.
     check "$b: summary.sql, one process and one thread more (the source record)" "1|1" \
-      "$(q "SELECT (readfile('$j.summary') ->> '\$.trace_overview.num_processes')
-                 - (readfile('$x.summary') ->> '\$.trace_overview.num_processes'),
-               (readfile('$j.summary') ->> '\$.trace_overview.num_threads')
-                 - (readfile('$x.summary') ->> '\$.trace_overview.num_threads');")"
+      "$(q "SELECT (readfile('$TMP/${j##*/}.summary') ->> '\$.trace_overview.num_processes')
+                 - (readfile('$TMP/${x##*/}.summary') ->> '\$.trace_overview.num_processes'),
+               (readfile('$TMP/${j##*/}.summary') ->> '\$.trace_overview.num_threads')
+                 - (readfile('$TMP/${x##*/}.summary') ->> '\$.trace_overview.num_threads');")"
     check "$b: summary.sql, the same numbers" "0|0" \
       "$(q "CREATE TEMP TABLE skip(k); INSERT INTO skip VALUES ('\$.generated_at_utc'), ('\$.source_path'),
               ('\$.source_format'), ('\$.trace_provenance.trace_sha256'), ('\$.trace_overview.display_time_unit'),
               ('\$.trace_overview.num_events_total'), ('\$.trace_overview.num_processes'),
               ('\$.trace_overview.num_threads');
-            CREATE TEMP TABLE sx AS SELECT replace(fullkey, '\"', '') k, atom FROM json_tree(readfile('$x.summary'))
+            CREATE TEMP TABLE sx AS SELECT replace(fullkey, '\"', '') k, atom FROM json_tree(readfile('$TMP/${x##*/}.summary'))
               WHERE type NOT IN ('object', 'array') AND k NOT IN skip;
-            CREATE TEMP TABLE sj AS SELECT replace(fullkey, '\"', '') k, atom FROM json_tree(readfile('$j.summary'))
+            CREATE TEMP TABLE sj AS SELECT replace(fullkey, '\"', '') k, atom FROM json_tree(readfile('$TMP/${j##*/}.summary'))
               WHERE type NOT IN ('object', 'array') AND k NOT IN skip;
             SELECT (SELECT count(*) FROM (SELECT * FROM sx EXCEPT SELECT * FROM sj)),
                    (SELECT count(*) FROM (SELECT * FROM sj EXCEPT SELECT * FROM sx));")"
   fi
 done
+
+# The data folder is read-only to tests: nothing was written there (names, sizes, times).
+check "nothing written into $DATA" "$DATA_BEFORE" "$(ls -l --time-style=full-iso "$DATA" 2>/dev/null)"
 
 echo "$pass passed, $fail failed"
 ((fail == 0))
