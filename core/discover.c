@@ -234,7 +234,7 @@ void xp_filelist_free(xp_filelist *l) {
 
 /* The XPlane at `path` could not be read (*why): read its directory's JSON
 ** trace instead when the rule gives it one. Returns the new profile (keyed,
-** for the cache, by the XPlane's size and mtime), or NULL with *why extended
+** for the cache, by the trace and the XPlane: profile.h), or NULL with *why extended
 ** when the fallback fails too, or unchanged when there is none. */
 static xp_profile *open_fallback(const char *path, int threads, char **why) {
   char *fallback = NULL, *note = NULL, *why2 = NULL, *reason = NULL;
@@ -252,10 +252,14 @@ static xp_profile *open_fallback(const char *path, int threads, char **why) {
     }
     goto out;
   }
-  struct stat st; /* the cache's key: the XPlane (0 if it cannot be stat'ed) */
+  /* The cache's key: the JSON trace read (q->key, set when it was loaded),
+  ** and the XPlane (zero if it cannot be stat'ed), whose repair must be seen
+  ** too (profile.h). */
+  struct stat st;
   int have = stat(path, &st) == 0;
   q->file_size = have ? (int64_t)st.st_size : 0;
   q->mtime_ns = have ? (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec : 0;
+  xp_file_key_of(path, &q->key_xplane);
 out:
   xp_free(why2);
   xp_free(reason);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "json_trace.h"
 #include "util.h"
 
@@ -636,7 +637,9 @@ static void profile_free(xp_profile *p) {
   xp_free(p->errors);
   xp_free(p->warnings);
   xp_free(p->hostnames);
-  if (p->base && p->size > 0 && p->mapped) munmap((void *)p->base, (size_t)p->size);
+  if (p->guarded) xp_guard_remove(p->base);
+  if (p->base && p->size > 0 && p->mapped == 1) munmap((void *)p->base, (size_t)p->size);
+  if (p->mapped == 2) xp_free((void *)p->base);
   xp_free(p->path);
   xp_free(p->source_path);
   xp_free(p->display_time_unit);
@@ -672,7 +675,30 @@ static char *load_xplane(xp_profile *p, int fd, const struct stat *st, int threa
   if (m == MAP_FAILED) return xp_mprintf("cannot map: %s", strerror(errno));
   p->base = m;
   p->mapped = 1;
-  return index_space(p, threads);
+  /* A shrinking file must not kill the process (guard.h); without a guard
+  ** slot, read the file into memory instead. */
+  p->guarded = xp_guard_add(m, (size_t)p->size, &p->changed);
+  if (!p->guarded) {
+    munmap(m, (size_t)p->size);
+    p->base = NULL;
+    p->mapped = 0;
+    uint8_t *buf = xp_malloc((uint64_t)p->size);
+    if (!buf) return xp_mprintf("out of memory reading %lld bytes", (long long)p->size);
+    p->base = buf;
+    p->mapped = 2;
+    for (int64_t got = 0; got < p->size;) {
+      ssize_t k = pread(fd, buf + got, (size_t)(p->size - got), (off_t)got);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) { p->changed = 1; return xp_mprintf("%s", XP_CHANGED_TEXT); }
+      got += k;
+    }
+  }
+  char *why = index_space(p, threads);
+  if (p->changed) {
+    xp_free(why);
+    return xp_mprintf("%s", XP_CHANGED_TEXT);
+  }
+  return why;
 }
 
 /* Convert the JSON trace open on fd and index the XSpace it gives. */
@@ -693,6 +719,22 @@ static char *load_json(xp_profile *p, int fd, const struct stat *st, const char 
   return index_space(p, threads);
 }
 
+static void key_from_stat(const struct stat *st, struct xp_file_key *k) {
+  k->dev = (int64_t)st->st_dev;
+  k->ino = (int64_t)st->st_ino;
+  k->size = (int64_t)st->st_size;
+  k->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+  k->ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+}
+
+int xp_file_key_of(const char *path, struct xp_file_key *k) {
+  struct stat st;
+  memset(k, 0, sizeof(*k));
+  if (stat(path, &st) != 0) return 0;
+  key_from_stat(&st, k);
+  return 1;
+}
+
 /* Read `file` into p (an XPlane, or a JSON trace with its note); returns an
 ** error text or NULL. */
 static char *load_file(xp_profile *p, const char *file, int as_json, const char *note, int threads) {
@@ -709,6 +751,8 @@ static char *load_file(xp_profile *p, const char *file, int as_json, const char 
   } else {
     p->file_size = (int64_t)st.st_size;
     p->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    key_from_stat(&st, &p->key);
+    p->key_xplane = p->key;
     why = as_json ? load_json(p, fd, &st, note, threads) : load_xplane(p, fd, &st, threads);
   }
   if (fd >= 0) close(fd);
@@ -764,12 +808,23 @@ void xp_profile_release(xp_profile *p) {
 
 void xp_events_begin(const xp_profile *p, const xp_line *ln, xp_event_iter *it) {
   xp_wire_init(&it->r, p->base, ln->msg, ln->msg_n);
+  it->left = ln->n_events;
+  it->prof = p;
 }
+
+/* The bytes no longer match the index: flag the profile (a mutable flag of
+** an otherwise immutable profile, also set by the SIGBUS guard). */
+static void mark_changed(const xp_profile *p) { ((xp_profile *)p)->changed = 1; }
 
 int xp_events_next(xp_event_iter *it, xp_event *ev) {
   xp_field f;
   while (xp_wire_next(&it->r, &f)) {
     if (f.num != LINE_EVENTS) continue;
+    if (it->left <= 0 || f.wt != XP_WT_LEN) {
+      mark_changed(it->prof);
+      return 0;
+    }
+    it->left--;
     xp_wire r;
     xp_field g;
     memset(ev, 0, sizeof(*ev));
@@ -787,6 +842,8 @@ int xp_events_next(xp_event_iter *it, xp_event *ev) {
     }
     return 1;
   }
+  if (it->left > 0 || it->r.err) mark_changed(it->prof);
+  it->left = 0;
   return 0;
 }
 

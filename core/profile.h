@@ -152,11 +152,33 @@ typedef struct xp_profile {
   int64_t profile_start_time_ns; /* from the `Task Environment` plane */
   int64_t profile_stop_time_ns;
   int refcount;
+  /* Set (to 1) when the file changed under the profile: it shrank while mapped
+  ** (guard.h) or a re-walk found other bytes than the index (xp_events_next
+  ** past a line's indexed count). Every reader checks it and fails with
+  ** "<path>: " XP_CHANGED_TEXT; the cache never serves a changed profile. */
+  volatile int changed;
+  int guarded;          /* base is registered with the SIGBUS guard */
+  /* The cache key of the file actually read (source_path): device, inode,
+  ** size, mtime and ctime (ns). For a JSON trace read in place of an XPlane,
+  ** key_xplane is the XPlane's (the path the query named). */
+  struct xp_file_key { int64_t dev, ino, size, mtime_ns, ctime_ns; } key, key_xplane;
   char sha256[65];      /* hex digest once computed (xplane_space), else "" */
   /* Lazily built derived data (analysis.h), owned by the profile. */
   void *analysis;
   void (*analysis_free)(void *);
 } xp_profile;
+
+/* The error text of a changed profile (after "<path>: "). */
+#define XP_CHANGED_TEXT "changed while it was read (truncated, replaced or rewritten in place); run the query again"
+static inline int xp_profile_changed(const xp_profile *p) { return p->changed != 0; }
+
+/* The key of the file at `path` now (stat, following links); 0 if it cannot
+** be stat'ed. Two keys are equal when the file was not replaced or written. */
+int xp_file_key_of(const char *path, struct xp_file_key *k);
+static inline int xp_file_key_eq(const struct xp_file_key *a, const struct xp_file_key *b) {
+  return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns &&
+         a->ctime_ns == b->ctime_ns;
+}
 
 /* Threads one open may use to walk planes in parallel, at most. */
 #define XP_MAX_INDEX_THREADS 16
@@ -215,8 +237,14 @@ static inline int64_t xp_event_start(const xp_line *ln, const xp_event *ev) {
   return (int64_t)((uint64_t)ln->base_ps + (uint64_t)ev->offset_ps);
 }
 
+/* The iterator yields at most the line's indexed n_events: a line whose
+** bytes now hold more (or fewer) events than the index counted marks the
+** profile changed (xp_profile_changed) and ends. So arrays sized by
+** n_events can be filled by index from a re-walk. */
 typedef struct xp_event_iter {
   xp_wire r;
+  int64_t left;             /* events still expected */
+  const xp_profile *prof;   /* its `changed` flag is set on a mismatch */
 } xp_event_iter;
 
 void xp_events_begin(const xp_profile *p, const xp_line *ln, xp_event_iter *it);

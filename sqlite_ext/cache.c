@@ -74,8 +74,19 @@ static int find(const xp_cache *c, const char *path) {
   return -1;
 }
 
+/* Is p still what the file f holds? Its key (device, inode, size, mtime,
+** ctime ns: profile.h) must match the file now; for a JSON trace read in
+** place of an XPlane, both the XPlane's key and the trace's. A profile
+** flagged changed while it was read is never fresh. */
 static int fresh(const xp_profile *p, const xp_file *f) {
-  return p->file_size == f->size && p->mtime_ns == f->mtime_ns;
+  if (xp_profile_changed(p)) return 0;
+  struct xp_file_key now;
+  if (!xp_file_key_of(f->path, &now) || !xp_file_key_eq(&now, &p->key_xplane)) return 0;
+  if (p->source_path && strcmp(p->source_path, p->path) != 0) {
+    struct xp_file_key src;
+    if (!xp_file_key_of(p->source_path, &src) || !xp_file_key_eq(&src, &p->key)) return 0;
+  }
+  return 1;
 }
 
 /* Put p in the cache (it takes the caller's reference), replacing a stale

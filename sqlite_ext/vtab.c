@@ -312,6 +312,15 @@ static const char *text_arg(sqlite3_value *v) {
   return sqlite3_value_type(v) == SQLITE_TEXT ? (const char *)sqlite3_value_text(v) : NULL;
 }
 
+/* The result of a row callback: whatever it said, a profile whose file
+** changed under it (profile.h: shrank while mapped, or bytes that no longer
+** match the index) ends the scan with an error naming the file. */
+static int row_rc(xp_cursor *cur, int rc) {
+  if (cur->prof && xp_profile_changed(cur->prof))
+    return xp_cursor_error(cur, "%s: %s", cur->file->path, XP_CHANGED_TEXT);
+  return rc;
+}
+
 /* Advance to the first row at or after file cur->file_i. */
 static int seek_file(xp_cursor *cur) {
   for (; cur->file_i < cur->files.n; cur->file_i++) {
@@ -331,7 +340,7 @@ static int seek_file(xp_cursor *cur) {
       }
     }
     cur->file_eof = 0;
-    int rc = cur->t->first(cur);
+    int rc = row_rc(cur, cur->t->first(cur));
     if (rc != SQLITE_OK) return rc;
     if (!cur->file_eof) return SQLITE_OK;
   }
@@ -406,7 +415,7 @@ static int xp_filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str,
 static int xp_next(sqlite3_vtab_cursor *c) {
   xp_cursor *cur = (xp_cursor *)c;
   cur->rowid++;
-  int rc = cur->t->next(cur);
+  int rc = row_rc(cur, cur->t->next(cur));
   if (rc != SQLITE_OK || !cur->file_eof) return rc;
   cur->file_i++;
   return seek_file(cur);
