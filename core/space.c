@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "json.h"
 #include "sha256.h"
 
@@ -22,8 +23,13 @@ static int file_sha256(const char *path, char hex[65]) {
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
     void *m = st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
     if (m != MAP_FAILED) {
-      ok = xp_sha256_hex(m, (size_t)st.st_size, hex);
+      /* Guarded (guard.h): a file that shrinks while hashed is a failure, not SIGBUS. */
+      volatile int changed = 0;
+      int guarded = m && xp_guard_add(m, (size_t)st.st_size, &changed);
+      ok = (!m || guarded) && xp_sha256_hex(m, (size_t)st.st_size, hex);
+      if (guarded) xp_guard_remove(m);
       if (m) munmap(m, (size_t)st.st_size);
+      ok = ok && !changed;
     }
   }
   close(fd);
@@ -73,9 +79,11 @@ int xp_space_get(xp_profile *p, int want_sha256, xp_space *s, char **errmsg) {
   s->display_time_unit = p->source_format == XP_SOURCE_XPLANE_PB ? "us" : p->display_time_unit;
   if (want_sha256 && !p->sha256[0]) {
     if (p->source_format == XP_SOURCE_XPLANE_PB) {
-      if (!xp_sha256_hex(p->base, (size_t)p->size, p->sha256)) {
+      int hashed = xp_sha256_hex(p->base, (size_t)p->size, p->sha256);
+      if (!hashed || xp_profile_changed(p)) { /* out of memory, or the bytes hashed are not the file's */
+        p->sha256[0] = 0;
         xp_space_free(s);
-        *errmsg = xp_mprintf("out of memory while hashing");
+        *errmsg = hashed ? xp_mprintf("%s: %s", p->path, XP_CHANGED_TEXT) : xp_mprintf("out of memory while hashing");
         return 0;
       }
     } else if (!file_sha256(p->source_path, p->sha256)) {

@@ -87,6 +87,11 @@ static int add_profiles(pf_model *m, const xp_filelist *files, int lo, int hi, c
   for (int i = lo; ok && i < hi; i++) {
     xp_profile *p = xp_profile_open(files->v[i].path, 2, err);
     ok = p && pf_model_add(m, &files->v[i], p, err);
+    if (p && xp_profile_changed(p)) { /* shrank or rewritten while converted: the trace would be wrong */
+      xp_free(*err);
+      *err = xp_mprintf("%s", XP_CHANGED_TEXT);
+      ok = 0;
+    }
     if (p && !ok) {
       char *e = xp_mprintf("%s: %s", files->v[i].path, *err);
       xp_free(*err);
