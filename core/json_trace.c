@@ -23,6 +23,7 @@
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
 
+#include "cancel.h"
 #include "xspace_build.h"
 
 #include "util.h"
@@ -612,6 +613,10 @@ static int parse_input(jt *j, gzFile gz, yajl_handle h) {
   int first = 1, ok = 1;
   if (!buf) return jt_fail(j, "out of memory");
   for (;;) {
+    if (xp_cancelled()) { /* an interrupted query (cancel.h), checked per chunk */
+      ok = jt_fail(j, "%s", XP_CANCELLED_TEXT);
+      break;
+    }
     int n = gzread(gz, buf, JT_CHUNK);
     int zerr = Z_OK;
     const char *zmsg = n < 0 || n == 0 ? gzerror(gz, &zerr) : NULL;

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cancel.h"
 #include "guard.h"
 #include "json_trace.h"
 #include "util.h"
@@ -292,7 +293,11 @@ static void walk_line(xp_wire *pr, const xp_field *lf, xp_line *ln, idset *used,
       case LINE_DISPLAY_NAME: if (xp_wire_expect(&r, &f, XP_WT_LEN)) ln->display_name = str_of(&f); break;
       case LINE_TIMESTAMP_NS: if (xp_wire_expect(&r, &f, XP_WT_VARINT)) ln->timestamp_ns = (int64_t)f.u; break;
       case LINE_DURATION_PS: if (xp_wire_expect(&r, &f, XP_WT_VARINT)) ln->duration_ps = (int64_t)f.u; break;
-      case LINE_EVENTS: if (xp_wire_expect(&r, &f, XP_WT_LEN)) walk_event(&r, &f, ln, used, w); break;
+      case LINE_EVENTS:
+        /* Every 4096 events: has the query been interrupted (cancel.h)? */
+        if ((ln->n_events & 4095) == 4095 && xp_cancelled()) { w->oom = 2; return; }
+        if (xp_wire_expect(&r, &f, XP_WT_LEN)) walk_event(&r, &f, ln, used, w);
+        break;
       default: break;
     }
   }
@@ -377,6 +382,7 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
       case PLANE_NAME: if (xp_wire_expect(&r, &f, XP_WT_LEN)) pl->name = str_of(&f); break;
       case PLANE_LINES:
         if (!xp_wire_expect(&r, &f, XP_WT_LEN)) break;
+        if ((pl->n_lines & 255) == 255 && xp_cancelled()) { w->oom = 2; break; }
         if (!xp_grow32((void **)&pl->lines, &w->cap_lines, pl->n_lines + 1, sizeof(xp_line))) { w->oom = 1; break; }
         walk_line(&r, &f, &pl->lines[pl->n_lines], &used, w);
         if (!r.err) pl->n_events += pl->lines[pl->n_lines++].n_events;
@@ -558,15 +564,11 @@ static void walk_planes(xp_profile *p, const xp_field *fields, int threads, xp_w
     *oom = 1;
   } else {
     pthread_mutex_init(&j.mu, NULL);
-    pthread_t tid[XP_MAX_INDEX_THREADS];
-    int started = 0;
-    for (int t = 1; t < threads && t < p->n_planes && started < XP_MAX_INDEX_THREADS; t++)
-      if (pthread_create(&tid[started], NULL, plane_worker, &j) == 0) started++;
-    plane_worker(&j);
-    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    int nt = threads < p->n_planes ? threads : p->n_planes;
+    xp_cancel_run_threads(nt < XP_MAX_INDEX_THREADS ? nt : XP_MAX_INDEX_THREADS, plane_worker, &j);
     pthread_mutex_destroy(&j.mu);
     for (int32_t k = 0; k < p->n_planes && !*oom && !err->err; k++) {
-      if (j.oom[k]) *oom = 1;
+      if (j.oom[k]) *oom = j.oom[k];
       else if (j.errs[k].err) *err = j.errs[k];
     }
   }
@@ -615,6 +617,7 @@ static char *index_space(xp_profile *p, int threads) {
   }
   if (!p->planes) p->n_planes = 0; /* nothing was walked: nothing to free */
   xp_free(fields);
+  if (w.oom == 2 || xp_cancel_stopped()) return xp_mprintf("%s", XP_CANCELLED_TEXT);
   if (w.oom) return xp_mprintf("out of memory while indexing");
   if (r.err) {
     const char *foreign = sniff_foreign(p->base, p->size);
@@ -809,12 +812,13 @@ void xp_profile_release(xp_profile *p) {
 void xp_events_begin(const xp_profile *p, const xp_line *ln, xp_event_iter *it) {
   xp_wire_init(&it->r, p->base, ln->msg, ln->msg_n);
   it->left = ln->n_events;
+  it->tick = 0;
   it->prof = p;
 }
 
 /* The bytes no longer match the index: flag the profile (a mutable flag of
 ** an otherwise immutable profile, also set by the SIGBUS guard). */
-static void mark_changed(const xp_profile *p) { ((xp_profile *)p)->changed = 1; }
+static void mark_changed(const xp_profile *p) { ((xp_profile *)p)->changed = XP_CHANGED_FILE; }
 
 int xp_events_next(xp_event_iter *it, xp_event *ev) {
   xp_field f;
@@ -825,6 +829,11 @@ int xp_events_next(xp_event_iter *it, xp_event *ev) {
       return 0;
     }
     it->left--;
+    if ((++it->tick & 4095) == 0 && xp_cancelled()) {
+      if (!it->prof->changed) ((xp_profile *)it->prof)->changed = XP_CHANGED_INTERRUPTED;
+      it->left = 0;
+      return 0;
+    }
     xp_wire r;
     xp_field g;
     memset(ev, 0, sizeof(*ev));
@@ -842,7 +851,7 @@ int xp_events_next(xp_event_iter *it, xp_event *ev) {
     }
     return 1;
   }
-  if (it->left > 0 || it->r.err) mark_changed(it->prof);
+  if ((it->left > 0 || it->r.err) && it->prof->changed != XP_CHANGED_INTERRUPTED) mark_changed(it->prof);
   it->left = 0;
   return 0;
 }

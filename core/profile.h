@@ -168,9 +168,13 @@ typedef struct xp_profile {
   void (*analysis_free)(void *);
 } xp_profile;
 
+/* p->changed values: 1 the file changed under it; 2 an interrupted scan
+** stopped early (derived data built during it may be partial, so the cache
+** opens the file again next time). */
+enum { XP_CHANGED_FILE = 1, XP_CHANGED_INTERRUPTED = 2 };
 /* The error text of a changed profile (after "<path>: "). */
 #define XP_CHANGED_TEXT "changed while it was read (truncated, replaced or rewritten in place); run the query again"
-static inline int xp_profile_changed(const xp_profile *p) { return p->changed != 0; }
+static inline int xp_profile_changed(const xp_profile *p) { return p->changed == XP_CHANGED_FILE; }
 
 /* The key of the file at `path` now (stat, following links); 0 if it cannot
 ** be stat'ed. Two keys are equal when the file was not replaced or written. */
@@ -240,10 +244,13 @@ static inline int64_t xp_event_start(const xp_line *ln, const xp_event *ev) {
 /* The iterator yields at most the line's indexed n_events: a line whose
 ** bytes now hold more (or fewer) events than the index counted marks the
 ** profile changed (xp_profile_changed) and ends. So arrays sized by
-** n_events can be filled by index from a re-walk. */
+** n_events can be filled by index from a re-walk. Every 4096 events it asks
+** xp_cancelled() (cancel.h); an interrupted query ends the iteration and
+** marks the profile XP_CHANGED_INTERRUPTED. */
 typedef struct xp_event_iter {
   xp_wire r;
   int64_t left;             /* events still expected */
+  uint32_t tick;            /* events read, for the interrupt check */
   const xp_profile *prof;   /* its `changed` flag is set on a mismatch */
 } xp_event_iter;
 

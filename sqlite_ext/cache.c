@@ -3,6 +3,8 @@
 */
 #include "cache.h"
 
+#include "cancel.h"
+
 #include <pthread.h>
 #include <string.h>
 
@@ -137,7 +139,7 @@ static void *worker(void *arg) {
     pthread_mutex_lock(&j->mu);
     int k = j->next++;
     pthread_mutex_unlock(&j->mu);
-    if (k >= j->n) return NULL;
+    if (k >= j->n || xp_cancel_stopped()) return NULL;
     if (!j->done[k]) {
       char *err = NULL;
       j->done[k] = xp_profile_open(j->todo[k]->path, 1, &err); /* the files are the parallelism */
@@ -169,12 +171,8 @@ void xp_cache_prefetch(xp_cache *c, const xp_filelist *files, int (*prepare)(xp_
   if (j.n >= 2) {
     pthread_mutex_init(&j.mu, NULL);
     int nt = c->threads < j.n ? c->threads : j.n;
-    pthread_t tid[64];
-    int started = 0;
-    for (int t = 1; t < nt; t++)
-      if (pthread_create(&tid[started], NULL, worker, &j) == 0) started++;
-    worker(&j);
-    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    /* The caller's interrupt reaches the workers (cancel.h). */
+    xp_cancel_run_threads(nt, worker, &j);
     pthread_mutex_destroy(&j.mu);
   }
   for (int k = 0; k < j.n; k++) {

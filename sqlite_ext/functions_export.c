@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "functions.h"
+#include "interrupt.h"
 #include "pf_export.h"
 
 SQLITE_EXTENSION_INIT3
@@ -44,7 +45,19 @@ static void to_perfetto(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   pf_export_result r;
   char *err = NULL;
-  if (!pf_export(in, out, o, &r, &err)) {
+  /* sqlite3_interrupt / the progress handler stop the conversion (interrupt.h);
+  ** a stopped conversion leaves no output (pf_export removes its .partial). */
+  xp_sql_cancel sc;
+  xp_sql_cancel_enter(&sc, sqlite3_context_db_handle(ctx));
+  int done = pf_export(in, out, o, &r, &err);
+  int stopped = xp_sql_cancel_leave(&sc);
+  if (!done && stopped) {
+    sqlite3_result_error(ctx, XP_CANCELLED_TEXT, -1);
+    sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
+    xp_free(err);
+    return;
+  }
+  if (!done) {
     if (err) sqlite3_result_error(ctx, err, -1);
     else sqlite3_result_error_nomem(ctx);
     xp_free(err);

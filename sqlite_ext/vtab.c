@@ -8,12 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
+
 SQLITE_EXTENSION_INIT3
 
 typedef struct xp_vtab {
   sqlite3_vtab base;
   const xp_table *t;
   xp_cache *cache;
+  sqlite3 *db; /* for the interrupt probe (interrupt.h) */
 } xp_vtab;
 
 /* Module client data: the table and the connection's shared cache. */
@@ -48,6 +51,7 @@ static int xp_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   memset(v, 0, sizeof(*v));
   v->t = a->t;
   v->cache = a->cache;
+  v->db = db;
   *out = &v->base;
   return SQLITE_OK;
 }
@@ -348,8 +352,8 @@ static int seek_file(xp_cursor *cur) {
   return SQLITE_OK;
 }
 
-static int xp_filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str, int argc,
-                          sqlite3_value **argv) {
+static int filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str, int argc,
+                       sqlite3_value **argv) {
   xp_cursor *cur = (xp_cursor *)c;
   cursor_reset(cur);
   const char *cols = idx_str ? strstr(idx_str, " cols:") : NULL;
@@ -412,13 +416,39 @@ static int xp_filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str,
   return seek_file(cur);
 }
 
-static int xp_next(sqlite3_vtab_cursor *c) {
+static int next_row(sqlite3_vtab_cursor *c) {
   xp_cursor *cur = (xp_cursor *)c;
   cur->rowid++;
   int rc = row_rc(cur, cur->t->next(cur));
   if (rc != SQLITE_OK || !cur->file_eof) return rc;
   cur->file_i++;
   return seek_file(cur);
+}
+
+/* xFilter and xNext run with the statement's interrupt reaching the core
+** (interrupt.h): an interrupted decode, analysis or prefetch ends the scan
+** with SQLITE_INTERRUPT, whatever error the interrupted work reported. */
+static int interrupted_rc(sqlite3_vtab_cursor *c, int stopped, int rc) {
+  if (!stopped) return rc;
+  sqlite3_free(c->pVtab->zErrMsg);
+  c->pVtab->zErrMsg = sqlite3_mprintf("%s", XP_CANCELLED_TEXT);
+  ((xp_cursor *)c)->eof = 1;
+  return SQLITE_INTERRUPT;
+}
+
+static int xp_filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str, int argc,
+                          sqlite3_value **argv) {
+  xp_sql_cancel sc;
+  xp_sql_cancel_enter(&sc, ((xp_vtab *)c->pVtab)->db);
+  int rc = filter_rows(c, plan, idx_str, argc, argv);
+  return interrupted_rc(c, xp_sql_cancel_leave(&sc), rc);
+}
+
+static int xp_next(sqlite3_vtab_cursor *c) {
+  xp_sql_cancel sc;
+  xp_sql_cancel_enter(&sc, ((xp_vtab *)c->pVtab)->db);
+  int rc = next_row(c);
+  return interrupted_rc(c, xp_sql_cancel_leave(&sc), rc);
 }
 
 static int xp_eof(sqlite3_vtab_cursor *c) { return ((xp_cursor *)c)->eof; }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cancel.h"
 #include "chrome_json_writer.h"
 #include "discover.h"
 #include "perfetto_writer.h"
@@ -87,9 +88,10 @@ static int add_profiles(pf_model *m, const xp_filelist *files, int lo, int hi, c
   for (int i = lo; ok && i < hi; i++) {
     xp_profile *p = xp_profile_open(files->v[i].path, 2, err);
     ok = p && pf_model_add(m, &files->v[i], p, err);
-    if (p && xp_profile_changed(p)) { /* shrank or rewritten while converted: the trace would be wrong */
+    if (p && (xp_profile_changed(p) || xp_cancel_stopped())) {
+      /* shrank or rewritten while converted (the trace would be wrong), or interrupted (cancel.h) */
       xp_free(*err);
-      *err = xp_mprintf("%s", XP_CHANGED_TEXT);
+      *err = xp_mprintf("%s", xp_cancel_stopped() ? XP_CANCELLED_TEXT : XP_CHANGED_TEXT);
       ok = 0;
     }
     if (p && !ok) {
