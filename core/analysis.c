@@ -27,6 +27,18 @@ static void analysis_free(void *a_) {
   xp_free(a);
 }
 
+/* Heap bytes of the derived data (for the cache's budget): the arrays of
+** self times, ops, steps and scopes; the aggregates' slots are not counted. */
+static int64_t analysis_bytes(const void *a_) {
+  const xp_analysis *a = a_;
+  int64_t n = (int64_t)sizeof(*a) + a->n_lines * (int64_t)sizeof(int64_t *) + a->self_bytes;
+  if (a->n_ops > 0) n += a->n_ops * (int64_t)sizeof(xp_op);
+  if (a->n_steps > 0) n += a->n_steps * (int64_t)sizeof(xp_step);
+  for (int64_t i = 0; i < a->n_scopes; i++)
+    n += (int64_t)sizeof(xp_scope) + (a->scopes[i].path ? (int64_t)strlen(a->scopes[i].path) : 0);
+  return n;
+}
+
 xp_analysis *xp_analysis_get(xp_profile *p) {
   if (p->analysis) return p->analysis;
   xp_analysis *a = xp_malloc(sizeof(*a));
@@ -48,6 +60,7 @@ xp_analysis *xp_analysis_get(xp_profile *p) {
   }
   p->analysis = a;
   p->analysis_free = analysis_free;
+  p->analysis_bytes = analysis_bytes;
   return a;
 }
 

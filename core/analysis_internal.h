@@ -29,6 +29,7 @@ struct xp_analysis {
   void *slot[XP_N_SLOTS];
   void (*slot_free[XP_N_SLOTS])(void *);
   int64_t n_lines;
+  int64_t self_bytes;   /* bytes of the line_self arrays built (the cache's budget) */
 };
 
 

@@ -801,6 +801,18 @@ xp_profile *xp_profile_from_memory(const char *name, const uint8_t *buf, size_t 
   return p;
 }
 
+int64_t xp_profile_bytes(const xp_profile *p) {
+  int64_t n = (int64_t)sizeof(*p) + p->size + p->n_planes * (int64_t)sizeof(xp_plane);
+  for (int32_t i = 0; i < p->n_planes; i++) {
+    const xp_plane *pl = &p->planes[i];
+    n += pl->n_lines * (int64_t)sizeof(xp_line) + pl->n_emeta * (int64_t)sizeof(xp_event_meta) +
+         pl->n_smeta * (int64_t)sizeof(xp_stat_meta);
+    n += (pl->n_emeta + pl->n_smeta) * 2 * (int64_t)(sizeof(int64_t) + sizeof(int32_t)); /* id maps, half full */
+  }
+  if (p->analysis && p->analysis_bytes) n += p->analysis_bytes(p->analysis);
+  return n;
+}
+
 void xp_profile_retain(xp_profile *p) { p->refcount++; }
 
 void xp_profile_release(xp_profile *p) {

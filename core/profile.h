@@ -166,6 +166,7 @@ typedef struct xp_profile {
   /* Lazily built derived data (analysis.h), owned by the profile. */
   void *analysis;
   void (*analysis_free)(void *);
+  int64_t (*analysis_bytes)(const void *);
 } xp_profile;
 
 /* p->changed values: 1 the file changed under it; 2 an interrupted scan
@@ -183,6 +184,11 @@ static inline int xp_file_key_eq(const struct xp_file_key *a, const struct xp_fi
   return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns &&
          a->ctime_ns == b->ctime_ns;
 }
+
+/* Memory a profile holds, for the cache's byte budget (cache.h): the
+** mapped XSpace (its pages count once read), the index (planes, lines,
+** metadata and their maps) and the derived data built so far (analysis.h). */
+int64_t xp_profile_bytes(const xp_profile *p);
 
 /* Threads one open may use to walk planes in parallel, at most. */
 #define XP_MAX_INDEX_THREADS 16

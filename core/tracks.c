@@ -96,6 +96,7 @@ static int compute_track_self(xp_profile *p, xp_analysis *a, int32_t plane, int3
     if (xp_line_track_key(ln, li) != key) continue;
     int64_t *arr = xp_malloc(sizeof(int64_t) * (uint64_t)(ln->n_events + 1));
     if (!arr) { ok = 0; break; }
+    if (!a->line_self[a->line_base[plane] + li]) a->self_bytes += (int64_t)sizeof(int64_t) * (ln->n_events + 1);
     for (int64_t k = 0; k < ln->n_events; k++) arr[k] = XP_NO_VALUE;
     xp_free(a->line_self[a->line_base[plane] + li]);
     a->line_self[a->line_base[plane] + li] = arr;

@@ -17,6 +17,7 @@ SQLITE_EXTENSION_INIT3
 typedef struct entry {
   xp_profile *prof;
   uint64_t last_use;
+  int64_t bytes;      /* xp_profile_bytes when last used */
 } entry;
 
 struct xp_cache {
@@ -25,9 +26,14 @@ struct xp_cache {
   uint64_t clock;
   int threads;
   int64_t opens, hits;
+  int64_t budget;     /* bytes (cache.h); the most recently used entry is kept even above it */
+  int64_t bytes;      /* sum of v[].bytes */
+  int64_t peak;       /* highest bytes held, prefetch in flight included */
   int refs;
   char *default_path; /* xplane_use(): the path of table calls that pass none */
 };
+
+static void drop(xp_cache *c, int i);
 
 xp_cache *xp_cache_new(void) {
   xp_cache *c = sqlite3_malloc(sizeof(*c));
@@ -35,6 +41,7 @@ xp_cache *xp_cache_new(void) {
     memset(c, 0, sizeof(*c));
     c->threads = 2;
     c->refs = 1;
+    c->budget = XP_CACHE_DEFAULT_BUDGET;
   }
   return c;
 }
@@ -43,7 +50,7 @@ void xp_cache_retain(xp_cache *c) { c->refs++; }
 
 void xp_cache_release(xp_cache *c) {
   if (!c || --c->refs > 0) return;
-  for (int i = 0; i < c->n; i++) xp_profile_release(c->v[i].prof);
+  while (c->n) drop(c, c->n - 1);
   sqlite3_free(c->default_path);
   sqlite3_free(c);
 }
@@ -64,11 +71,57 @@ int xp_cache_set_default_path(xp_cache *c, const char *path) {
 
 const char *xp_cache_default_path(const xp_cache *c) { return c->default_path; }
 
-void xp_cache_counters(const xp_cache *c, int64_t *entries, int64_t *opens, int64_t *hits) {
-  *entries = c->n;
-  *opens = c->opens;
-  *hits = c->hits;
+void xp_cache_counters(const xp_cache *c, xp_cache_stats *st) {
+  st->entries = c->n;
+  st->opens = c->opens;
+  st->hits = c->hits;
+  st->bytes = c->bytes;
+  st->budget = c->budget;
+  st->peak_bytes = c->peak;
 }
+
+static void note_peak(xp_cache *c, int64_t extra) {
+  if (c->bytes + extra > c->peak) c->peak = c->bytes + extra;
+}
+
+/* Measure entry i again (its derived data grows as queries use it). */
+static void remeasure(xp_cache *c, int i) {
+  int64_t b = xp_profile_bytes(c->v[i].prof);
+  c->bytes += b - c->v[i].bytes;
+  c->v[i].bytes = b;
+  note_peak(c, 0);
+}
+
+static void drop(xp_cache *c, int i) {
+  c->bytes -= c->v[i].bytes;
+  xp_profile_release(c->v[i].prof);
+  c->v[i] = c->v[--c->n];
+}
+
+/* Drop the least recently used entries until the cache fits its budget;
+** the most recently used one stays whatever its size. */
+static void evict(xp_cache *c) {
+  for (int k = 0; k < c->n; k++) remeasure(c, k);
+  while (c->bytes > c->budget && c->n > 1) {
+    int lru = -1;
+    uint64_t newest = 0;
+    for (int k = 0; k < c->n; k++)
+      if (c->v[k].last_use > newest) newest = c->v[k].last_use;
+    for (int k = 0; k < c->n; k++)
+      if (c->v[k].last_use != newest && (lru < 0 || c->v[k].last_use < c->v[lru].last_use)) lru = k;
+    if (lru < 0) break;
+    drop(c, lru);
+  }
+}
+
+void xp_cache_trim(xp_cache *c) { evict(c); }
+
+void xp_cache_set_budget(xp_cache *c, int64_t bytes) {
+  c->budget = bytes < 0 ? 0 : bytes;
+  evict(c);
+}
+
+int64_t xp_cache_budget(const xp_cache *c) { return c->budget; }
 
 static int find(const xp_cache *c, const char *path) {
   for (int i = 0; i < c->n; i++)
@@ -95,15 +148,21 @@ static int fresh(const xp_profile *p, const xp_file *f) {
 ** entry for the same path or the least recently used one. */
 static void insert(xp_cache *c, xp_profile *p) {
   int i = find(c, p->path);
-  if (i < 0 && c->n < XP_CACHE_MAX) i = c->n++;
-  else if (i < 0) {
+  if (i < 0 && c->n < XP_CACHE_MAX) {
+    i = c->n++;
+    c->v[i].prof = NULL;
+  } else if (i < 0) {
     i = 0;
     for (int k = 1; k < c->n; k++)
       if (c->v[k].last_use < c->v[i].last_use) i = k;
+    c->bytes -= c->v[i].bytes;
+    c->v[i].bytes = 0;
   }
   if (i < c->n && c->v[i].prof) xp_profile_release(c->v[i].prof);
+  else c->v[i].bytes = 0;
   c->v[i].prof = p;
   c->v[i].last_use = ++c->clock;
+  remeasure(c, i);
 }
 
 xp_profile *xp_cache_get(xp_cache *c, const xp_file *f, char **errmsg) {
@@ -112,8 +171,11 @@ xp_profile *xp_cache_get(xp_cache *c, const xp_file *f, char **errmsg) {
   if (i >= 0 && fresh(c->v[i].prof, f)) {
     c->hits++;
     c->v[i].last_use = ++c->clock;
-    xp_profile_retain(c->v[i].prof);
-    return c->v[i].prof;
+    remeasure(c, i);
+    xp_profile *p = c->v[i].prof;
+    xp_profile_retain(p);
+    evict(c);
+    return p;
   }
   xp_profile *p = xp_profile_open(f->path, c->threads, errmsg);
   if (!p) return NULL;
@@ -121,6 +183,7 @@ xp_profile *xp_cache_get(xp_cache *c, const xp_file *f, char **errmsg) {
   /* The file may have changed between discovery and open: key by what was read. */
   insert(c, p);
   xp_profile_retain(p);
+  evict(c);
   return p;
 }
 
@@ -131,15 +194,32 @@ typedef struct job {
   int next;
   int (*prepare)(xp_profile *);
   pthread_mutex_t mu;
+  /* The budget (under mu): bytes the job holds (profiles done, plus the file
+  ** size of those in flight), against what the cache leaves of its budget. */
+  int64_t *held;        /* per job: bytes counted for it */
+  int64_t used, room, peak;
+  double ratio;         /* most bytes per file byte seen so far (1 until a job is done) */
 } job;
 
 static void *worker(void *arg) {
   job *j = arg;
   for (;;) {
     pthread_mutex_lock(&j->mu);
-    int k = j->next++;
+    /* Take the next file only if its expected bytes (its size times the
+    ** largest ratio seen) fit in the room left; the rest open on demand. */
+    int k = j->n;
+    if (j->next < j->n) {
+      int64_t est = j->done[j->next] ? 0 : (int64_t)((double)j->todo[j->next]->size * j->ratio);
+      if (j->used == 0 || j->used + est <= j->room) {
+        k = j->next++;
+        j->held[k] = est;
+        j->used += est;
+        if (j->used > j->peak) j->peak = j->used;
+      }
+    }
     pthread_mutex_unlock(&j->mu);
     if (k >= j->n || xp_cancel_stopped()) return NULL;
+    int64_t before = j->done[k] ? xp_profile_bytes(j->done[k]) : 0;
     if (!j->done[k]) {
       char *err = NULL;
       j->done[k] = xp_profile_open(j->todo[k]->path, 1, &err); /* the files are the parallelism */
@@ -148,6 +228,14 @@ static void *worker(void *arg) {
     /* Each profile is touched by this thread only; a failure is left for the
     ** query to meet again and report. */
     if (j->done[k] && j->prepare) j->prepare(j->done[k]);
+    int64_t now = j->done[k] ? xp_profile_bytes(j->done[k]) - before : 0;
+    pthread_mutex_lock(&j->mu);
+    j->used += now - j->held[k];
+    j->held[k] = now;
+    if (j->todo[k]->size > 0 && (double)now / (double)j->todo[k]->size > j->ratio)
+      j->ratio = (double)now / (double)j->todo[k]->size;
+    if (j->used > j->peak) j->peak = j->used;
+    pthread_mutex_unlock(&j->mu);
   }
 }
 
@@ -157,7 +245,11 @@ void xp_cache_prefetch(xp_cache *c, const xp_filelist *files, int (*prepare)(xp_
   if (c->threads < 2 || files->n < 2) return;
   j.todo = sqlite3_malloc64(sizeof(*j.todo) * (sqlite3_uint64)files->n);
   j.done = sqlite3_malloc64(sizeof(*j.done) * (sqlite3_uint64)files->n);
-  if (!j.todo || !j.done) goto out;
+  j.held = sqlite3_malloc64(sizeof(*j.held) * (sqlite3_uint64)files->n);
+  if (!j.todo || !j.done || !j.held) goto out;
+  memset(j.held, 0, sizeof(*j.held) * (size_t)files->n);
+  j.room = c->budget - c->bytes;
+  j.ratio = 1.0;
   j.prepare = prepare;
   for (int i = 0; i < files->n && j.n < XP_CACHE_MAX; i++) {
     int k = find(c, files->v[i].path);
@@ -174,18 +266,22 @@ void xp_cache_prefetch(xp_cache *c, const xp_filelist *files, int (*prepare)(xp_
     /* The caller's interrupt reaches the workers (cancel.h). */
     xp_cancel_run_threads(nt, worker, &j);
     pthread_mutex_destroy(&j.mu);
+    note_peak(c, j.peak);
   }
   for (int k = 0; k < j.n; k++) {
     if (!j.done[k]) continue;
     int i = find(c, j.done[k]->path);
     if (i >= 0 && c->v[i].prof == j.done[k]) { /* prepared in place: drop the job's reference */
       xp_profile_release(j.done[k]);
+      remeasure(c, i);
     } else {
       c->opens++;
       insert(c, j.done[k]);
     }
+    evict(c);
   }
 out:
   sqlite3_free(j.todo);
   sqlite3_free(j.done);
+  sqlite3_free(j.held);
 }

@@ -3,7 +3,8 @@
 **
 ** Every table of a connection shares one cache (the modules' client data).
 ** A profile is opened and indexed once and reused by later queries while its
-** file keeps the same size and mtime; a changed file is opened anew (cursors
+** file keeps the same key (device, inode, size, mtime and ctime in ns, of the
+** file actually read: profile.h); a changed file is opened anew (cursors
 ** still holding the old one keep it alive through its reference count).
 ** Opening several missing profiles of a logdir is spread over threads.
 */
@@ -44,7 +45,26 @@ int xp_cache_threads(const xp_cache *c);
 int xp_cache_set_default_path(xp_cache *c, const char *path);
 const char *xp_cache_default_path(const xp_cache *c); /* NULL if none */
 
-/* For tests and diagnostics: entries held, opens done, hits served. */
-void xp_cache_counters(const xp_cache *c, int64_t *entries, int64_t *opens, int64_t *hits);
+/* The byte budget: the cache keeps profiles while the memory they hold
+** (xp_profile_bytes: the mapped file, the index, the derived data) sums to
+** at most this, dropping the least recently used; the most recently used
+** profile stays even when it alone is larger. The prefetch stops opening
+** files once it holds the room the cache has left (each of its threads may
+** finish the file it has started). Default XP_CACHE_DEFAULT_BUDGET; set per
+** connection with SELECT xplane_cache_budget(bytes). */
+#define XP_CACHE_DEFAULT_BUDGET ((int64_t)4 << 30) /* 4 GiB */
+void xp_cache_set_budget(xp_cache *c, int64_t bytes);
+/* Measure the entries again and evict down to the budget: called once a
+** table has built what it needs of the profile it reads (vtab.c). */
+void xp_cache_trim(xp_cache *c);
+int64_t xp_cache_budget(const xp_cache *c);
+
+/* For tests and diagnostics (xplane_cache_stats). */
+typedef struct xp_cache_stats {
+  int64_t entries, opens, hits; /* profiles held, opens done, hits served */
+  int64_t bytes, budget;        /* memory held now (xp_profile_bytes), the budget */
+  int64_t peak_bytes;           /* the most held at once, prefetch in flight included */
+} xp_cache_stats;
+void xp_cache_counters(const xp_cache *c, xp_cache_stats *st);
 
 #endif

@@ -3,7 +3,9 @@
 **
 **   xplane_version()          -- the extension's version, e.g. '0.1.0'
 **   xplane_threads([n])       -- decode threads for multi-file paths (get/set)
-**   xplane_cache_stats()      -- JSON {"entries","opens","hits"} of this connection's cache
+**   xplane_cache_stats()      -- JSON {"entries","opens","hits","bytes","budget","peak_bytes"}
+**                                of this connection's cache (cache.h)
+**   xplane_cache_budget([n])  -- the cache's byte budget (get/set; default 4 GiB, cache.h)
 **   xplane_use(path)          -- make PATH the profile of every table call that
 **                                passes none (SELECT * FROM xplane_ops), as trace
 **                                processor's tables read its one trace; returns
@@ -44,15 +46,29 @@ static void fn_threads(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static void fn_cache_stats(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   (void)argv;
-  int64_t entries, opens, hits;
-  xp_cache_counters(sqlite3_user_data(ctx), &entries, &opens, &hits);
-  char *z = sqlite3_mprintf("{\"entries\":%lld,\"opens\":%lld,\"hits\":%lld}", (long long)entries,
-                            (long long)opens, (long long)hits);
+  xp_cache_stats st;
+  xp_cache_counters(sqlite3_user_data(ctx), &st);
+  char *z = sqlite3_mprintf("{\"entries\":%lld,\"opens\":%lld,\"hits\":%lld,\"bytes\":%lld,\"budget\":%lld,"
+                            "\"peak_bytes\":%lld}",
+                            (long long)st.entries, (long long)st.opens, (long long)st.hits, (long long)st.bytes,
+                            (long long)st.budget, (long long)st.peak_bytes);
   if (!z) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
   sqlite3_result_text(ctx, z, -1, sqlite3_free);
+}
+
+static void fn_cache_budget(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  xp_cache *c = sqlite3_user_data(ctx);
+  if (argc == 1) {
+    if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER || sqlite3_value_int64(argv[0]) < 0) {
+      sqlite3_result_error(ctx, "xplane_cache_budget: expected a byte count (an integer, 0 or more)", -1);
+      return;
+    }
+    xp_cache_set_budget(c, sqlite3_value_int64(argv[0]));
+  }
+  sqlite3_result_int64(ctx, xp_cache_budget(c));
 }
 
 static void fn_use(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -105,6 +121,8 @@ static const struct {
     {"xplane_threads", 0, XP_STATEFUL, 1, fn_threads},
     {"xplane_threads", 1, XP_STATEFUL, 1, fn_threads},
     {"xplane_cache_stats", 0, XP_STATEFUL, 1, fn_cache_stats},
+    {"xplane_cache_budget", 0, XP_STATEFUL, 1, fn_cache_budget},
+    {"xplane_cache_budget", 1, XP_STATEFUL, 1, fn_cache_budget},
     {"xplane_use", 0, XP_STATEFUL, 1, fn_use},
     {"xplane_use", 1, XP_STATEFUL, 1, fn_use},
 };

@@ -345,6 +345,7 @@ static int seek_file(xp_cursor *cur) {
     }
     cur->file_eof = 0;
     int rc = row_rc(cur, cur->t->first(cur));
+    if (cur->t->needs_profile) xp_cache_trim(cur->cache); /* the profile's derived data is built: count it */
     if (rc != SQLITE_OK) return rc;
     if (!cur->file_eof) return SQLITE_OK;
   }
