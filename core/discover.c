@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "json_trace.h"
 #include "util.h"
@@ -66,6 +67,7 @@ static int reserve_file(xp_filelist *l) {
 static int add_file(xp_filelist *l, const char *path, const struct stat *st) {
   if (!reserve_file(l)) return 0;
   xp_file *f = &l->v[l->n];
+  memset(f, 0, sizeof(*f));
   f->path = xp_mprintf("%s", path);
   f->run = parent_name(path);
   f->host = host_name(path);
@@ -102,12 +104,34 @@ static int keep_json(dir_files *df, const char *path, int rank, const struct sta
 
 static int walk_dir(const char *dir, int depth, xp_filelist *l, char **errmsg);
 
+/* Add an entry that cannot be read, with its reason (printf-style). */
+static int add_error_entry(xp_filelist *l, const char *path, int is_dir, const char *fmt, const char *why) {
+  struct stat st;
+  memset(&st, 0, sizeof(st));
+  if (!add_file(l, path, &st)) return 0;
+  xp_file *f = &l->v[l->n - 1];
+  f->is_dir = is_dir;
+  if (is_dir) f->is_json = 0;
+  return (f->error = xp_mprintf(fmt, why)) != NULL;
+}
+
 /* Read a directory's candidates into df; with l, walk its subdirectories
 ** into l (recursively). Symbolic links to directories are not followed. */
 static int read_dir(const char *dir, int depth, dir_files *df, xp_filelist *l, char **errmsg) {
   DIR *d = opendir(dir);
   if (!d) {
-    *errmsg = xp_mprintf("%s: cannot read directory: %s", dir, strerror(errno));
+    int e = errno;
+    if (l && depth > 0) {
+      /* A subdirectory: gone since it was listed (nothing to read), or an
+      ** entry of its own that the tables report (discover.h). */
+      if (e == ENOENT || e == ENOTDIR) return 1;
+      if (!add_error_entry(l, dir, 1, "cannot read directory: %s", strerror(e))) {
+        *errmsg = xp_mprintf("out of memory");
+        return 0;
+      }
+      return 1;
+    }
+    *errmsg = xp_mprintf("%s: cannot read directory: %s", dir, strerror(e));
     return 0;
   }
   int ok = 1;
@@ -123,8 +147,15 @@ static int read_dir(const char *dir, int depth, dir_files *df, xp_filelist *l, c
       if (S_ISDIR(st.st_mode)) {
         if (l && depth < XP_MAX_DEPTH) ok = walk_dir(child, depth + 1, l, errmsg);
       } else if (is_xplane || rank >= 0) {
-        if (S_ISLNK(st.st_mode) && stat(child, &st) != 0) st.st_size = 0;
-        if (is_xplane ? !add_file(&df->xplanes, child, &st) : !keep_json(df, child, rank, &st)) {
+        /* A name that cannot be opened (dangling link, no permission) is
+        ** listed with its reason (only XPlanes: a JSON trace that cannot be
+        ** opened is not picked by the rule). */
+        int e = 0;
+        if (S_ISLNK(st.st_mode) && stat(child, &st) != 0) { e = errno; st.st_size = 0; }
+        else if (access(child, R_OK) != 0) e = errno;
+        if (is_xplane ? !add_file(&df->xplanes, child, &st) || (e && !(df->xplanes.v[df->xplanes.n - 1].error =
+                                                                         xp_mprintf("cannot open: %s", strerror(e))))
+                      : !e && !keep_json(df, child, rank, &st)) {
           ok = 0;
           *errmsg = xp_mprintf("out of memory");
         }
@@ -225,6 +256,7 @@ void xp_filelist_free(xp_filelist *l) {
     xp_free(l->v[i].path);
     xp_free(l->v[i].run);
     xp_free(l->v[i].host);
+    xp_free(l->v[i].error);
   }
   xp_free(l->v);
   memset(l, 0, sizeof(*l));

@@ -36,6 +36,8 @@ typedef struct xp_file {
   int64_t size;
   int64_t mtime_ns;
   int is_json;     /* a JSON trace by name or content (json_trace.h), else an XPlane */
+  int is_dir;      /* an entry for a directory that could not be read */
+  char *error;     /* why this entry cannot be read ("cannot open: ..."), or NULL */
 } xp_file;
 
 typedef struct xp_filelist {
@@ -45,7 +47,14 @@ typedef struct xp_filelist {
 
 /* Fill `out` with the profiles under `root`, sorted by path. Returns 0 and
 ** sets *errmsg (xp_malloc'd) when root is missing, unreadable, or a
-** directory holding no profile. */
+** directory holding no profile.
+**
+** One bad entry never fails the walk: a profile name that cannot be opened
+** (a dangling symbolic link, no read permission) and a subdirectory that
+** cannot be read (e.g. `lost+found` for a non-root user) are listed with
+** `error` set (a directory with is_dir); a subdirectory or file that
+** vanishes during the walk is not listed. Tables decide what an entry with
+** an error means (vtab.c: an error naming it, or skipped on request). */
 int xp_discover(const char *root, xp_filelist *out, char **errmsg);
 void xp_filelist_free(xp_filelist *l);
 

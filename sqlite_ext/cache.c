@@ -29,6 +29,7 @@ struct xp_cache {
   int64_t budget;     /* bytes (cache.h); the most recently used entry is kept even above it */
   int64_t bytes;      /* sum of v[].bytes */
   int64_t peak;       /* highest bytes held, prefetch in flight included */
+  int skip_unreadable;
   int refs;
   char *default_path; /* xplane_use(): the path of table calls that pass none */
 };
@@ -60,6 +61,9 @@ void xp_cache_set_threads(xp_cache *c, int threads) {
 }
 
 int xp_cache_threads(const xp_cache *c) { return c->threads; }
+
+void xp_cache_set_skip_unreadable(xp_cache *c, int on) { c->skip_unreadable = on != 0; }
+int xp_cache_skip_unreadable(const xp_cache *c) { return c->skip_unreadable; }
 
 int xp_cache_set_default_path(xp_cache *c, const char *path) {
   char *copy = NULL;
@@ -252,6 +256,7 @@ void xp_cache_prefetch(xp_cache *c, const xp_filelist *files, int (*prepare)(xp_
   j.ratio = 1.0;
   j.prepare = prepare;
   for (int i = 0; i < files->n && j.n < XP_CACHE_MAX; i++) {
+    if (files->v[i].error) continue; /* an entry that cannot be read (discover.h) */
     int k = find(c, files->v[i].path);
     int cached = k >= 0 && fresh(c->v[k].prof, &files->v[i]);
     if (cached && !prepare) continue;

@@ -39,6 +39,12 @@ void xp_cache_prefetch(xp_cache *c, const xp_filelist *files, int (*prepare)(xp_
 void xp_cache_set_threads(xp_cache *c, int threads);
 int xp_cache_threads(const xp_cache *c);
 
+/* Skip unreadable files (xplane_skip_unreadable): 0 (default) makes a data
+** table fail on the first entry it cannot read, naming it; 1 skips such
+** entries and lists each in xplane_space.warnings (vtab.c). */
+void xp_cache_set_skip_unreadable(xp_cache *c, int on);
+int xp_cache_skip_unreadable(const xp_cache *c);
+
 /* The connection's default path (xplane_use): what a table reads when the
 ** query passes no path, as trace processor's tables read the loaded trace.
 ** NULL clears it. Returns 0 when out of memory. */

@@ -6,6 +6,9 @@
 **   xplane_cache_stats()      -- JSON {"entries","opens","hits","bytes","budget","peak_bytes"}
 **                                of this connection's cache (cache.h)
 **   xplane_cache_budget([n])  -- the cache's byte budget (get/set; default 4 GiB, cache.h)
+**   xplane_skip_unreadable([0|1]) -- data tables skip the files of a path that cannot be
+**                                read (listed in xplane_space.warnings) instead of failing
+**                                on the first; default 0 (get/set, per connection)
 **   xplane_use(path)          -- make PATH the profile of every table call that
 **                                passes none (SELECT * FROM xplane_ops), as trace
 **                                processor's tables read its one trace; returns
@@ -71,6 +74,19 @@ static void fn_cache_budget(sqlite3_context *ctx, int argc, sqlite3_value **argv
   sqlite3_result_int64(ctx, xp_cache_budget(c));
 }
 
+static void fn_skip_unreadable(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  xp_cache *c = sqlite3_user_data(ctx);
+  if (argc == 1) {
+    if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER ||
+        (sqlite3_value_int64(argv[0]) != 0 && sqlite3_value_int64(argv[0]) != 1)) {
+      sqlite3_result_error(ctx, "xplane_skip_unreadable: expected 0 or 1", -1);
+      return;
+    }
+    xp_cache_set_skip_unreadable(c, (int)sqlite3_value_int64(argv[0]));
+  }
+  sqlite3_result_int(ctx, xp_cache_skip_unreadable(c));
+}
+
 static void fn_use(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   xp_cache *c = sqlite3_user_data(ctx);
   if (argc == 1) {
@@ -122,6 +138,8 @@ static const struct {
     {"xplane_threads", 1, XP_STATEFUL, 1, fn_threads},
     {"xplane_cache_stats", 0, XP_STATEFUL, 1, fn_cache_stats},
     {"xplane_cache_budget", 0, XP_STATEFUL, 1, fn_cache_budget},
+    {"xplane_skip_unreadable", 0, XP_STATEFUL, 1, fn_skip_unreadable},
+    {"xplane_skip_unreadable", 1, XP_STATEFUL, 1, fn_skip_unreadable},
     {"xplane_cache_budget", 1, XP_STATEFUL, 1, fn_cache_budget},
     {"xplane_use", 0, XP_STATEFUL, 1, fn_use},
     {"xplane_use", 1, XP_STATEFUL, 1, fn_use},

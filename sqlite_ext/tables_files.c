@@ -13,6 +13,15 @@
 ** cached with the profile). Its values come from space.h, which the Perfetto
 ** converter writes into each trace too (the record `xplane.source`).
 **
+** xplane_files lists every entry of the path (discover.h) with `status`
+** 'ok', or 'error' and the reason in `error`: a profile name that cannot be
+** opened (dangling link, no permission) or a subdirectory that cannot be
+** read (then source_format is NULL). It never fails for one entry; data
+** tables fail naming such an entry, or skip it after
+** SELECT xplane_skip_unreadable(1), and xplane_space then adds
+** "skipped <file>: <why>" for each file skipped by its scan (an entry, or a
+** profile that cannot be decoded) to the warnings of every row.
+**
 ** source_format says what a profile is: 'xplane_pb' or 'perfetto_trace_json'
 ** (a Chrome/Perfetto JSON trace, json_trace.h). In xplane_files it is what
 ** the file looks like (name, else first bytes); in xplane_space what was
@@ -21,8 +30,10 @@
 ** entries of its traceEvents (NULL for an XPlane), display_time_unit its
 ** displayTimeUnit ('us' for an XPlane, as the reference summary says).
 */
+#include <string.h>
 #include <time.h>
 
+#include "json.h"
 #include "space.h"
 #include "tables.h"
 
@@ -41,8 +52,9 @@ static int one_row_next(xp_cursor *cur) {
 
 /* ---- xplane_files ---- */
 
-enum { F_SIZE = XP_COL_FIRST_OWN, F_MTIME_NS, F_MTIME, F_SOURCE_FORMAT, F_N };
-static const char *const files_cols[] = {"size INTEGER", "mtime_ns INTEGER", "mtime TEXT", "source_format TEXT"};
+enum { F_SIZE = XP_COL_FIRST_OWN, F_MTIME_NS, F_MTIME, F_SOURCE_FORMAT, F_STATUS, F_ERROR, F_N };
+static const char *const files_cols[] = {"size INTEGER", "mtime_ns INTEGER", "mtime TEXT", "source_format TEXT",
+                                         "status TEXT", "error TEXT"};
 
 static int files_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   const xp_file *f = cur->file;
@@ -59,9 +71,12 @@ static int files_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       break;
     }
     case F_SOURCE_FORMAT:
+      if (f->is_dir) break; /* NULL: a directory that could not be read */
       sqlite3_result_text(ctx, xp_source_format_name(f->is_json ? XP_SOURCE_TRACE_JSON : XP_SOURCE_XPLANE_PB), -1,
                           SQLITE_STATIC);
       break;
+    case F_STATUS: sqlite3_result_text(ctx, f->error ? "error" : "ok", -1, SQLITE_STATIC); break;
+    case F_ERROR: if (f->error) sqlite3_result_text(ctx, f->error, -1, SQLITE_TRANSIENT); break;
   }
   return SQLITE_OK;
 }
@@ -97,7 +112,26 @@ static int space_first(xp_cursor *cur) {
   char *err = NULL;
   xp_space_free(s);
   cur->file_eof = 0;
-  if (xp_space_get(cur->prof, xp_col_used(cur, S_SHA256), s, &err)) return SQLITE_OK;
+  if (xp_space_get(cur->prof, xp_col_used(cur, S_SHA256), s, &err)) {
+    if (!cur->n_skipped) return SQLITE_OK;
+    /* xplane_skip_unreadable(1): the entries the scan skipped, after the
+    ** profile's own warnings. */
+    xp_buf *b = xp_buf_new();
+    size_t n = strlen(s->warnings);
+    xp_buf_append(b, s->warnings, n - 1); /* without its ']' */
+    for (int i = 0; i < cur->n_skipped; i++) {
+      if (i || n > 2) xp_buf_appendall(b, ",");
+      xp_json_string(b, cur->skipped[i], strlen(cur->skipped[i]));
+    }
+    xp_buf_appendall(b, "]");
+    if (xp_buf_errcode(b)) {
+      xp_buf_free(b);
+      return SQLITE_NOMEM;
+    }
+    xp_free(s->warnings);
+    s->warnings = xp_buf_finish(b);
+    return SQLITE_OK;
+  }
   int rc = xp_cursor_error(cur, "%s", err ? err : "out of memory");
   xp_free(err);
   return rc;

@@ -223,6 +223,12 @@ static void cursor_reset(xp_cursor *cur) {
   memset(&cur->f, 0, sizeof(cur->f));
   cur->file = NULL;
   cur->eof = 1;
+  sqlite3_free(cur->skip);
+  cur->skip = NULL;
+  for (int i = 0; i < cur->n_skipped; i++) sqlite3_free(cur->skipped[i]);
+  sqlite3_free(cur->skipped);
+  cur->skipped = NULL;
+  cur->n_skipped = 0;
 }
 
 static int xp_close(sqlite3_vtab_cursor *c) {
@@ -325,17 +331,56 @@ static int row_rc(xp_cursor *cur, int rc) {
   return rc;
 }
 
+static int wanted(const xp_cursor *cur, const xp_file *f) {
+  return (!cur->f.file || strcmp(cur->f.file, f->path) == 0) && (!cur->f.host || strcmp(cur->f.host, f->host) == 0);
+}
+
+/* xplane_skip_unreadable(1): open every file the scan wants now, so the
+** skipped ones are known before the first row (xplane_space lists them all
+** in each row's warnings), and mark them to be skipped. */
+static int plan_skips(xp_cursor *cur) {
+  if (!(cur->skip = sqlite3_malloc64((sqlite3_uint64)cur->files.n + 1))) return SQLITE_NOMEM;
+  memset(cur->skip, 0, (size_t)cur->files.n + 1);
+  for (int i = 0; i < cur->files.n; i++) {
+    const xp_file *f = &cur->files.v[i];
+    if (!wanted(cur, f)) continue;
+    char *err = NULL, *why = f->error;
+    xp_profile *p = NULL;
+    if (!why) {
+      p = xp_cache_get(cur->cache, f, &err);
+      if (!p && xp_cancel_stopped()) { xp_free(err); return SQLITE_INTERRUPT; }
+      why = err ? err : "out of memory";
+      size_t n = strlen(f->path); /* "<path>: <why>" -> "<why>" */
+      if (err && strncmp(err, f->path, n) == 0 && strncmp(err + n, ": ", 2) == 0) why = err + n + 2;
+    }
+    if (p) {
+      xp_profile_release(p);
+      continue;
+    }
+    char *line = sqlite3_mprintf("skipped %s: %s", f->path, why);
+    xp_free(err);
+    char **v = sqlite3_realloc64(cur->skipped, sizeof(char *) * (sqlite3_uint64)(cur->n_skipped + 1));
+    if (!line || !v) { sqlite3_free(line); if (v) cur->skipped = v; return SQLITE_NOMEM; }
+    cur->skipped = v;
+    cur->skipped[cur->n_skipped++] = line;
+    cur->skip[i] = 1;
+  }
+  return SQLITE_OK;
+}
+
 /* Advance to the first row at or after file cur->file_i. */
 static int seek_file(xp_cursor *cur) {
   for (; cur->file_i < cur->files.n; cur->file_i++) {
     const xp_file *f = &cur->files.v[cur->file_i];
-    if (cur->f.file && strcmp(cur->f.file, f->path) != 0) continue;
-    if (cur->f.host && strcmp(cur->f.host, f->host) != 0) continue;
+    if (!wanted(cur, f)) continue;
+    if (cur->t->needs_profile && cur->skip && cur->skip[cur->file_i]) continue;
     cur->file = f;
     xp_profile_release(cur->prof);
     cur->prof = NULL;
     if (cur->t->needs_profile) {
       char *err = NULL;
+      /* An entry discovery could not read (discover.h): fail naming it. */
+      if (f->error) return xp_cursor_error(cur, "%s: %s", f->path, f->error);
       cur->prof = xp_cache_get(cur->cache, f, &err);
       if (!cur->prof) {
         int rc = xp_cursor_error(cur, "%s", err ? err : "out of memory");
@@ -412,6 +457,10 @@ static int filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str, in
     return rc;
   }
   if (cur->t->needs_profile && !cur->f.file && !cur->f.host) xp_cache_prefetch(cur->cache, &cur->files, cur->t->prepare);
+  if (cur->t->needs_profile && xp_cache_skip_unreadable(cur->cache)) {
+    int rc = plan_skips(cur);
+    if (rc != SQLITE_OK) return rc;
+  }
   cur->eof = 0;
   cur->file_i = 0;
   return seek_file(cur);

@@ -81,6 +81,11 @@ struct xp_cursor {
   int eof;
   sqlite3_int64 rowid;
   void *state;
+  /* xplane_skip_unreadable(1): per file of `files`, skip it; and the text
+  ** "skipped <file>: <why>" of each skipped one, in path order. */
+  unsigned char *skip;
+  char **skipped;
+  int n_skipped;
 };
 
 /* Does the query read column `col` of this cursor's table? */

@@ -33,8 +33,8 @@
 DROP TABLE IF EXISTS temp.xq_file;
 CREATE TEMP TABLE xq_file AS
 SELECT i.*,
-       (SELECT min(file) FROM xplane_files) AS file,
-       (SELECT count(*) FROM xplane_files) AS n_files,
+       (SELECT min(file) FROM xplane_files WHERE status = 'ok') AS file,
+       (SELECT count(*) FROM xplane_files WHERE status = 'ok') AS n_files,   -- entries that cannot be read: see xplane_skip_unreadable
        max(i.hot_op_limit, 500) AS long_limit,   -- gaps, regions, gap contexts
        max(i.hot_op_limit, 50) AS family_limit
   FROM xq_input i;

@@ -229,7 +229,8 @@ rc=0" "$(nq "SELECT file, status, error FROM xplane_files('$L') ORDER BY file;")
     "Error: stepping, xplane_events: $L/lost+found: cannot read directory: Permission denied
 rc=1" "$(nq "SELECT count(*) FROM xplane_events('$L');")"
   check "13: xplane_skip_unreadable(1): the readable file's events, the skipped ones in the warnings" \
-"1|20000
+"1
+20000
 $L/plugins/profile/run1/host0.xplane.pb|3
 rc=0" "$(nq "SELECT xplane_skip_unreadable(1);" "SELECT count(*) FROM xplane_events('$L');" \
           "SELECT file, json_array_length(warnings) FROM xplane_space('$L');")"

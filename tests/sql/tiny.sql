@@ -7,7 +7,8 @@
 
 -- xplane_files: a logdir with three profiles, sorted by path; run = the
 -- folder, host = the file name without .xplane.pb; size from stat (1088
--- bytes); mtime as set by the runner.
+-- bytes); mtime as set by the runner; status 'ok' and no error (every entry
+-- can be read).
 SELECT * FROM xplane_files('@TMP@/logs');
 
 -- xplane_space: 4 planes (3 from protobuf-c + the hand-encoded one), 4 lines,

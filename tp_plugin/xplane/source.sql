@@ -112,7 +112,12 @@ CREATE PERFETTO VIEW xplane_files(
   mtime STRING,
   -- xplane_pb or perfetto_trace_json, by the file's name, else its first
   -- bytes.
-  source_format STRING
+  source_format STRING,
+  -- 'ok': a converted profile was read ('error' entries of the extension's
+  -- xplane_files are never converted).
+  status STRING,
+  -- Why the entry cannot be read: always NULL here.
+  error STRING
 ) AS
 SELECT
   file,
@@ -121,7 +126,9 @@ SELECT
   size,
   mtime_ns,
   strftime('%Y-%m-%dT%H:%M:%SZ', mtime_ns / 1000000000, 'unixepoch') AS mtime,
-  file_source_format AS source_format
+  file_source_format AS source_format,
+  'ok' AS status,
+  NULL AS error
 FROM _xplane_source
 ORDER BY file, slice_id;
 
