@@ -824,13 +824,16 @@ void xp_profile_release(xp_profile *p) {
 void xp_events_begin(const xp_profile *p, const xp_line *ln, xp_event_iter *it) {
   xp_wire_init(&it->r, p->base, ln->msg, ln->msg_n);
   it->left = ln->n_events;
-  it->tick = 0;
   it->prof = p;
 }
 
 /* The bytes no longer match the index: flag the profile (a mutable flag of
 ** an otherwise immutable profile, also set by the SIGBUS guard). */
 static void mark_changed(const xp_profile *p) { ((xp_profile *)p)->changed = XP_CHANGED_FILE; }
+
+/* Events read on this thread, by every iterator: the interrupt check runs
+** every 4096 (lines are often shorter than that). */
+static _Thread_local uint32_t events_read;
 
 int xp_events_next(xp_event_iter *it, xp_event *ev) {
   xp_field f;
@@ -841,7 +844,7 @@ int xp_events_next(xp_event_iter *it, xp_event *ev) {
       return 0;
     }
     it->left--;
-    if ((++it->tick & 4095) == 0 && xp_cancelled()) {
+    if ((++events_read & 4095) == 0 && xp_cancelled()) {
       if (!it->prof->changed) ((xp_profile *)it->prof)->changed = XP_CHANGED_INTERRUPTED;
       it->left = 0;
       return 0;

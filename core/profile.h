@@ -250,13 +250,13 @@ static inline int64_t xp_event_start(const xp_line *ln, const xp_event *ev) {
 /* The iterator yields at most the line's indexed n_events: a line whose
 ** bytes now hold more (or fewer) events than the index counted marks the
 ** profile changed (xp_profile_changed) and ends. So arrays sized by
-** n_events can be filled by index from a re-walk. Every 4096 events it asks
+** n_events can be filled by index from a re-walk. Every 4096 events read on
+** a thread (by any iterator) it asks
 ** xp_cancelled() (cancel.h); an interrupted query ends the iteration and
 ** marks the profile XP_CHANGED_INTERRUPTED. */
 typedef struct xp_event_iter {
   xp_wire r;
   int64_t left;             /* events still expected */
-  uint32_t tick;            /* events read, for the interrupt check */
   const xp_profile *prof;   /* its `changed` flag is set on a mismatch */
 } xp_event_iter;
 

@@ -9,7 +9,8 @@
 #include <stdint.h>
 
 /* Writes 64 hex digits and a NUL into hex[65]; returns 0 (hex = "") when
-** libcrypto fails (out of memory). */
+** libcrypto fails (out of memory) or the current work is cancelled
+** (cancel.h, checked per MiB). */
 int xp_sha256_hex(const uint8_t *data, size_t n, char hex[65]);
 
 #endif

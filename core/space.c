@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cancel.h"
 #include "guard.h"
 #include "json.h"
 #include "sha256.h"
@@ -80,10 +81,11 @@ int xp_space_get(xp_profile *p, int want_sha256, xp_space *s, char **errmsg) {
   if (want_sha256 && !p->sha256[0]) {
     if (p->source_format == XP_SOURCE_XPLANE_PB) {
       int hashed = xp_sha256_hex(p->base, (size_t)p->size, p->sha256);
-      if (!hashed || xp_profile_changed(p)) { /* out of memory, or the bytes hashed are not the file's */
+      if (!hashed || xp_profile_changed(p)) { /* interrupted, out of memory, or the bytes hashed are not the file's */
         p->sha256[0] = 0;
         xp_space_free(s);
-        *errmsg = hashed ? xp_mprintf("%s: %s", p->path, XP_CHANGED_TEXT) : xp_mprintf("out of memory while hashing");
+        *errmsg = hashed ? xp_mprintf("%s: %s", p->path, XP_CHANGED_TEXT)
+                         : xp_mprintf("%s", xp_cancel_stopped() ? XP_CANCELLED_TEXT : "out of memory while hashing");
         return 0;
       }
     } else if (!file_sha256(p->source_path, p->sha256)) {
