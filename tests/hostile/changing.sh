@@ -244,11 +244,12 @@ rc=0" "$(nq "SELECT xplane_skip_unreadable(1);" \
   D=$TMP/t13/run
   mkdir -p "$D" && cp "$TMP/fx/A.xplane.pb" "$D/host0.xplane.pb" && ln -s "$TMP/t13/nowhere" "$D/host1.xplane.pb"
   chmod -R a+rX "$D"
-  sum=$(cd "$SRC" && setpriv --reuid=nobody --regid=nogroup --clear-groups "$SQLITE3" -cmd ".load $EXT" \
-         -cmd "SELECT xplane_skip_unreadable(1)" -cmd ".parameter set @profile $D" :memory: '.read queries/summary.sql' 2>&1 | sed 1d)
+  (cd "$SRC" && setpriv --reuid=nobody --regid=nogroup --clear-groups "$SQLITE3" -cmd ".load $EXT" \
+    -cmd "SELECT xplane_skip_unreadable(1)" -cmd ".parameter set @profile $D" :memory: '.read queries/summary.sql' 2>&1 \
+    | sed 1d) >"$TMP/t13/summary.json"
   check "13: the summary's quality warnings name the skipped file" \
     "skipped $D/host1.xplane.pb: cannot open: No such file or directory" \
-    "$(printf '%s' "$sum" | "$SQLITE3" :memory: "SELECT j.value FROM json_each(readfile('/dev/stdin'), '\$.trace_overview.quality_warnings') j WHERE j.value LIKE 'skipped%';" 2>&1)"
+    "$("$SQLITE3" :memory: "SELECT j.value FROM json_each(readfile('$TMP/t13/summary.json'), '\$.trace_overview.quality_warnings') j WHERE j.value LIKE 'skipped%';" 2>&1)"
 else
   echo "NOTE: cannot run as user nobody (setpriv): item 13 checks skipped"
 fi
