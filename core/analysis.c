@@ -40,6 +40,7 @@ static int64_t analysis_bytes(const void *a_) {
 }
 
 xp_analysis *xp_analysis_get(xp_profile *p) {
+  if (p->changed) return NULL; /* its file changed, or a scan of it was interrupted (profile.h) */
   if (p->analysis) return p->analysis;
   xp_analysis *a = xp_malloc(sizeof(*a));
   if (!a) return NULL;

@@ -88,6 +88,12 @@ int64_t xp_ops(xp_profile *p, const xp_op **ops) {
       }
     }
   }
+  if (p->changed) { /* changed or interrupted while built: the ops may be partial */
+    xp_free(a->ops);
+    a->ops = NULL;
+    a->n_ops = -1;
+    return -1;
+  }
   *ops = a->ops;
   return a->n_ops;
 }

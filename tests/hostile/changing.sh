@@ -40,7 +40,7 @@ set -uo pipefail
 PY=/usr/bin/python3
 GEN=$BUILD/tools/xplane_gen
 TO_PF=$BUILD/tp_plugin/xplane2perfetto
-for tool in "$GEN" "$TO_PF" "$PY"; do
+for tool in "$GEN" "$TO_PF" "$PY" "$BUILD/tests/hostile_mutate"; do
   [[ -x $tool ]] || { echo "error: $tool is missing (build the project first)" >&2; exit 1; }
 done
 TMP=$(mktemp -d)
@@ -154,6 +154,15 @@ out=$(q "SELECT count(*) FROM xplane_lines('$F');" ".system $PY $TMP/mk.py B $N 
 check "2: the same through xplane_tracks (aggregates.c)" "1
 1|40000
 rc=0" "$out"
+
+# Inside one open profile (no cache to notice the change): tests/hostile_mutate.c.
+MUT=$BUILD/tests/hostile_mutate
+check "2: B's bytes under A's index: re-walks stop at the index's count, flag the profile, the analysis fails" \
+  "scan: changed=1 events=20000; ops: changed=1 result=-1; aggs: changed=1" "$("$MUT" "$TMP/fx/A.xplane.pb" "$TMP/fx/B.xplane.pb" 2>&1)"
+check "2: A's bytes under B's index (fewer events than indexed): flagged too" \
+  "scan: changed=1 events=20000; ops: changed=1 result=-1; aggs: changed=1" "$("$MUT" "$TMP/fx/B.xplane.pb" "$TMP/fx/A.xplane.pb" 2>&1)"
+check "2: unchanged bytes: nothing flagged" \
+  "scan: changed=0 events=20000; ops: changed=0 result=20000; aggs: changed=0" "$("$MUT" "$TMP/fx/A.xplane.pb" "$TMP/fx/A.xplane.pb" 2>&1)"
 
 # ---- 3. stale cache ----------------------------------------------------------
 F=$TMP/t3/A.xplane.pb
