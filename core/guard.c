@@ -25,6 +25,7 @@ static slot slots[XP_GUARD_MAX];
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction previous;
 static int installed; /* under mu */
+static uintptr_t page_size; /* read once at install: sysconf is not async-signal-safe */
 
 static void chain(int sig, siginfo_t *si, void *uc) {
   if (previous.sa_flags & SA_SIGINFO) {
@@ -47,7 +48,7 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc) {
       if (!b || a < b) continue;
       size_t n = atomic_load_explicit(&slots[i].n, memory_order_relaxed);
       if (a - b >= n) continue;
-      uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+      uintptr_t page = page_size;
       uintptr_t from = a & ~(page - 1), end = (b + n + page - 1) & ~(page - 1);
       volatile int *flag = atomic_load_explicit(&slots[i].changed, memory_order_relaxed);
       if (flag) *flag = 1;
@@ -63,6 +64,7 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc) {
 /* Install the handler (under mu) and pin this library in memory. */
 static int install(void) {
   if (installed) return 1;
+  page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
   struct sigaction sa;
   memset(&sa, 0, sizeof(sa));
   sa.sa_sigaction = on_sigbus;

@@ -203,7 +203,13 @@ t1 = time.monotonic()
 lat = t1 - t_int[0] if t_int[0] else -1.0
 print("%s %s" % (res, "ok" if 0 <= lat < 0.25 else "late(%.3fs after the interrupt, %.3fs in all)" % (lat, t1 - t0)))
 PYEOF
-interrupt() { "$PY" "$TMP/interrupt.py" "$EXT" "$@" 2>&1; }
+# An instrumented extension (tests/run_sanitized.sh) needs the ASan and UBSan
+# runtimes preloaded into Python, as the sqlite3 wrapper does for the shell.
+PY_PRELOAD=
+if ldd "$EXT.so" 2>/dev/null | grep -q libasan; then
+  PY_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+fi
+interrupt() { LD_PRELOAD=$PY_PRELOAD "$PY" "$TMP/interrupt.py" "$EXT" "$@" 2>&1; }
 mkdir -p "$BIG/twice/a" "$BIG/twice/b" && cp "$BIG1" "$BIG/twice/a/" && cp "$BIG1" "$BIG/twice/b/"
 check "8: interrupt 0.1 s into a cold xplane_ops (decode + analysis)" "interrupted ok" \
   "$(interrupt "SELECT count(*), sum(self_ps) FROM xplane_ops('$BIG1')" 0.1)"
