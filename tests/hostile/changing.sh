@@ -144,12 +144,12 @@ check "1: failed conversions that left an output file" 0 "$converter_left"
 # ---- 2. same size, same mtime, new bytes between two queries -----------------
 F=$TMP/t2/A.xplane.pb
 mkdir -p "$TMP/t2" && cp "$TMP/fx/A.xplane.pb" "$F"
-out=$(q "SELECT count(*) FROM xplane_lines('$F');" ".system $PY $TMP/mk.py B $N $F inplace" "$OPS_Q('$F');")
+out=$(q "SELECT count(*) FROM xplane_lines('$F');" ".system env -u LD_PRELOAD $PY $TMP/mk.py B $N $F inplace" "$OPS_Q('$F');")
 check_match "2: B's bytes in A's place (same size, mtime restored): B's ops, no memory error" "1
 $B_OPS
 rc=0" "$out"
 cp "$TMP/fx/A.xplane.pb" "$F"
-out=$(q "SELECT count(*) FROM xplane_lines('$F');" ".system $PY $TMP/mk.py B $N $F inplace" \
+out=$(q "SELECT count(*) FROM xplane_lines('$F');" ".system env -u LD_PRELOAD $PY $TMP/mk.py B $N $F inplace" \
         "SELECT count(*), sum(self_ps) FROM xplane_tracks('$F');")
 check "2: the same through xplane_tracks (aggregates.c)" "1
 1|40000
