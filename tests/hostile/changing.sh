@@ -25,8 +25,9 @@
 #  3  an atomic replace (write, touch -r, rename) is seen by the next query
 #     of the connection; so is a new JSON trace read in place of a broken
 #     XPlane.
-#  8  sqlite3_interrupt 0.1 s (0.3 s for the conversion) into a cold query (decode, analysis,
-#     prefetch threads, conversion) takes effect within 0.25 s (the bound
+#  8  sqlite3_interrupt (or a progress handler) 0.1 s (0.3 s for the
+#     conversion) into a cold query (decode, JSON parse, analysis, prefetch
+#     threads, conversion) takes effect within 0.25 s (the bound
 #     checked here; the requirement is 100 ms, measured in the note), and an
 #     interrupted conversion leaves no file.
 # 13  a logdir with an unreadable directory, a dangling symlink and a
@@ -184,24 +185,34 @@ rc=0" "$out"
 
 # ---- 8. interrupts -------------------------------------------------------------
 cat >"$TMP/interrupt.py" <<'PYEOF'
+# interrupt.py EXT SQL DELAY [progress]: run SQL on a fresh connection and stop
+# it DELAY s in: Connection.interrupt() from a timer thread, or (progress) a
+# progress handler, every 1000 instructions, that returns 1 from then on.
 import sqlite3, sys, threading, time
 ext, sql, delay = sys.argv[1], sys.argv[2], float(sys.argv[3])
 db = sqlite3.connect(":memory:", check_same_thread=False)
 db.enable_load_extension(True)
 db.load_extension(ext)
-if len(sys.argv) > 4: db.execute(sys.argv[4]).fetchall()
-t_int = [None]
-def fire():
-    t_int[0] = time.monotonic(); db.interrupt()
-threading.Timer(delay, fire).start()
+t_stop = [None]
+if len(sys.argv) > 4 and sys.argv[4] == "progress":
+    t_start = time.monotonic()
+    def handler():
+        if time.monotonic() - t_start < delay: return 0
+        if t_stop[0] is None: t_stop[0] = t_start + delay
+        return 1
+    db.set_progress_handler(handler, 1000)
+else:
+    def fire():
+        t_stop[0] = time.monotonic(); db.interrupt()
+    threading.Timer(delay, fire).start()
 t0 = time.monotonic()
 try:
     db.execute(sql).fetchall(); res = "completed"
 except sqlite3.OperationalError as e:
     res = str(e)
 t1 = time.monotonic()
-lat = t1 - t_int[0] if t_int[0] else -1.0
-print("%s %s" % (res, "ok" if 0 <= lat < 0.25 else "late(%.3fs after the interrupt, %.3fs in all)" % (lat, t1 - t0)))
+lat = t1 - t_stop[0] if t_stop[0] else -1.0
+print("%s %s" % (res, "ok" if 0 <= lat < 0.25 else "late(%.3fs after the stop, %.3fs in all)" % (lat, t1 - t0)))
 PYEOF
 # An instrumented extension (tests/run_sanitized.sh) needs the ASan and UBSan
 # runtimes preloaded into Python, as the sqlite3 wrapper does for the shell.
@@ -217,10 +228,19 @@ check "8: interrupt 0.1 s into a cold 2-file xplane_ops (prefetch threads)" "int
   "$(interrupt "SELECT count(*), sum(self_ps) FROM xplane_ops('$BIG/twice')" 0.1)"
 check "8: interrupt 0.1 s into a cold aggregate (xplane_gaps)" "interrupted ok" \
   "$(interrupt "SELECT count(*) FROM xplane_gaps('$BIG1')" 0.1)"
+check "8: a progress handler stopping 0.1 s into a cold xplane_ops" "interrupted ok" \
+  "$(interrupt "SELECT count(*), sum(self_ps) FROM xplane_ops('$BIG1')" 0.1 progress)"
+"$GEN" --out "$BIG/j" --target-mb 10 >/dev/null && "$TO_PF" --format json -o "$BIG/t.trace.json" \
+  "$BIG/j/plugins/profile/run1/host0.xplane.pb" >/dev/null || exit 1
+check "8: interrupt 0.1 s into a cold JSON trace (70 MB: the parse)" "interrupted ok" \
+  "$(interrupt "SELECT count(*) FROM xplane_events('$BIG/t.trace.json')" 0.1)"
 rm -f "$TMP/conv.pftrace"
 check "8: interrupt 0.3 s into a conversion" "interrupted ok" \
   "$(interrupt "SELECT xplane_to_perfetto('$BIG1', '$TMP/conv.pftrace')" 0.3)"
 check "8: the interrupted conversion left no file" "" "$(ls "$TMP" | grep conv)"
+check "8: a progress handler stopping a conversion 0.1 s in" "interrupted ok" \
+  "$(interrupt "SELECT xplane_to_perfetto('$BIG1', '$TMP/conv.pftrace')" 0.1 progress)"
+check "8: ... and no file left" "" "$(ls "$TMP" | grep conv)"
 
 # ---- 13. one bad entry in a logdir ---------------------------------------------
 L=$TMP/t13/logs
