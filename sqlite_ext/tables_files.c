@@ -58,6 +58,9 @@ static const char *const files_cols[] = {"size INTEGER", "mtime_ns INTEGER", "mt
 
 static int files_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   const xp_file *f = cur->file;
+  /* An entry that cannot be read: only its status and error (size and times
+  ** would be a link's or a directory's, not a profile's). */
+  if (f->error && col != F_STATUS && col != F_ERROR && col != F_SOURCE_FORMAT) return SQLITE_OK;
   switch (col) {
     case F_SIZE: sqlite3_result_int64(ctx, f->size); break;
     case F_MTIME_NS: sqlite3_result_int64(ctx, f->mtime_ns); break;
