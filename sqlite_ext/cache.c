@@ -138,7 +138,7 @@ static int find(const xp_cache *c, const char *path) {
 ** place of an XPlane, both the XPlane's key and the trace's. A profile
 ** flagged changed while it was read is never fresh. */
 static int fresh(const xp_profile *p, const xp_file *f) {
-  if (xp_profile_changed(p)) return 0;
+  if (p->changed) return 0; /* changed, or a scan of it was interrupted (derived data may be partial) */
   struct xp_file_key now;
   if (!xp_file_key_of(f->path, &now) || !xp_file_key_eq(&now, &p->key_xplane)) return 0;
   if (p->source_path && strcmp(p->source_path, p->path) != 0) {

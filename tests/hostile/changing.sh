@@ -234,6 +234,22 @@ check "8: a progress handler stopping 0.1 s into a cold xplane_ops" "interrupted
   "$BIG/j/plugins/profile/run1/host0.xplane.pb" >/dev/null || exit 1
 check "8: interrupt 0.1 s into a cold JSON trace (70 MB: the parse)" "interrupted ok" \
   "$(interrupt "SELECT count(*) FROM xplane_events('$BIG/t.trace.json')" 0.1)"
+# An analysis interrupted half-way is not reused: the next query opens the
+# file again and gives the whole answer (the one a fresh connection gives).
+cat >"$TMP/reuse.py" <<'PYEOF'
+import sqlite3, sys, threading
+db = sqlite3.connect(":memory:", check_same_thread=False)
+db.enable_load_extension(True); db.load_extension(sys.argv[1])
+db.execute("SELECT count(*) FROM xplane_events(?)", [sys.argv[2]]).fetchall()  # cached, no analysis yet
+threading.Timer(0.05, db.interrupt).start()
+q = "SELECT count(*), sum(self_ps) FROM xplane_ops(?)"
+try: first = db.execute(q, [sys.argv[2]]).fetchall()
+except sqlite3.OperationalError as e: first = str(e)
+print(first); print("%d|%d" % db.execute(q, [sys.argv[2]]).fetchone())
+PYEOF
+check "8: an interrupted analysis is not reused by the next query" "interrupted
+$(q "SELECT count(*), sum(self_ps) FROM xplane_ops('$BIG1');" | head -1)" \
+  "$(LD_PRELOAD=$PY_PRELOAD "$PY" "$TMP/reuse.py" "$EXT" "$BIG1" 2>&1)"
 rm -f "$TMP/conv.pftrace"
 check "8: interrupt 0.3 s into a conversion" "interrupted ok" \
   "$(interrupt "SELECT xplane_to_perfetto('$BIG1', '$TMP/conv.pftrace')" 0.3)"
