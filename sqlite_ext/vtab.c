@@ -344,7 +344,8 @@ static int plan_skips(xp_cursor *cur) {
   for (int i = 0; i < cur->files.n; i++) {
     const xp_file *f = &cur->files.v[i];
     if (!wanted(cur, f)) continue;
-    char *err = NULL, *why = f->error;
+    char *err = NULL;
+    const char *why = f->error;
     xp_profile *p = NULL;
     if (!why) {
       p = xp_cache_get(cur->cache, f, &err);
