@@ -7,7 +7,7 @@
 **   built lazily one track at a time (xp_line_self_times).
 ** - The device ops (xp_ops) with their self time, pre-op gap and payload.
 ** - The steps of every device (xp_steps).
-** Analysis events (shared/spec/analysis.md): a start, a duration > 0, a known
+** Analysis events (docs/ANALYSIS.md): a start, a duration > 0, a known
 ** metadata id and a non-empty name (display_name, else name). A track is the
 ** lines of one plane that share an id (id 0 counts as index + 1).
 */
@@ -43,7 +43,7 @@ typedef struct xp_step {
 
 enum { XP_STEP_DEVICE_LINE = 0, XP_STEP_HOST_ANNOTATION, XP_STEP_MODULE };
 
-/* A named-scope region (shared/spec/analysis.md, hierarchical regions). */
+/* A named-scope region (docs/ANALYSIS.md, hierarchical regions). */
 typedef struct xp_scope {
   char *path;             /* parts joined with "=>" */
   int32_t depth;          /* number of parts */

@@ -1,7 +1,7 @@
 /*
 ** semantics.c: naming and classification rules (see semantics.h).
 **
-** The rules follow shared/spec/analysis.md, with the details of the field's
+** The rules are those of docs/ANALYSIS.md, with the details of the field's
 ** reference summarizer where the spec is silent (e.g. all leading '%' are
 ** stripped, a tf_op of XlaModule defers to the `name` stat). Matching is
 ** hand-written over bytes: ASCII case folding, and the few regular

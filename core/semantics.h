@@ -1,6 +1,6 @@
 /*
 ** semantics.h: the naming and classification rules of the analysis
-** (shared/spec/analysis.md), as pure functions on strings.
+** (docs/ANALYSIS.md), as pure functions on strings.
 **
 ** The ops table (tables_ops.c) and the SQL scalar functions
 ** (functions_semantics.c) both call these, so each rule has one home.

@@ -4,7 +4,7 @@
 ** Pure functions over the events of ONE track (start and duration in ps, any
 ** order): the cached tables (analysis.c) and the SQL window functions
 ** (functions_timeline.c) both call these, so the rules live in one place.
-** The rules are those of shared/spec/analysis.md.
+** The rules are those of docs/ANALYSIS.md (exclusive time, pre-op gaps).
 */
 #ifndef XPLANE_TIMELINE_H
 #define XPLANE_TIMELINE_H

@@ -57,7 +57,7 @@
 **   in a chain, in its import order.
 **
 ** Nesting. Trace processor nests the slices of one track strictly; the
-** analysis (shared/spec/analysis.md) walks a track's events ordered by
+** analysis (docs/ANALYSIS.md) walks a track's events ordered by
 ** (start asc, end desc) with a stack, closing events that end at or before a
 ** new start and then those ending before its end (partial overlaps: not a
 ** parent). Events are placed on "lanes" of their thread: lane 0 is the

@@ -16,7 +16,7 @@
 -- processor they are the PerfettoSQL package's (tp_plugin/xplane, module
 -- xplane.reports) over a converted trace, assembled by tp_plugin/tp_query.sh.
 --
--- Semantics: shared/spec/analysis.md (the project's contract), in the order of
+-- Semantics: docs/ANALYSIS.md (the project's contract), in the order of
 -- its sections; source_format, source_path, display_time_unit and the event
 -- total come from xplane_space, so a JSON trace the extension reads gets its
 -- own. Every time is an integer in picoseconds until the document is
@@ -293,7 +293,7 @@ SELECT xplane_collective_kind(g.name) AS collective, sum(g.count) AS n, sum(g.se
  WHERE xplane_is_communication(g.name) GROUP BY 1;
 
 -- ---- semantic families (of the hot ops listed) ---------------------------------
--- Family of "canonical name + ' ' + tf_op path" (analysis.md); example = the
+-- Family of "canonical name + ' ' + tf_op path" (docs/ANALYSIS.md); example = the
 -- family's highest-ranked op; dominant shape weighted by op count (ties:
 -- first inserted); share against max(breakdown total, sum of hot-op exclusive).
 DROP TABLE IF EXISTS temp.xq_families;

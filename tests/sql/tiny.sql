@@ -42,7 +42,7 @@ SELECT plane_index, plane_name, id, name, description, is_stat_name
 -- times and num_occurrences 3; the last python event (neither offset nor
 -- num_occurrences) has NULL times and NULL num_occurrences; the unknown
 -- metadata id 999 has NULL names; effective stats: the event's flops 250
--- overrides the metadata's 100. self_ps (analysis.md, exclusive time): the
+-- overrides the metadata's 100. self_ps (docs/ANALYSIS.md, exclusive time): the
 -- partly overlapping gemm [1001000,1007000) and fusion [1005000,1008000) are
 -- not nested, so each keeps its whole duration; events outside the analysis
 -- (no start, duration 0 or unknown metadata) have NULL.

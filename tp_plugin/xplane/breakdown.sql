@@ -1,5 +1,5 @@
 -- xplane.breakdown: where the time goes, by event category
--- (shared/spec/analysis.md, time breakdown, mode exclusive_per_track).
+-- (docs/ANALYSIS.md, time breakdown, mode exclusive_per_track).
 --
 --   INCLUDE PERFETTO MODULE xplane.breakdown;
 --   SELECT category, self_ps / 1e6 AS us, share FROM xplane_breakdown;

@@ -1,6 +1,6 @@
 -- xplane.rules: the naming and classification rules of the analysis
--- (shared/spec/analysis.md), as PerfettoSQL functions in plain SQL. They
--- match the extension's C rules (sqlite_ext/semantics.c) byte for byte on
+-- (docs/ANALYSIS.md), as PerfettoSQL functions in plain SQL. They
+-- match the extension's C rules (core/semantics.c) byte for byte on
 -- ASCII: lower() folds ASCII only, on both engines.
 --
 --   INCLUDE PERFETTO MODULE xplane.rules;

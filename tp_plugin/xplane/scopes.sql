@@ -1,6 +1,6 @@
 -- xplane.scopes: the hierarchical named-scope regions of the device ops,
 -- with the columns and meanings of the extension's xplane_scopes table
--- (sqlite_ext/analysis.c, shared/spec/analysis.md "Hierarchical regions").
+-- (core/regions.c, docs/ANALYSIS.md "Hierarchical regions").
 --
 --   INCLUDE PERFETTO MODULE xplane.scopes;
 --   SELECT scope_path, depth, inclusive_ps / 1e6 AS us FROM xplane_scopes LIMIT 20;

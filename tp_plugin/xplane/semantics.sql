@@ -1,7 +1,7 @@
--- xplane.semantics: the text rules of the analysis (shared/spec/analysis.md:
+-- xplane.semantics: the text rules of the analysis (docs/ANALYSIS.md:
 -- hierarchical regions, shapes, semantic families, FLOP proxy) as
 -- PerfettoSQL functions in plain SQL (recursive CTEs where the C rules of
--- sqlite_ext/semantics.c scan), with the extension's SQL functions' names
+-- core/semantics.c scan), with the extension's SQL functions' names
 -- and results.
 --
 --   INCLUDE PERFETTO MODULE xplane.semantics;

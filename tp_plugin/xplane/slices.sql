@@ -172,7 +172,7 @@ JOIN (
 ) p USING (upid)
 LEFT JOIN _xplane_line l ON l.upid = t.upid AND l.line_index = a.line_index;
 
--- The analysis events (shared/spec/analysis.md): a start, a duration > 0
+-- The analysis events (docs/ANALYSIS.md): a start, a duration > 0
 -- and a non-empty name, with their analysis parent and exclusive time.
 CREATE PERFETTO TABLE xplane_analysis_event(
   -- Slice id.

@@ -1,6 +1,6 @@
 -- xplane.steps: the training steps of every device, with the columns and
 -- meanings of the extension's xplane_steps table (sqlite_ext/tables_ops.c,
--- sqlite_ext/analysis.c).
+-- core/steps.c).
 --
 --   INCLUDE PERFETTO MODULE xplane.steps;
 --   SELECT plane_name, step, dur_ps / 1e6 AS us, idle_ps / 1e6 AS idle_us
