@@ -13,3 +13,4 @@ SELECT xplane_json_pretty(json_object(
   'query_type', 'optimization_candidates',
   'results', json(s.doc ->> '$.optimization_candidates')))
   FROM xq_summary s;
+.read queries/lib/cleanup.sql

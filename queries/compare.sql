@@ -19,3 +19,4 @@
 .read queries/lib/compare_build.sql
 .read queries/lib/compare_json.sql
 .read queries/lib/compare_print.sql
+.read queries/lib/cleanup.sql

@@ -20,3 +20,4 @@
 .read queries/lib/summary_docs.sql
 .read queries/lib/compare_json.sql
 .read queries/lib/compare_print.sql
+.read queries/lib/cleanup.sql

@@ -39,3 +39,4 @@ SELECT xplane_json_pretty(CASE WHEN (SELECT target FROM xq_target) IS NULL
                    'top_gaps', (SELECT json_group_array(json(gap)) FROM (SELECT gap FROM gaps WHERE i < k ORDER BY i)))
   END)
   FROM (SELECT top_k AS k FROM xq_input);
+.read queries/lib/cleanup.sql

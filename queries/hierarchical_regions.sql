@@ -18,3 +18,4 @@ SELECT xplane_json_pretty(json_object(
                  'inclusive_share_of_total', json(xplane_repr(incl_share)),
                  'exclusive_share_of_total', json(xplane_repr(excl_share))))
                 FROM (SELECT * FROM xq_region_shares WHERE i < (SELECT top_k FROM xq_input) ORDER BY i))));
+.read queries/lib/cleanup.sql

@@ -47,3 +47,4 @@ SELECT xplane_json_pretty(json_object(
   'latest_record', json((SELECT record FROM xq_records ORDER BY i DESC LIMIT 1)),
   'recent_records', (SELECT json_group_array(json(record)) FROM (
       SELECT record FROM xq_records, n WHERE n.tail > 0 AND i > n.n - n.tail ORDER BY i))));
+.read queries/lib/cleanup.sql

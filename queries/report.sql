@@ -25,3 +25,4 @@
 .mode list
 .headers off
 SELECT md FROM xq_report;
+.read queries/lib/cleanup.sql

@@ -57,3 +57,4 @@ WITH ranked AS (
 SELECT * FROM ranked LEFT JOIN runs USING (run)
  WHERE rank <= coalesce(@top_n, 3)
  ORDER BY run, rank;
+.read queries/lib/cleanup.sql

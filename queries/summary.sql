@@ -22,3 +22,4 @@
 .mode list
 .headers off
 SELECT xplane_json_pretty(doc) FROM xq_summary;
+.read queries/lib/cleanup.sql

@@ -13,3 +13,4 @@ SELECT xplane_json_pretty(json_object(
   'query_type', 'top_ops',
   'results', (SELECT json_group_array(json(j.value)) FROM json_each(s.doc, '$.hot_ops') j WHERE j.key < i.top_k)))
   FROM xq_summary s, xq_input i;
+.read queries/lib/cleanup.sql

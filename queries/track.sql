@@ -106,3 +106,4 @@ DETACH xq_history;
 .mode list
 .headers off
 SELECT xplane_json_pretty(record) FROM xq_record;
+.read queries/lib/cleanup.sql

@@ -26,6 +26,9 @@ BEGIN SELECT RAISE(ABORT, 'xplane queries: @format must be json or markdown'); E
 CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_summaries BEFORE INSERT ON xq_fail
   WHEN NEW.code = 'summaries'
 BEGIN SELECT RAISE(ABORT, 'xplane queries: set @before_summary and @after_summary to two profile_summary.v1 documents (summary.sql output)'); END;
+CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_summary_file BEFORE INSERT ON xq_fail
+  WHEN NEW.code = 'summary-file'
+BEGIN SELECT RAISE(ABORT, 'xplane queries: @summary must name a readable profile_summary.v1 JSON file (summary.sql output)'); END;
 CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_bad_number BEFORE INSERT ON xq_fail
   WHEN NEW.code = 'bad-number'
 BEGIN SELECT RAISE(ABORT, 'xplane queries: @warmup_steps, @hot_op_limit and @top_k must be integers >= 0'); END;

@@ -25,6 +25,9 @@ SELECT line FROM (
   UNION ALL SELECT 6, 0, '- Hardware: `' || coalesce(nullif(d ->> '$.run_metadata.hardware_type', ''), 'unknown') || '`' FROM xq_doc
   UNION ALL SELECT 7, 0, '- Topology: `' || coalesce(nullif(d ->> '$.run_metadata.mesh_or_topology', ''), 'unknown') || '`' FROM xq_doc
   UNION ALL SELECT 8, 0, '- Git SHA: `' || coalesce(nullif(d ->> '$.run_metadata.git_sha', ''), 'unknown') || '`' FROM xq_doc
+  UNION ALL SELECT 8, 1 + f.key, '- ' || (f.value ->> '$.name') || ': `'
+      || replace(replace(f.value ->> '$.value', '`', '\`'), '|', '\|') || '`'
+    FROM xq_doc, json_each(d, '$.run_metadata.facts') f   -- only documents that run_metadata.sql completed
   UNION ALL SELECT 9, 0, '- Generated At (UTC): `' || (d ->> '$.generated_at_utc') || '`' FROM xq_doc
   UNION ALL SELECT 10, 0, '' UNION ALL SELECT 11, 0, '## Trace Provenance'
   UNION ALL SELECT 12, 0, '- Trace SHA256: `' || coalesce(nullif(d ->> '$.trace_provenance.trace_sha256', ''), 'unknown') || '`' FROM xq_doc

@@ -1,0 +1,184 @@
+/*
+** cli/env.c: locate the extension and the query files, open the connection
+** (interface: env.h).
+*/
+#include "env.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef XPLANE_REL_EXTENSION
+#define XPLANE_REL_EXTENSION "../lib/xplane/xplane"
+#endif
+#ifndef XPLANE_REL_QUERIES
+#define XPLANE_REL_QUERIES "../share/xplane/queries"
+#endif
+
+static int xe_exists(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0;
+}
+
+static int xe_set(char *dst, size_t cap, const char *a, const char *b) {
+  int n = snprintf(dst, cap, "%s%s%s", a, b ? "/" : "", b ? b : "");
+  return n > 0 && (size_t)n < cap;
+}
+
+int xe_locate(xe_env *e, char **err) {
+  memset(e, 0, sizeof *e);
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) {
+    *err = sqlite3_mprintf("cannot find the xplane executable (/proc/self/exe)");
+    return 1;
+  }
+  exe[n] = 0;
+  char *slash = strrchr(exe, '/');
+  if (slash) *slash = 0;
+  xe_set(e->exe_dir, sizeof e->exe_dir, exe, NULL);
+#ifdef XPLANE_BUILD_CLI_DIR
+  int in_build = strcmp(e->exe_dir, XPLANE_BUILD_CLI_DIR) == 0;
+#else
+  int in_build = 0;
+#endif
+
+  const char *env = getenv("XPLANE_EXTENSION");
+  char so[sizeof e->extension + 8];
+  if (env && *env) xe_set(e->extension, sizeof e->extension, env, NULL);
+  else {
+    xe_set(e->extension, sizeof e->extension, e->exe_dir, XPLANE_REL_EXTENSION);
+    snprintf(so, sizeof so, "%s.so", e->extension);
+#ifdef XPLANE_BUILD_EXTENSION
+    if (!xe_exists(so) && in_build) xe_set(e->extension, sizeof e->extension, XPLANE_BUILD_EXTENSION, NULL);
+#endif
+    snprintf(so, sizeof so, "%s.so", e->extension);
+    if (!xe_exists(so)) {
+      *err = sqlite3_mprintf("cannot find the xplane extension (looked for %s; set XPLANE_EXTENSION)", so);
+      return 1;
+    }
+  }
+
+  env = getenv("XPLANE_QUERIES");
+  if (env && *env) xe_set(e->queries, sizeof e->queries, env, NULL);
+  else {
+    xe_set(e->queries, sizeof e->queries, e->exe_dir, XPLANE_REL_QUERIES);
+#ifdef XPLANE_SOURCE_QUERIES
+    char probe[sizeof e->queries + 16];
+    snprintf(probe, sizeof probe, "%s/summary.sql", e->queries);
+    if (!xe_exists(probe) && in_build) xe_set(e->queries, sizeof e->queries, XPLANE_SOURCE_QUERIES, NULL);
+#endif
+  }
+  char probe[sizeof e->queries + 16];
+  snprintf(probe, sizeof probe, "%s/summary.sql", e->queries);
+  if (!xe_exists(probe)) {
+    *err = sqlite3_mprintf("cannot find the query files (looked for %s; set XPLANE_QUERIES)", probe);
+    return 1;
+  }
+  return 0;
+}
+
+/* readfile(NAME): the file's bytes as a blob, NULL when it cannot be read
+** (the sqlite3 shell's function of the same name). */
+static void xe_readfile(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *name = (const char *)sqlite3_value_text(argv[0]);
+  if (!name) return;
+  FILE *f = fopen(name, "rb");
+  if (!f) return;
+  char *buf = NULL;
+  size_t size = 0;
+  FILE *m = open_memstream(&buf, &size);
+  char chunk[65536];
+  size_t n;
+  int bad = !m;
+  while (!bad && (n = fread(chunk, 1, sizeof chunk, f)) > 0) bad = fwrite(chunk, 1, n, m) != n;
+  bad = bad || ferror(f);
+  fclose(f);
+  if (m) fclose(m);
+  if (!bad && size <= INT_MAX) sqlite3_result_blob(ctx, buf, (int)size, SQLITE_TRANSIENT);
+  free(buf);
+}
+
+sqlite3 *xe_open(const xe_env *e, char **err) {
+  sqlite3 *db = NULL;
+  if (sqlite3_open(":memory:", &db) != SQLITE_OK) {
+    *err = sqlite3_mprintf("cannot open SQLite: %s", db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    return NULL;
+  }
+  char *lerr = NULL;
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL);
+  if (sqlite3_load_extension(db, e->extension, "sqlite3_xplane_init", &lerr) != SQLITE_OK) {
+    *err = sqlite3_mprintf("cannot load the xplane extension %s: %s", e->extension, lerr ? lerr : "?");
+    sqlite3_free(lerr);
+    sqlite3_close(db);
+    return NULL;
+  }
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+  sqlite3_create_function(db, "readfile", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL, xe_readfile, NULL, NULL);
+  return db;
+}
+
+/* ---- progress --------------------------------------------------------- */
+static struct {
+  int on, shown;
+  const char *what;
+  long long bytes;
+  struct timespec t0, last;
+} xe_prog;
+
+static double xe_since(const struct timespec *a, const struct timespec *b) {
+  return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static int xe_progress_cb(void *arg) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (xe_since(&xe_prog.last, &now) < 0.25) return 0;
+  xe_prog.last = now;
+  double t = xe_since(&xe_prog.t0, &now);
+  if (t < 0.5) return 0;
+  fprintf(stderr, "\rxplane: %s (%.1f MB): %.1f s", xe_prog.what, (double)xe_prog.bytes / 1e6, t);
+  xe_prog.shown = 1;
+  return 0;
+}
+
+void xe_progress_begin(sqlite3 *db, int quiet, const char *what, long long bytes) {
+  xe_prog.on = !quiet && isatty(2);
+  xe_prog.shown = 0;
+  xe_prog.what = what;
+  xe_prog.bytes = bytes;
+  clock_gettime(CLOCK_MONOTONIC, &xe_prog.t0);
+  xe_prog.last = xe_prog.t0;
+  if (xe_prog.on) sqlite3_progress_handler(db, 20000, xe_progress_cb, NULL);
+}
+
+void xe_progress_end(sqlite3 *db) {
+  if (!xe_prog.on) return;
+  sqlite3_progress_handler(db, 0, NULL, NULL);
+  if (xe_prog.shown) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double t = xe_since(&xe_prog.t0, &now);
+    fprintf(stderr, "\rxplane: %s (%.1f MB): done in %.1f s, %.1f MB/s\n", xe_prog.what, (double)xe_prog.bytes / 1e6,
+            t, t > 0 ? (double)xe_prog.bytes / 1e6 / t : 0.0);
+  }
+  xe_prog.on = 0;
+}
+
+static sqlite3 *xe_sig_db;
+static void xe_on_signal(int sig) {
+  if (xe_sig_db) sqlite3_interrupt(xe_sig_db);
+  signal(sig, SIG_DFL); /* a second signal ends the process */
+}
+
+void xe_catch_signals(sqlite3 *db) {
+  xe_sig_db = db;
+  signal(SIGINT, xe_on_signal);
+  signal(SIGTERM, xe_on_signal);
+}

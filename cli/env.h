@@ -1,0 +1,42 @@
+/*
+** cli/env.h: where the xplane command finds its parts, and the connection it
+** runs the canned queries on.
+**
+**   xe_env e;
+**   if (xe_locate(&e, argv[0]) != 0) ...  e.extension, e.queries, e.sqlite3
+**   sqlite3 *db = xe_open(&e, quiet, &err);   // :memory:, extension loaded
+**
+** The command loads the extension file users load themselves (the built or
+** installed xplane.so) and runs the installed query files; both are found
+** relative to the executable, so it works from any directory:
+**   installed:   <prefix>/bin/xplane -> <prefix>/<libdir>/xplane/xplane.so,
+**                <prefix>/share/xplane/queries/
+**   build tree:  <build>/cli/xplane  -> <build>/xplane.so, <source>/queries/
+** XPLANE_EXTENSION and XPLANE_QUERIES (environment) override both.
+** xe_open also registers readfile() (the shell's function, which the query
+** files use to read summary documents) and a progress line on stderr.
+*/
+#ifndef XPLANE_CLI_ENV_H
+#define XPLANE_CLI_ENV_H
+
+#include <sqlite3.h>
+
+typedef struct xe_env {
+  char exe_dir[4096];
+  char extension[4096]; /* the extension file to load (with or without .so) */
+  char queries[4096];   /* the folder holding summary.sql, lib/, ... */
+} xe_env;
+
+int xe_locate(xe_env *e, char **err);
+sqlite3 *xe_open(const xe_env *e, char **err);
+
+/* Progress on stderr while a statement runs long (only when stderr is a
+** terminal and quiet is 0): what is being read, its size, elapsed time and
+** rate. xe_progress_begin before the work, xe_progress_end after. */
+void xe_progress_begin(sqlite3 *db, int quiet, const char *what, long long bytes);
+void xe_progress_end(sqlite3 *db);
+
+/* Interrupt the running statement on SIGINT/SIGTERM (sqlite3_interrupt). */
+void xe_catch_signals(sqlite3 *db);
+
+#endif

@@ -1,0 +1,61 @@
+-- queries/lib/cleanup.sql: the end of every query file: drop its temporary tables, turn .bail off.
+-- sqlite3-only: trace processor scripts (tp_plugin/tp_query.sh) leave it out.
+--
+-- Every query file builds its work in temp.xq_* tables and views (and
+-- temp.xq_params, the triggers of checks.sql on temp.xq_fail); this file drops
+-- them all, so after `.read queries/X.sql` the shell's `.tables` lists what
+-- it listed before, and turns `.bail` back off (lib/checks.sql turned it on;
+-- off is the shell's default). The shell's parameters
+-- (temp.sqlite_parameters) are the user's and stay. A file that adds a temp
+-- table adds its name here. (The shell 3.40 cannot report the current .mode
+-- or .headers, so the files that print leave `.mode list` and `.headers off`.)
+DROP VIEW IF EXISTS temp.xq_cmp;
+DROP VIEW IF EXISTS temp.xq_doc;
+DROP VIEW IF EXISTS temp.xq_region_shares;
+DROP TABLE IF EXISTS temp.xq_after;
+DROP TABLE IF EXISTS temp.xq_before;
+DROP TABLE IF EXISTS temp.xq_breakdown;
+DROP TABLE IF EXISTS temp.xq_breakdown_total;
+DROP TABLE IF EXISTS temp.xq_candidates;
+DROP TABLE IF EXISTS temp.xq_classes;
+DROP TABLE IF EXISTS temp.xq_comm;
+DROP TABLE IF EXISTS temp.xq_compare;
+DROP TABLE IF EXISTS temp.xq_devices;
+DROP TABLE IF EXISTS temp.xq_dstats;
+DROP TABLE IF EXISTS temp.xq_evgroups;
+DROP TABLE IF EXISTS temp.xq_fail;
+DROP TABLE IF EXISTS temp.xq_families;
+DROP TABLE IF EXISTS temp.xq_file;
+DROP TABLE IF EXISTS temp.xq_gap_groups;
+DROP TABLE IF EXISTS temp.xq_gap_regions;
+DROP TABLE IF EXISTS temp.xq_gaps;
+DROP TABLE IF EXISTS temp.xq_global_events;
+DROP TABLE IF EXISTS temp.xq_hints;
+DROP TABLE IF EXISTS temp.xq_hot;
+DROP TABLE IF EXISTS temp.xq_input;
+DROP TABLE IF EXISTS temp.xq_km;
+DROP TABLE IF EXISTS temp.xq_km_groups;
+DROP TABLE IF EXISTS temp.xq_km_in;
+DROP TABLE IF EXISTS temp.xq_md;
+DROP TABLE IF EXISTS temp.xq_meta;
+DROP TABLE IF EXISTS temp.xq_overview;
+DROP TABLE IF EXISTS temp.xq_params;
+DROP TABLE IF EXISTS temp.xq_preferred;
+DROP TABLE IF EXISTS temp.xq_record;
+DROP TABLE IF EXISTS temp.xq_records;
+DROP TABLE IF EXISTS temp.xq_regions;
+DROP TABLE IF EXISTS temp.xq_report;
+DROP TABLE IF EXISTS temp.xq_run_facts;
+DROP TABLE IF EXISTS temp.xq_run_ops;
+DROP TABLE IF EXISTS temp.xq_run_stats;
+DROP TABLE IF EXISTS temp.xq_run_steps;
+DROP TABLE IF EXISTS temp.xq_shares;
+DROP TABLE IF EXISTS temp.xq_sorted;
+DROP TABLE IF EXISTS temp.xq_step;
+DROP TABLE IF EXISTS temp.xq_stepset;
+DROP TABLE IF EXISTS temp.xq_summary;
+DROP TABLE IF EXISTS temp.xq_target;
+DROP TABLE IF EXISTS temp.xq_thresholds;
+DROP TABLE IF EXISTS temp.xq_use;
+DROP TABLE IF EXISTS temp.xq_window;
+.bail off
