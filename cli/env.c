@@ -25,6 +25,7 @@ static int xe_exists(const char *p) {
   return stat(p, &st) == 0;
 }
 
+#pragma GCC diagnostic ignored "-Wformat-truncation" /* xe_set checks the length itself */
 static int xe_set(char *dst, size_t cap, const char *a, const char *b) {
   int n = snprintf(dst, cap, "%s%s%s", a, b ? "/" : "", b ? b : "");
   return n > 0 && (size_t)n < cap;

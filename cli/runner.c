@@ -65,9 +65,14 @@ static int xr_exec(xr_runner *r, const char *sql) {
   return 0;
 }
 
-/* The shell's `.parameter init`. */
+/* The shell's `.parameter init` (a sqlite_ name needs writable_schema, as in the shell). */
 static int xr_param_init(xr_runner *r) {
-  return xr_exec(r, "CREATE TABLE IF NOT EXISTS temp.sqlite_parameters(key TEXT PRIMARY KEY, value) WITHOUT ROWID");
+  int was = 0;
+  sqlite3_db_config(r->db, SQLITE_DBCONFIG_WRITABLE_SCHEMA, -1, &was);
+  sqlite3_db_config(r->db, SQLITE_DBCONFIG_WRITABLE_SCHEMA, 1, NULL);
+  int rc = xr_exec(r, "CREATE TABLE IF NOT EXISTS temp.sqlite_parameters(key TEXT PRIMARY KEY, value) WITHOUT ROWID");
+  sqlite3_db_config(r->db, SQLITE_DBCONFIG_WRITABLE_SCHEMA, was, NULL);
+  return rc;
 }
 
 static int xr_param_stmt(xr_runner *r, const char *name, sqlite3_stmt **st) {

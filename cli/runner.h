@@ -1,5 +1,5 @@
 /*
-** cli/runner.h: run the canned query files (queries/*.sql) the way the sqlite3
+** cli/runner.h: run the canned query files (queries/NAME.sql) the way the sqlite3
 ** shell runs them, inside the xplane command.
 **
 **   xr_runner r;

@@ -12,7 +12,7 @@
 **   xplane sql [PATH]
 **   xplane SUBCOMMAND --help
 **
-** Every subcommand runs the canned query files (queries/*.sql, installed under
+** Every subcommand runs the canned query files (queries/NAME.sql, installed under
 ** share/xplane/queries) through cli/runner.c, on the extension file
 ** (xplane.so) that users load themselves: one body of SQL and one build of
 ** the decoder, so what the command prints is what `.read queries/X.sql` prints
@@ -52,7 +52,7 @@
 #define XPLANE_VERSION "0.0.0"
 #endif
 
-enum { X_OK = 0, X_ERR = 1, X_USAGE = 2, X_WARN = 3, X_FAIL = 4 };
+enum { XS_OK = 0, XS_ERR = 1, XS_USAGE = 2, XS_WARN = 3, XS_FAIL = 4 };
 
 /* ---- options ----------------------------------------------------------- */
 /* An option a subcommand accepts: long name (without --), short letter (or
@@ -89,7 +89,7 @@ static int usage_error(const char *cmd, const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   fprintf(stderr, "\n(see: %s %s --help)\n", prog, cmd);
   va_end(ap);
-  return X_USAGE;
+  return XS_USAGE;
 }
 
 static int parse_int(const char *s, long long *out) {
@@ -113,7 +113,7 @@ static int parse_num(const char *s, double *out) {
 }
 
 /* Parse argv (after the subcommand). Returns -1 when --help was asked (help
-** printed by the caller), X_USAGE on an error (printed), 0 otherwise. */
+** printed by the caller), XS_USAGE on an error (printed), 0 otherwise. */
 static int parse_args(xargs *a, int argc, char **argv, int min_pos, int max_pos) {
   int only_pos = 0;
   for (int i = 0; i < argc; i++) {
@@ -200,7 +200,7 @@ static int die(const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
-  return X_ERR;
+  return XS_ERR;
 }
 
 static int session_open(xsession *s, int quiet) {
@@ -247,9 +247,9 @@ static int run_query(xsession *s, xr_runner *r, const char *file, const char *wh
   xe_progress_end(s->db);
   if (rc) {
     die("%s", r->err ? r->err : "failed");
-    return X_ERR;
+    return XS_ERR;
   }
-  return X_OK;
+  return XS_OK;
 }
 
 /* ---- profiles of a path ------------------------------------------------ */
@@ -438,10 +438,11 @@ static int one_profile(xsession *s, xargs *a, const xprof *p, const char *query,
   if (!rc) rc = xr_param_text(&r, "profile", p->file) | set_summary_params(&r, a);
   xr_after(&r, "lib/summary_json.sql", "lib/run_metadata.sql");
   char *what = sqlite3_mprintf("%s %s", !strcmp(query, "report.sql") ? "report" : "summary", p->host);
+  if (rc && r.err) die("%s", r.err);
   if (!rc) rc = run_query(s, &r, query, what, file_size(p->file));
   sqlite3_free(what);
   xr_free(&r);
-  return rc ? X_ERR : X_OK;
+  return rc ? XS_ERR : XS_OK;
 }
 
 /* The cross-host table from the per-host documents in temp.xq_host_docs. */
@@ -519,15 +520,927 @@ static char *cross_host(xsession *s, char **md) {
 /* Pretty-print JSON text with the extension's xplane_json_pretty. */
 static int print_pretty(xsession *s, const char *json, FILE *out) {
   sqlite3_stmt *st;
-  int rc = X_ERR;
+  int rc = XS_ERR;
   if (sqlite3_prepare_v2(s->db, "SELECT xplane_json_pretty(?1)", -1, &st, NULL) == SQLITE_OK) {
     sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
     if (sqlite3_step(st) == SQLITE_ROW) {
       fprintf(out, "%s\n", sqlite3_column_text(st, 0));
-      rc = X_OK;
+      rc = XS_OK;
     }
   }
   if (rc) die("%s", sqlite3_errmsg(s->db));
   sqlite3_finalize(st);
   return rc;
+}
+
+/* A file is a saved summary when it is a JSON document whose schema_version
+** is profile_summary.v1 (profiles are protobuf, or JSON traces without it). */
+static int is_summary_file(xsession *s, const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+  size_t n = strlen(path);
+  if (n < 5 || strcmp(path + n - 5, ".json") != 0) return 0;
+  sqlite3_stmt *q;
+  int yes = 0;
+  if (sqlite3_prepare_v2(s->db,
+                         "SELECT json_extract(t, '$.schema_version') = 'profile_summary.v1' FROM "
+                         "(SELECT CAST(readfile(?1) AS TEXT) AS t) WHERE json_valid(t)",
+                         -1, &q, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(q, 1, path, -1, SQLITE_STATIC);
+    yes = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0);
+  }
+  sqlite3_finalize(q);
+  return yes;
+}
+
+/* Resolve PATH (+ --host) to exactly one profile, or explain. */
+static int one_of(xsession *s, const char *cmd, const char *path, const char *host, xprof *out, xprofs *all) {
+  int rc = list_profiles(s, path, all);
+  if (rc) return rc;
+  if (host && (rc = pick_host(all, path, host))) return rc;
+  if (all->n > 1) {
+    fprintf(stderr, "%s %s: %s holds %d profiles (one per host); pass --host H:\n", prog, cmd, path, all->n);
+    list_hosts(all, stderr);
+    return XS_USAGE;
+  }
+  *out = all->v[0];
+  return 0;
+}
+
+/* Summarize a profile into a temporary file (for comparisons that mix a
+** profile and a saved summary). Returns the file name (sqlite3_malloc'd). */
+static char *summary_to_temp(xsession *s, xargs *a, const char *path, const char *host) {
+  xprofs all;
+  xprof p;
+  if (one_of(s, a->cmd, path, host, &p, &all)) return NULL;
+  const char *tmpdir = getenv("TMPDIR");
+  char *name = sqlite3_mprintf("%s/xplane-summary-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+  int fd = mkstemp(name);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  int rc = f ? one_profile(s, a, &p, "summary.sql", f, NULL) : die("cannot create a temporary file: %s", strerror(errno));
+  if (f && fclose(f)) rc = die("%s: %s", name, strerror(errno));
+  profs_free(&all);
+  if (rc) {
+    unlink(name);
+    sqlite3_free(name);
+    return NULL;
+  }
+  return name;
+}
+
+static int mkdirs(const char *dir) {
+  char buf[PATH_MAX];
+  if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) return -1;
+  for (char *p = buf + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+      *p = '/';
+    }
+  return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+/* ---- summarize --------------------------------------------------------- */
+static const char *HELP_SUMMARIZE =
+    "usage: xplane summarize PATH [-o FILE] [--host H | --all-hosts -o DIR] [options]\n"
+    "\n"
+    "Print the profile_summary.v1 JSON document of a profile (queries/summary.sql),\n"
+    "with the run metadata the profile carries (device type, peaks, hosts).\n"
+    "PATH: a .xplane.pb file, a run directory, a TensorBoard logdir, or a JSON trace.\n"
+    "Durations in the document are microseconds.\n"
+    "\n"
+    "  -o, --output FILE        write the document to FILE (default stdout)\n"
+    "  --host H                 the profile of host H (or RUN/H) when PATH holds several\n"
+    "  --all-hosts              every host: DIR/<run>/<host>.summary.json for each, and\n"
+    "                           DIR/cross_host.json (step time per host, slowest host,\n"
+    "                           skew); the cross-host table is printed (markdown)\n"
+    "  --metadata FILE          run facts (JSON object or key,value CSV): git_sha, config...\n"
+    "  --warmup-steps N         steps numbered below N are warmup (default 5)\n"
+    "  --hot-op-limit N         hot ops kept (default 25)\n"
+    "  --breakdown-mode M       exclusive_per_track (default) | exclusive_global\n"
+    "  -q, --quiet              no progress on stderr\n"
+    "Exit status: 0 ok, 1 error, 2 usage error.\n";
+
+static int all_hosts(xsession *s, xargs *a, xprofs *all, const char *query, const char *dir, FILE *out,
+                     const char *metadata) {
+  int rc = host_docs_init(s);
+  if (!rc && dir && mkdirs(dir)) rc = die("%s: %s", dir, strerror(errno));
+  for (int i = 0; !rc && i < all->n; i++) {
+    const xprof *p = &all->v[i];
+    char *doc = NULL, *body = NULL;
+    size_t dn = 0, bn = 0;
+    FILE *m = open_memstream(&doc, &dn);
+    rc = one_profile(s, a, p, "summary.sql", m, metadata);
+    fclose(m);
+    if (!rc) rc = host_docs_add(s, p, doc);
+    if (!rc && dir) {
+      char *sub = sqlite3_mprintf("%s/%s", dir, p->run);
+      char *fn = sqlite3_mprintf("%s/%s.summary.json", sub, p->host);
+      FILE *f = NULL;
+      if (mkdirs(sub) || !(f = fopen(fn, "w"))) rc = die("%s: %s", fn, strerror(errno));
+      else {
+        fwrite(doc, 1, dn, f);
+        if (fclose(f)) rc = die("%s: %s", fn, strerror(errno));
+      }
+      sqlite3_free(sub);
+      sqlite3_free(fn);
+    }
+    if (!rc && !strcmp(query, "report.sql")) {
+      m = open_memstream(&body, &bn);
+      rc = one_profile(s, a, p, "report.sql", m, metadata);
+      fclose(m);
+      if (!rc) fprintf(out, "%s%s", i ? "\n" : "", body);
+    }
+    free(doc);
+    free(body);
+  }
+  return rc;
+}
+
+static int cmd_summarize(int argc, char **argv) {
+  static const xopt opts[] = {{"output", 'o', O_TEXT}, {"host", 0, O_TEXT}, {"all-hosts", 0, O_FLAG},
+                              {"metadata", 0, O_TEXT}, SUMMARY_OPTS};
+  xargs a = {.cmd = "summarize", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
+  int rc = parse_args(&a, argc, argv, 1, 1);
+  if (rc < 0) return fputs(HELP_SUMMARIZE, stdout), XS_OK;
+  if (rc) return rc;
+  if (has(&a, "host") && has(&a, "all-hosts")) return usage_error(a.cmd, "--host and --all-hosts exclude each other");
+  if (has(&a, "all-hosts") && !has(&a, "output")) return usage_error(a.cmd, "--all-hosts needs -o DIR");
+  xsession s = {0};
+  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  xprofs all;
+  if (has(&a, "all-hosts")) {
+    rc = list_profiles(&s, a.pos[0], &all);
+    if (!rc) rc = all_hosts(&s, &a, &all, "summary.sql", text(&a, "output"), stdout, text(&a, "metadata"));
+    char *md = NULL, *json = rc ? NULL : cross_host(&s, &md);
+    if (!rc && !json) rc = XS_ERR;
+    if (!rc) {
+      char *fn = sqlite3_mprintf("%s/cross_host.json", text(&a, "output"));
+      FILE *f = fopen(fn, "w");
+      if (!f) rc = die("%s: %s", fn, strerror(errno));
+      else {
+        rc = print_pretty(&s, json, f);
+        if (fclose(f)) rc = die("%s: %s", fn, strerror(errno));
+      }
+      sqlite3_free(fn);
+      if (!rc && md) fputs(md, stdout);
+    }
+    sqlite3_free(md);
+    sqlite3_free(json);
+    if (!rc || rc == XS_ERR) profs_free(&all);
+  } else {
+    xprof p;
+    rc = one_of(&s, a.cmd, a.pos[0], text(&a, "host"), &p, &all);
+    if (!rc) {
+      FILE *out = open_out(text(&a, "output"));
+      rc = out ? one_profile(&s, &a, &p, "summary.sql", out, text(&a, "metadata")) : XS_ERR;
+      if (out) rc = close_out(out, text(&a, "output")) ? XS_ERR : rc;
+      profs_free(&all);
+    }
+  }
+  session_close(&s);
+  return rc;
+}
+
+/* ---- report ------------------------------------------------------------ */
+static const char *HELP_REPORT =
+    "usage: xplane report PATH [--host H | --all-hosts] [options]\n"
+    "       xplane report --summary FILE [options]\n"
+    "\n"
+    "Print the markdown profile report (queries/report.sql): run metadata (with the\n"
+    "device type, peak FLOP/s and memory bandwidth, cores and hosts the profile\n"
+    "names), provenance, overview, step time, breakdown, regions, top ops, families,\n"
+    "collectives, gaps, candidates. Times in microseconds (us), as the headers say.\n"
+    "When PATH holds several hosts the report covers every host (--all-hosts is the\n"
+    "default): a cross-host step-time table, then one report per host.\n"
+    "\n"
+    "  --summary FILE           render a summary saved by `xplane summarize` (no profile read)\n"
+    "  --host H                 only host H (or RUN/H)\n"
+    "  --all-hosts              every host (the default when PATH holds several)\n"
+    "  --metadata FILE          run facts (JSON object or key,value CSV): git_sha, config...\n"
+    "  --top-k N                rows per table (default 10)\n"
+    "  -o, --output FILE        write to FILE (default stdout)\n"
+    "  --warmup-steps N, --hot-op-limit N, --breakdown-mode M   as for summarize\n"
+    "  -q, --quiet              no progress on stderr\n"
+    "Exit status: 0 ok, 1 error, 2 usage error.\n";
+
+static int cmd_report(int argc, char **argv) {
+  static const xopt opts[] = {{"output", 'o', O_TEXT}, {"host", 0, O_TEXT},   {"all-hosts", 0, O_FLAG},
+                              {"summary", 0, O_TEXT},  {"top-k", 0, O_INT},   {"metadata", 0, O_TEXT},
+                              SUMMARY_OPTS};
+  xargs a = {.cmd = "report", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
+  int rc = parse_args(&a, argc, argv, 0, 1);
+  if (rc < 0) return fputs(HELP_REPORT, stdout), XS_OK;
+  if (rc) return rc;
+  if (has(&a, "summary") == (a.npos == 1)) return usage_error(a.cmd, "give PATH or --summary FILE (one of them)");
+  if (has(&a, "host") && has(&a, "all-hosts")) return usage_error(a.cmd, "--host and --all-hosts exclude each other");
+  xsession s = {0};
+  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  FILE *out = open_out(text(&a, "output"));
+  if (!out) rc = XS_ERR;
+  else if (has(&a, "summary")) {
+    xr_runner r;
+    xr_init(&r, s.db, s.env.queries, out);
+    xr_substitute(&r, "lib/use_profile.sql", NULL);
+    xr_substitute(&r, "lib/summary_json.sql", "lib/saved_summary.sql");
+    rc = xr_param_text(&r, "summary", text(&a, "summary")) | set_summary_params(&r, &a);
+    if (!rc) rc = run_query(&s, &r, "report.sql", "report", 0);
+    xr_free(&r);
+  } else {
+    xprofs all;
+    rc = list_profiles(&s, a.pos[0], &all);
+    if (!rc && has(&a, "host")) rc = pick_host(&all, a.pos[0], text(&a, "host"));
+    if (!rc && all.n == 1) rc = one_profile(&s, &a, &all.v[0], "report.sql", out, text(&a, "metadata"));
+    else if (!rc) {
+      char *body = NULL;
+      size_t bn = 0;
+      FILE *m = open_memstream(&body, &bn);
+      rc = all_hosts(&s, &a, &all, "report.sql", NULL, m, text(&a, "metadata"));
+      fclose(m);
+      char *md = NULL, *json = rc ? NULL : cross_host(&s, &md);
+      if (!rc && (!json || !md)) rc = XS_ERR;
+      if (!rc) fprintf(out, "# Profile Reports: %d hosts of %s\n\n%s\n%s", all.n, a.pos[0], md, body);
+      sqlite3_free(md);
+      sqlite3_free(json);
+      free(body);
+    }
+    profs_free(&all);
+  }
+  if (out) rc = close_out(out, text(&a, "output")) ? XS_ERR : rc;
+  session_close(&s);
+  return rc;
+}
+
+/* ---- query ------------------------------------------------------------- */
+static const char *HELP_QUERY =
+    "usage: xplane query PATH \"QUESTION\" [options]\n"
+    "       xplane query --summary FILE \"QUESTION\" [options]\n"
+    "\n"
+    "Answer a question about one profile, as JSON (the question files of queries/).\n"
+    "Questions (free text; the first that matches):\n"
+    "  \"context for op OP\", \"where do OP's gaps happen\"  -> gap_context.sql\n"
+    "  \"gap before OP\", \"idle before OP\"                 -> gap_before_op.sql\n"
+    "  \"top N ops\", \"hottest ops\"                        -> top_ops.sql (N sets --top-k)\n"
+    "  \"compute vs communication\", \"worst collective\"    -> compute_vs_communication.sql\n"
+    "  \"hierarchical regions\", \"scopes\"                  -> hierarchical_regions.sql\n"
+    "  \"what should I try next\", \"candidates\"            -> candidates.sql\n"
+    "Anything else lists these and exits 2. Durations are microseconds.\n"
+    "\n"
+    "  --summary FILE           answer from a saved summary (no profile read)\n"
+    "  --host H                 the profile of host H when PATH holds several\n"
+    "  --top-k N                answers listed (default 10)\n"
+    "  --warmup-steps N, --hot-op-limit N, --breakdown-mode M   as for summarize\n"
+    "  -q, --quiet              no progress on stderr\n"
+    "Exit status: 0 ok, 1 error, 2 usage error or a question not understood.\n";
+
+/* Find the first of words in q (lower case); the text after it, trimmed. */
+static const char *after_word(const char *lq, const char *q, const char *word) {
+  const char *hit = strstr(lq, word);
+  if (!hit) return NULL;
+  const char *p = q + (hit - lq) + strlen(word);
+  while (*p == ' ' || *p == ':' || *p == '\t') p++;
+  return p;
+}
+
+static int route_question(const char *q, const char **file, char **op, long long *top_n) {
+  char *lq = sqlite3_mprintf("%s", q);
+  for (char *c = lq; *c; c++) *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+  *op = NULL;
+  *top_n = -1;
+  const char *t;
+  *file = NULL;
+  if ((t = after_word(lq, q, "context for ")) || (t = after_word(lq, q, "context of ")) ||
+      (t = after_word(lq, q, "gaps of ")) || (t = after_word(lq, q, "where do "))) {
+    *file = "gap_context.sql";
+    *op = sqlite3_mprintf("%s", t);
+    char *g = strstr(*op, "'s gaps");
+    if (g) *g = 0;
+  } else if ((t = after_word(lq, q, "gap before ")) || (t = after_word(lq, q, "gaps before ")) ||
+             (t = after_word(lq, q, "idle before ")) || (t = after_word(lq, q, "wait before "))) {
+    *file = "gap_before_op.sql";
+    *op = sqlite3_mprintf("%s", t);
+  } else if (strstr(lq, "top") || strstr(lq, "hottest") || strstr(lq, "slowest op") || strstr(lq, "most time")) {
+    *file = "top_ops.sql";
+    const char *d = strstr(lq, "top");
+    if (d) {
+      d += 3;
+      while (*d == ' ') d++;
+      if (*d >= '0' && *d <= '9') *top_n = strtoll(d, NULL, 10);
+    }
+  } else if (strstr(lq, "communication") || strstr(lq, "collective") || strstr(lq, "compute")) {
+    *file = "compute_vs_communication.sql";
+  } else if (strstr(lq, "region") || strstr(lq, "hierarch") || strstr(lq, "scope")) {
+    *file = "hierarchical_regions.sql";
+  } else if (strstr(lq, "next") || strstr(lq, "try") || strstr(lq, "candidate") || strstr(lq, "optimi") ||
+             strstr(lq, "bottleneck")) {
+    *file = "candidates.sql";
+  }
+  sqlite3_free(lq);
+  return *file ? 0 : 1;
+}
+
+static int cmd_query(int argc, char **argv) {
+  static const xopt opts[] = {{"host", 0, O_TEXT}, {"summary", 0, O_TEXT}, {"top-k", 0, O_INT}, SUMMARY_OPTS};
+  xargs a = {.cmd = "query", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
+  int rc = parse_args(&a, argc, argv, 1, 2);
+  if (rc < 0) return fputs(HELP_QUERY, stdout), XS_OK;
+  if (rc) return rc;
+  int want = has(&a, "summary") ? 1 : 2;
+  if (a.npos != want) return usage_error(a.cmd, has(&a, "summary") ? "give --summary FILE and one QUESTION" : "give PATH and a QUESTION");
+  const char *question = a.pos[want - 1], *file;
+  char *op = NULL;
+  long long top_n;
+  if (route_question(question, &file, &op, &top_n)) {
+    fprintf(stderr, "%s query: no question matches \"%s\". Supported questions:\n%s", prog, question,
+            strstr(HELP_QUERY, "  \"context"));
+    return XS_USAGE;
+  }
+  xsession s = {0};
+  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  xr_runner r;
+  xr_init(&r, s.db, s.env.queries, stdout);
+  xprofs all = {0};
+  xprof p;
+  if (has(&a, "summary")) {
+    xr_substitute(&r, "lib/use_profile.sql", NULL);
+    xr_substitute(&r, "lib/summary_json.sql", "lib/saved_summary.sql");
+    rc = xr_param_text(&r, "summary", text(&a, "summary"));
+  } else {
+    rc = one_of(&s, a.cmd, a.pos[0], text(&a, "host"), &p, &all);
+    if (!rc) rc = xr_param_text(&r, "profile", p.file);
+  }
+  if (!rc) rc = set_summary_params(&r, &a);
+  if (!rc && top_n >= 0 && !has(&a, "top-k")) rc = xr_param_int(&r, "top_k", top_n);
+  if (!rc && op) rc = xr_param_text(&r, "op", op);
+  if (!rc) rc = run_query(&s, &r, file, "query", has(&a, "summary") ? 0 : file_size(p.file));
+  xr_free(&r);
+  profs_free(&all);
+  sqlite3_free(op);
+  session_close(&s);
+  return rc ? XS_ERR : XS_OK;
+}
+
+/* ---- compare / track: two inputs, profiles or saved summaries ----------- */
+/* Set up r for compare.sql / track.sql over A and B: two profiles are read
+** by lib/compare_build.sql; when either is a saved summary, the profile side
+** is summarized to a temporary file and both documents are read by
+** lib/compare_saved.sql instead. tmp[] receives temporary files to remove. */
+static int two_inputs(xsession *s, xargs *a, xr_runner *r, char *tmp[2]) {
+  const char *in[2] = {a->pos[0], a->pos[1]};
+  int sum[2] = {is_summary_file(s, in[0]), is_summary_file(s, in[1])};
+  tmp[0] = tmp[1] = NULL;
+  if (!sum[0] && !sum[1]) {
+    xprofs all;
+    xprof p;
+    for (int i = 0; i < 2; i++) {
+      int rc = one_of(s, a->cmd, in[i], text(a, "host"), &p, &all);
+      if (rc) return rc;
+      rc = xr_param_text(r, i ? "after" : "before", p.file);
+      profs_free(&all);
+      if (rc) return XS_ERR;
+    }
+    return 0;
+  }
+  for (int i = 0; i < 2; i++)
+    if (!sum[i] && !(tmp[i] = summary_to_temp(s, a, in[i], text(a, "host")))) return XS_ERR;
+  xr_substitute(r, "lib/compare_build.sql", "lib/compare_saved.sql");
+  if (xr_param_text(r, "before_summary", tmp[0] ? tmp[0] : in[0]) ||
+      xr_param_text(r, "after_summary", tmp[1] ? tmp[1] : in[1]))
+    return XS_ERR;
+  return 0;
+}
+
+static void remove_temps(char *tmp[2]) {
+  for (int i = 0; i < 2; i++)
+    if (tmp[i]) unlink(tmp[i]), sqlite3_free(tmp[i]);
+}
+
+static const char *HELP_COMPARE =
+    "usage: xplane compare BEFORE AFTER [--strict-provenance] [--format json|markdown] [options]\n"
+    "\n"
+    "Compare two profiles (or saved summaries, or one of each): step time, step\n"
+    "classes, time-breakdown shares, semantic families, regressed and improved ops,\n"
+    "provenance checks (queries/compare.sql, queries/compare_summaries.sql).\n"
+    "Durations are microseconds.\n"
+    "\n"
+    "  --strict-provenance      exit 4 when the provenance check fails (the same trace\n"
+    "                           twice: equal sha256)\n"
+    "  --format F               json (default) | markdown\n"
+    "  --host H                 the profile of host H when a PATH holds several\n"
+    "  --top-k N                ops per list (default 10)\n"
+    "  -o, --output FILE        write to FILE (default stdout)\n"
+    "  --warmup-steps N, --hot-op-limit N, --breakdown-mode M   as for summarize\n"
+    "  -q, --quiet              no progress on stderr\n"
+    "Exit status: 0 ok, 1 error, 2 usage error, 4 provenance failure (--strict-provenance).\n";
+
+static int run_compare(xsession *s, xargs *a, FILE *out, const char *format, int strict) {
+  xr_runner r;
+  xr_init(&r, s->db, s->env.queries, out);
+  char *tmp[2];
+  params_clear(s);
+  int rc = two_inputs(s, a, &r, tmp);
+  if (!rc) rc = set_summary_params(&r, a);
+  if (!rc && format) rc = xr_param_text(&r, "format", format);
+  xr_substitute(&r, "lib/cleanup.sql", NULL);
+  if (!rc) rc = run_query(s, &r, "compare.sql", "compare", 0);
+  char *status = NULL;
+  if (!rc) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "SELECT doc ->> '$.provenance_checks.status' FROM temp.xq_compare", -1, &st, NULL) ==
+            SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+      status = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+  }
+  r.nsubst = 0;
+  if (!rc) rc = run_query(s, &r, "lib/cleanup.sql", "clean-up", 0);
+  if (!rc && strict && (!status || !strcmp(status, "fail"))) {
+    fprintf(stderr, "%s compare: provenance check failed (--strict-provenance)\n", prog);
+    rc = XS_FAIL;
+  }
+  sqlite3_free(status);
+  remove_temps(tmp);
+  xr_free(&r);
+  return rc;
+}
+
+static int cmd_compare(int argc, char **argv) {
+  static const xopt opts[] = {{"strict-provenance", 0, O_FLAG}, {"format", 0, O_TEXT}, {"host", 0, O_TEXT},
+                              {"top-k", 0, O_INT},              {"output", 'o', O_TEXT}, SUMMARY_OPTS};
+  xargs a = {.cmd = "compare", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
+  int rc = parse_args(&a, argc, argv, 2, 2);
+  if (rc < 0) return fputs(HELP_COMPARE, stdout), XS_OK;
+  if (rc) return rc;
+  const char *format = text(&a, "format");
+  if (format && strcmp(format, "json") && strcmp(format, "markdown"))
+    return usage_error(a.cmd, "--format must be json or markdown, not '%s'", format);
+  xsession s = {0};
+  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  FILE *out = open_out(text(&a, "output"));
+  rc = out ? run_compare(&s, &a, out, format, has(&a, "strict-provenance")) : XS_ERR;
+  if (out && close_out(out, text(&a, "output"))) rc = XS_ERR;
+  session_close(&s);
+  return rc;
+}
+
+/* ---- history files ----------------------------------------------------- */
+/* 0 when path can hold the tracking history: its folder exists, and the file
+** is missing (must_exist 0: track creates it) or a SQLite database that has
+** regression_history (or is empty). */
+static int check_history(const char *cmd, const char *path, int must_exist) {
+  struct stat st;
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *(slash == dir ? slash + 1 : slash) = 0;
+  else strcpy(dir, ".");
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    return die("%s: --history %s: the folder %s does not exist", cmd, path, dir);
+  if (stat(path, &st) != 0) {
+    if (must_exist) return die("%s: --history %s: no such file (xplane track --history creates it)", cmd, path);
+    return 0;
+  }
+  if (!S_ISREG(st.st_mode)) return die("%s: --history %s: not a file", cmd, path);
+  if (st.st_size == 0 && !must_exist) return 0;
+  sqlite3 *db = NULL;
+  int rc = 0;
+  char *uri = sqlite3_mprintf("%s", path);
+  if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) rc = die("%s: --history %s: %s", cmd, path, sqlite3_errmsg(db));
+  else {
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM sqlite_schema WHERE name = 'regression_history'), "
+                               "(SELECT count(*) FROM sqlite_schema)", -1, &q, NULL) != SQLITE_OK ||
+        sqlite3_step(q) != SQLITE_ROW)
+      rc = die("%s: --history %s: not a SQLite database (%s)", cmd, path, sqlite3_errmsg(db));
+    else if (sqlite3_column_int(q, 0) == 0 && (must_exist || sqlite3_column_int(q, 1) > 0))
+      rc = die("%s: --history %s: not a tracking history (no regression_history table)", cmd, path);
+    sqlite3_finalize(q);
+  }
+  sqlite3_close(db);
+  sqlite3_free(uri);
+  return rc;
+}
+
+/* ---- track ------------------------------------------------------------- */
+static const char *HELP_TRACK =
+    "usage: xplane track BEFORE AFTER --label L --history DB [thresholds] [options]\n"
+    "\n"
+    "Assess AFTER against BEFORE (profiles or saved summaries): fail when the steady\n"
+    "median step time regresses by more than 5 % or the p90 by more than 10 %; warn\n"
+    "when the communication or stall share grows by more than 0.05; else pass. The\n"
+    "record is printed (JSON) and appended to the history database DB (a SQLite file;\n"
+    "created when missing, in a folder that exists; refused when it is not a history).\n"
+    "\n"
+    "  --label L                the record's label (stored as text, as given)\n"
+    "  --history DB             the history database (required)\n"
+    "  --max-step-median-regression-pct X    (default 5.0)\n"
+    "  --max-step-p90-regression-pct X       (default 10.0)\n"
+    "  --max-communication-share-regression-abs X   (default 0.05)\n"
+    "  --max-stall-share-regression-abs X           (default 0.05)\n"
+    "  --host H, --top-k N, --warmup-steps N, --hot-op-limit N, --breakdown-mode M\n"
+    "  -q, --quiet              no progress on stderr\n"
+    "Exit status: 0 pass, 3 warn, 4 fail, 1 error, 2 usage error.\n";
+
+static int run_track(xsession *s, xargs *a, FILE *out, const char *history) {
+  xr_runner r;
+  char *buf = NULL;
+  size_t bn = 0;
+  FILE *m = open_memstream(&buf, &bn);
+  xr_init(&r, s->db, s->env.queries, m);
+  char *tmp[2];
+  params_clear(s);
+  int rc = two_inputs(s, a, &r, tmp);
+  if (!rc) rc = set_summary_params(&r, a);
+  if (!rc && text(a, "label")) rc = xr_param_text(&r, "label", text(a, "label"));
+  if (!rc && history) rc = xr_param_text(&r, "history", history);
+  static const char *th[][2] = {{"max-step-median-regression-pct", "max_step_median_regression_pct"},
+                                {"max-step-p90-regression-pct", "max_step_p90_regression_pct"},
+                                {"max-communication-share-regression-abs", "max_communication_share_regression_abs"},
+                                {"max-stall-share-regression-abs", "max_stall_share_regression_abs"}};
+  for (int i = 0; !rc && i < 4; i++)
+    if (has(a, th[i][0])) rc = xr_param_double(&r, th[i][1], opt(a, th[i][0])->d);
+  if (!rc) rc = run_query(s, &r, "track.sql", "track", 0);
+  fclose(m);
+  if (!rc) {
+    fwrite(buf, 1, bn, out);
+    sqlite3_stmt *st;
+    const char *status = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT json_extract(?1, '$.assessment.status')", -1, &st, NULL) == SQLITE_OK) {
+      sqlite3_bind_text(st, 1, buf, (int)bn, SQLITE_STATIC);
+      if (sqlite3_step(st) == SQLITE_ROW) status = (const char *)sqlite3_column_text(st, 0);
+    }
+    if (!status) rc = die("track: no status in the record");
+    else if (!strcmp(status, "warn")) rc = XS_WARN;
+    else if (!strcmp(status, "fail")) rc = XS_FAIL;
+    else if (strcmp(status, "pass")) rc = die("track: unknown status '%s'", status);
+    sqlite3_finalize(st);
+  }
+  free(buf);
+  remove_temps(tmp);
+  xr_free(&r);
+  return rc;
+}
+
+static int cmd_track(int argc, char **argv) {
+  static const xopt opts[] = {{"label", 0, O_TEXT}, {"history", 0, O_TEXT}, {"host", 0, O_TEXT},
+                              {"top-k", 0, O_INT},  {"output", 'o', O_TEXT}, THRESHOLD_OPTS, SUMMARY_OPTS};
+  xargs a = {.cmd = "track", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
+  int rc = parse_args(&a, argc, argv, 2, 2);
+  if (rc < 0) return fputs(HELP_TRACK, stdout), XS_OK;
+  if (rc) return rc;
+  if (!has(&a, "history")) return usage_error(a.cmd, "--history DB is required");
+  if (!has(&a, "label")) return usage_error(a.cmd, "--label L is required");
+  if ((rc = check_history("track", text(&a, "history"), 0))) return rc;
+  xsession s = {0};
+  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  FILE *out = open_out(text(&a, "output"));
+  rc = out ? run_track(&s, &a, out, text(&a, "history")) : XS_ERR;
+  if (out && close_out(out, text(&a, "output"))) rc = XS_ERR;
+  session_close(&s);
+  return rc;
+}
+
+/* ---- history ----------------------------------------------------------- */
+static const char *HELP_HISTORY =
+    "usage: xplane history --history DB [--tail N]\n"
+    "\n"
+    "Summarize the tracking history `xplane track` appends to (queries/history.sql):\n"
+    "record count, status counts, the most frequent failures and warnings, the latest\n"
+    "and the last N records. A missing file or a file that is not a history is refused.\n"
+    "\n"
+    "  --history DB             the history database (required)\n"
+    "  --tail N                 recent records listed (default 20)\n"
+    "Exit status: 0 ok, 1 error, 2 usage error.\n";
+
+static int cmd_history(int argc, char **argv) {
+  static const xopt opts[] = {{"history", 0, O_TEXT}, {"tail", 0, O_INT}, {"quiet", 'q', O_FLAG}};
+  xargs a = {.cmd = "history", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
+  int rc = parse_args(&a, argc, argv, 0, 0);
+  if (rc < 0) return fputs(HELP_HISTORY, stdout), XS_OK;
+  if (rc) return rc;
+  if (!has(&a, "history")) return usage_error(a.cmd, "--history DB is required");
+  if ((rc = check_history("history", text(&a, "history"), 1))) return rc;
+  xsession s = {0};
+  if ((rc = session_open(&s, 1))) return rc;
+  xr_runner r;
+  xr_init(&r, s.db, s.env.queries, stdout);
+  rc = xr_param_text(&r, "history", text(&a, "history"));
+  if (!rc && has(&a, "tail")) rc = xr_param_int(&r, "tail", opt(&a, "tail")->i);
+  if (!rc) rc = run_query(&s, &r, "history.sql", "history", 0);
+  xr_free(&r);
+  session_close(&s);
+  return rc ? XS_ERR : XS_OK;
+}
+
+/* ---- bundle ------------------------------------------------------------ */
+static const char *HELP_BUNDLE =
+    "usage: xplane bundle BEFORE AFTER -o DIR [--label L] [thresholds] [options]\n"
+    "\n"
+    "One-shot before/after package in DIR (created; must be empty or new):\n"
+    "  before.summary.json, after.summary.json   the two summaries\n"
+    "  before.report.md, after.report.md         the two reports\n"
+    "  compare.json, compare.md                  the comparison\n"
+    "  track.json, history.db                    the track record and its history\n"
+    "  manifest.json                             inputs, files (bytes, sha256), status\n"
+    "\n"
+    "  -o, --output DIR         the bundle folder (required)\n"
+    "  --label L                the track record's label (default: bundle)\n"
+    "  --host H, --metadata FILE, --top-k N, thresholds and summary options as for\n"
+    "  summarize and track; -q, --quiet\n"
+    "Exit status: the track status (0 pass, 3 warn, 4 fail), 1 error, 2 usage error.\n";
+
+#include "sha256.h"
+
+static int write_file(const char *dir, const char *name, const char *data, size_t n) {
+  char *fn = sqlite3_mprintf("%s/%s", dir, name);
+  FILE *f = fopen(fn, "w");
+  int rc = 0;
+  if (!f || fwrite(data, 1, n, f) != n) rc = die("%s: %s", fn, strerror(errno));
+  if (f && fclose(f)) rc = die("%s: %s", fn, strerror(errno));
+  sqlite3_free(fn);
+  return rc;
+}
+
+/* Run fn into a memory buffer, then write it to DIR/name. */
+typedef int (*into_fn)(xsession *, xargs *, FILE *, const char *);
+
+static int file_sha256(const char *path, char hex[65], long long *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 1;
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *m = open_memstream(&buf, &n);
+  char chunk[65536];
+  size_t k;
+  while (m && (k = fread(chunk, 1, sizeof chunk, f)) > 0) fwrite(chunk, 1, k, m);
+  fclose(f);
+  if (m) fclose(m);
+  xp_sha256_hex((const uint8_t *)(buf ? buf : ""), n, hex);
+  *size = (long long)n;
+  free(buf);
+  return 0;
+}
+
+static int cmd_bundle(int argc, char **argv) {
+  static const xopt opts[] = {{"output", 'o', O_TEXT}, {"label", 0, O_TEXT}, {"host", 0, O_TEXT},
+                              {"top-k", 0, O_INT},     {"metadata", 0, O_TEXT}, THRESHOLD_OPTS, SUMMARY_OPTS,
+                              {"history", 0, O_TEXT}, {"summary", 0, O_TEXT}, {"format", 0, O_TEXT}};
+  /* history, summary and format are fixed by the bundle: refused below */
+  xargs a = {.cmd = "bundle", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
+  int rc = parse_args(&a, argc, argv, 2, 2);
+  if (rc < 0) return fputs(HELP_BUNDLE, stdout), XS_OK;
+  if (rc) return rc;
+  if (has(&a, "history") || has(&a, "summary") || has(&a, "format"))
+    return usage_error(a.cmd, "unknown option (the bundle sets history, summaries and formats itself)");
+  const char *dir = text(&a, "output");
+  if (!dir) return usage_error(a.cmd, "-o DIR is required");
+  struct stat st;
+  if (stat(dir, &st) == 0) {
+    char *probe = sqlite3_mprintf("%s/manifest.json", dir);
+    int exists = stat(probe, &st) == 0;
+    sqlite3_free(probe);
+    if (exists) return die("bundle: %s already holds a bundle (manifest.json); choose a new folder", dir);
+  }
+  if (mkdirs(dir)) return die("bundle: %s: %s", dir, strerror(errno));
+  xsession s = {0};
+  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  const char *names[2] = {"before", "after"};
+  xprof p[2];
+  xprofs all[2] = {{0}, {0}};
+  for (int i = 0; !rc && i < 2; i++) rc = one_of(&s, a.cmd, a.pos[i], text(&a, "host"), &p[i], &all[i]);
+  /* summaries and reports */
+  for (int i = 0; !rc && i < 2; i++) {
+    const char *q[2] = {"summary.sql", "report.sql"}, *suffix[2] = {"summary.json", "report.md"};
+    for (int k = 0; !rc && k < 2; k++) {
+      char *buf = NULL;
+      size_t n = 0;
+      FILE *m = open_memstream(&buf, &n);
+      rc = one_profile(&s, &a, &p[i], q[k], m, text(&a, "metadata"));
+      fclose(m);
+      char *fn = sqlite3_mprintf("%s.%s", names[i], suffix[k]);
+      if (!rc) rc = write_file(dir, fn, buf, n);
+      sqlite3_free(fn);
+      free(buf);
+    }
+  }
+  /* the comparison (json, markdown) and the track record, from the saved summaries */
+  char *sb = sqlite3_mprintf("%s/before.summary.json", dir), *sa = sqlite3_mprintf("%s/after.summary.json", dir);
+  xargs b = a;
+  b.pos[0] = sb;
+  b.pos[1] = sa;
+  const char *formats[2] = {"json", "markdown"}, *cfiles[2] = {"compare.json", "compare.md"};
+  for (int k = 0; !rc && k < 2; k++) {
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&buf, &n);
+    rc = run_compare(&s, &b, m, formats[k], 0);
+    fclose(m);
+    if (!rc) rc = write_file(dir, cfiles[k], buf, n);
+    free(buf);
+  }
+  int status = XS_OK;
+  char *hist = sqlite3_mprintf("%s/history.db", dir);
+  if (!rc) {
+    xval *label = opt(&b, "label");
+    if (!label->set) label->text = "bundle", label->set = 1;
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&buf, &n);
+    status = run_track(&s, &b, m, hist);
+    fclose(m);
+    if (status == XS_OK || status == XS_WARN || status == XS_FAIL) rc = write_file(dir, "track.json", buf, n);
+    else rc = status;
+    free(buf);
+  }
+  /* the manifest */
+  if (!rc) {
+    static const char *files[] = {"before.summary.json", "after.summary.json", "before.report.md", "after.report.md",
+                                  "compare.json",        "compare.md",         "track.json",       "history.db"};
+    sqlite3_stmt *st;
+    sqlite3_exec(s.db, "CREATE TEMP TABLE xq_bundle_files(i INTEGER PRIMARY KEY, name TEXT, bytes INTEGER, sha256 TEXT)",
+                 NULL, NULL, NULL);
+    sqlite3_prepare_v2(s.db, "INSERT INTO xq_bundle_files(name, bytes, sha256) VALUES (?1, ?2, ?3)", -1, &st, NULL);
+    for (size_t i = 0; !rc && i < sizeof files / sizeof files[0]; i++) {
+      char hex[65];
+      long long size = 0;
+      char *fn = sqlite3_mprintf("%s/%s", dir, files[i]);
+      if (file_sha256(fn, hex, &size)) rc = die("%s: %s", fn, strerror(errno));
+      sqlite3_free(fn);
+      sqlite3_bind_text(st, 1, files[i], -1, SQLITE_STATIC);
+      sqlite3_bind_int64(st, 2, size);
+      sqlite3_bind_text(st, 3, hex, -1, SQLITE_TRANSIENT);
+      sqlite3_step(st);
+      sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    const char *status_name = status == XS_OK ? "pass" : status == XS_WARN ? "warn" : "fail";
+    if (!rc && sqlite3_prepare_v2(s.db,
+                                  "SELECT xplane_json_pretty(json_object('schema_version', 'xplane_bundle.v1',\n"
+                                  "  'xplane_version', xplane_version(), 'created_at_utc', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'),\n"
+                                  "  'before', json_object('input', ?1, 'profile', ?2, 'host', ?3),\n"
+                                  "  'after', json_object('input', ?4, 'profile', ?5, 'host', ?6),\n"
+                                  "  'track_status', ?7, 'units', 'durations in microseconds (summaries, reports, comparison)',\n"
+                                  "  'files', (SELECT json_group_array(json_object('name', name, 'bytes', bytes, 'sha256', sha256))\n"
+                                  "             FROM (SELECT * FROM xq_bundle_files ORDER BY i))))",
+                                  -1, &st, NULL) == SQLITE_OK) {
+      const char *v[7] = {a.pos[0], p[0].file, p[0].host, a.pos[1], p[1].file, p[1].host, status_name};
+      for (int i = 0; i < 7; i++) sqlite3_bind_text(st, i + 1, v[i], -1, SQLITE_STATIC);
+      if (sqlite3_step(st) == SQLITE_ROW) {
+        char *j = sqlite3_mprintf("%s\n", sqlite3_column_text(st, 0));
+        rc = write_file(dir, "manifest.json", j, strlen(j));
+        sqlite3_free(j);
+      } else
+        rc = die("bundle: manifest: %s", sqlite3_errmsg(s.db));
+      sqlite3_finalize(st);
+    } else if (!rc)
+      rc = die("bundle: manifest: %s", sqlite3_errmsg(s.db));
+    if (!rc && !s.quiet) fprintf(stderr, "%s bundle: %s written (track: %s)\n", prog, dir, status_name);
+  }
+  sqlite3_free(hist);
+  sqlite3_free(sb);
+  sqlite3_free(sa);
+  for (int i = 0; i < 2; i++) profs_free(&all[i]);
+  session_close(&s);
+  return rc ? rc : status;
+}
+
+/* ---- convert ----------------------------------------------------------- */
+static const char *HELP_CONVERT =
+    "usage: xplane convert PATH -o OUT [--format proto|json] [--merge]\n"
+    "\n"
+    "Write a Perfetto trace of PATH for ui.perfetto.dev and trace_processor\n"
+    "(SELECT xplane_to_perfetto(PATH, OUT, mode); the same as xplane2perfetto).\n"
+    "PATH: a .xplane.pb file, a run directory or a logdir.\n"
+    "\n"
+    "  -o, --output OUT         the trace file (one profile or --merge), or the folder\n"
+    "                           of one trace per host (a directory PATH)\n"
+    "  --format F               proto (default: Perfetto protobuf) | json (Chrome JSON)\n"
+    "  --merge                  all hosts into one trace\n"
+    "  -q, --quiet              no message on stderr\n"
+    "Prints {\"output\": OUT, \"events_written\": N} (slices + instants).\n"
+    "Exit status: 0 ok, 1 error, 2 usage error.\n";
+
+static int cmd_convert(int argc, char **argv) {
+  static const xopt opts[] = {{"output", 'o', O_TEXT}, {"format", 0, O_TEXT}, {"merge", 0, O_FLAG}, {"quiet", 'q', O_FLAG}};
+  xargs a = {.cmd = "convert", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
+  int rc = parse_args(&a, argc, argv, 1, 1);
+  if (rc < 0) return fputs(HELP_CONVERT, stdout), XS_OK;
+  if (rc) return rc;
+  if (!has(&a, "output")) return usage_error(a.cmd, "-o OUT is required");
+  const char *format = text(&a, "format") ? text(&a, "format") : "proto";
+  if (strcmp(format, "proto") && strcmp(format, "json"))
+    return usage_error(a.cmd, "--format must be proto or json, not '%s'", format);
+  const char *mode = !strcmp(format, "json") ? (has(&a, "merge") ? "json_merged" : "json")
+                                             : (has(&a, "merge") ? "merged" : "per_host");
+  xsession s = {0};
+  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(s.db, "SELECT json_object('output', ?2, 'events_written', xplane_to_perfetto(?1, ?2, ?3))", -1,
+                         &st, NULL) != SQLITE_OK)
+    rc = die("%s", sqlite3_errmsg(s.db));
+  else {
+    sqlite3_bind_text(st, 1, a.pos[0], -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, text(&a, "output"), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, mode, -1, SQLITE_STATIC);
+    if (!s.quiet && isatty(2)) fprintf(stderr, "%s: converting %s (%.1f MB)...\n", prog, a.pos[0], file_size(a.pos[0]) / 1e6);
+    if (sqlite3_step(st) == SQLITE_ROW) printf("%s\n", sqlite3_column_text(st, 0));
+    else rc = die("convert: %s", sqlite3_errmsg(s.db));
+    sqlite3_finalize(st);
+  }
+  session_close(&s);
+  return rc;
+}
+
+/* ---- sql --------------------------------------------------------------- */
+static const char *HELP_SQL =
+    "usage: xplane sql [PATH] [-- SQLITE3-ARGS...]\n"
+    "\n"
+    "The sqlite3 shell with the extension loaded and PATH (if given) as the default\n"
+    "profile of every table (SELECT xplane_use(PATH)): `SELECT count(*) FROM xplane_ops;`\n"
+    "Arguments after -- go to sqlite3 (a database file, SQL, -cmd ...). The shell is\n"
+    "$XPLANE_SQLITE3, else sqlite3 on PATH. The canned queries are in the folder\n"
+    "`xplane sql --queries-dir` prints. Exit status: the shell's; 2 usage error.\n";
+
+static int cmd_sql(int argc, char **argv) {
+  static const xopt opts[] = {{"queries-dir", 0, O_FLAG}};
+  int split = argc;
+  for (int i = 0; i < argc; i++)
+    if (!strcmp(argv[i], "--")) {
+      split = i;
+      break;
+    }
+  xargs a = {.cmd = "sql", .opts = opts, .nopts = 1};
+  int rc = parse_args(&a, split, argv, 0, 1);
+  if (rc < 0) return fputs(HELP_SQL, stdout), XS_OK;
+  if (rc) return rc;
+  xe_env env;
+  char *err = NULL;
+  if (xe_locate(&env, &err)) {
+    rc = die("%s", err);
+    sqlite3_free(err);
+    return rc;
+  }
+  if (has(&a, "queries-dir")) return printf("%s\n", env.queries), XS_OK;
+  const char *shell = getenv("XPLANE_SQLITE3");
+  if (!shell || !*shell) shell = "sqlite3";
+  char **av = calloc((size_t)argc + 16, sizeof *av);
+  int n = 0;
+  av[n++] = (char *)shell;
+  av[n++] = "-cmd";
+  av[n++] = sqlite3_mprintf(".load '%s'", env.extension);
+  if (a.npos == 1) {
+    av[n++] = "-cmd";
+    av[n++] = ".output /dev/null";
+    av[n++] = "-cmd";
+    av[n++] = sqlite3_mprintf("SELECT xplane_use(%Q);", a.pos[0]);
+    av[n++] = "-cmd";
+    av[n++] = ".output";
+  }
+  for (int i = split + 1; i < argc; i++) av[n++] = argv[i];
+  av[n] = NULL;
+  execvp(shell, av);
+  return die("sql: cannot run %s: %s", shell, strerror(errno));
+}
+
+/* ---- main -------------------------------------------------------------- */
+static const char *HELP_MAIN =
+    "usage: xplane COMMAND [ARGS] (xplane COMMAND --help for each)\n"
+    "\n"
+    "The profiling workflow for XPlane profiles (*.xplane.pb, JAX/XLA/TensorFlow),\n"
+    "run by the canned SQL of xplane-sqlite:\n"
+    "  summarize PATH           the profile_summary.v1 JSON document (-o FILE; --all-hosts)\n"
+    "  report PATH              the markdown report (or --summary FILE)\n"
+    "  query PATH \"QUESTION\"    top ops, compute vs communication, gap before OP, regions,\n"
+    "                           context for OP, what to try next\n"
+    "  compare BEFORE AFTER     before/after comparison (--strict-provenance, --format)\n"
+    "  track BEFORE AFTER       pass/warn/fail against thresholds, appended to --history DB\n"
+    "  history --history DB     the tracking history\n"
+    "  bundle BEFORE AFTER -o DIR   summaries, reports, comparison, track record, manifest\n"
+    "  convert PATH -o OUT      a Perfetto trace\n"
+    "  sql [PATH]               the sqlite3 shell with the extension (PATH: default profile)\n"
+    "PATH: a .xplane.pb file, a run directory, a TensorBoard logdir or a JSON trace.\n"
+    "Units: summaries, reports and answers in microseconds; SQL tables in picoseconds.\n"
+    "Exit status: 0 ok, 1 error, 2 usage error, 3 track warn, 4 track fail or\n"
+    "compare --strict-provenance failure. Progress goes to stderr only when it is a\n"
+    "terminal (--quiet: never).\n"
+    "  --version                print the version\n";
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(HELP_MAIN, stderr);
+    return XS_USAGE;
+  }
+  const char *c = argv[1];
+  if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) return fputs(HELP_MAIN, stdout), XS_OK;
+  if (!strcmp(c, "--version")) return printf("xplane %s\n", XPLANE_VERSION), XS_OK;
+  static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+  } cmds[] = {{"summarize", cmd_summarize}, {"report", cmd_report},   {"query", cmd_query},
+              {"compare", cmd_compare},     {"track", cmd_track},     {"history", cmd_history},
+              {"bundle", cmd_bundle},       {"convert", cmd_convert}, {"sql", cmd_sql}};
+  for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+    if (!strcmp(c, cmds[i].name)) return cmds[i].fn(argc - 2, argv + 2);
+  fprintf(stderr, "%s: unknown command '%s' (xplane --help lists them)\n", prog, c);
+  return XS_USAGE;
 }
