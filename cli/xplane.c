@@ -733,9 +733,11 @@ static int cmd_report(int argc, char **argv) {
   if (rc < 0) return fputs(HELP_REPORT, stdout), XS_OK;
   if (rc) return rc;
   if (has(&a, "summary") == (a.npos == 1)) return usage_error(a.cmd, "give PATH or --summary FILE (one of them)");
+  xval *saved = opt(&a, "summary");
   if (has(&a, "host") && has(&a, "all-hosts")) return usage_error(a.cmd, "--host and --all-hosts exclude each other");
   xsession s = {0};
   if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if (a.npos == 1 && is_summary_file(&s, a.pos[0])) saved->text = a.pos[0], saved->set = 1; /* a saved summary as PATH */
   FILE *out = open_out(text(&a, "output"));
   if (!out) rc = XS_ERR;
   else if (has(&a, "summary")) {
@@ -851,12 +853,14 @@ static int cmd_query(int argc, char **argv) {
   char *op = NULL;
   long long top_n;
   if (route_question(question, &file, &op, &top_n)) {
-    fprintf(stderr, "%s query: no question matches \"%s\". Supported questions:\n%s", prog, question,
-            strstr(HELP_QUERY, "  \"context"));
+    const char *list = strstr(HELP_QUERY, "  \"context"), *end = strstr(HELP_QUERY, "Anything else");
+    fprintf(stderr, "%s query: no question matches \"%s\". Supported questions:\n%.*s", prog, question,
+            (int)(end - list), list);
     return XS_USAGE;
   }
   xsession s = {0};
   if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if (want == 2 && is_summary_file(&s, a.pos[0])) opt(&a, "summary")->text = a.pos[0], opt(&a, "summary")->set = 1;
   xr_runner r;
   xr_init(&r, s.db, s.env.queries, stdout);
   xprofs all = {0};
@@ -872,12 +876,13 @@ static int cmd_query(int argc, char **argv) {
   if (!rc) rc = set_summary_params(&r, &a);
   if (!rc && top_n >= 0 && !has(&a, "top-k")) rc = xr_param_int(&r, "top_k", top_n);
   if (!rc && op) rc = xr_param_text(&r, "op", op);
+  else if (r.err) die("%s", r.err);
   if (!rc) rc = run_query(&s, &r, file, "query", has(&a, "summary") ? 0 : file_size(p.file));
   xr_free(&r);
   profs_free(&all);
   sqlite3_free(op);
   session_close(&s);
-  return rc ? XS_ERR : XS_OK;
+  return rc;
 }
 
 /* ---- compare / track: two inputs, profiles or saved summaries ----------- */

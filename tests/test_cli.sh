@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# tests/test_cli.sh: the `xplane` command (cli/) end to end.
+#
+#   XPLANE_SRC=. XPLANE_BUILD=build XPLANE_DATA=../shared/data bash tests/test_cli.sh
+#
+# Runs everything from a temporary directory (never the repository root), so
+# the command must find its extension and query files by itself. Checks:
+#   - --help of the command and every subcommand (exit 0, usage on stdout);
+#     unknown options, commands and extra arguments exit 2;
+#   - on a generated 2-host profile (tools/xplane_gen): summarize refuses the
+#     2-host run without --host, --all-hosts writes one document per host and
+#     the cross-host table; track exit codes 0 pass / 3 warn / 4 fail from
+#     thresholds chosen so each status must come out; the canned queries leave
+#     no temporary table in the plain shell;
+#   - on every real profile ($XPLANE_DATA): summarize prints the document the
+#     plain sqlite3 shell prints with queries/summary.sql (apart from
+#     run_metadata, which the command fills, and the time); report the shell's
+#     report apart from the run-metadata block; report --summary of the saved
+#     summary the same bytes as report PATH;
+#   - one real GPU and the TPU profile in more depth: the device facts (the
+#     TPU plane's "TPU v6 Lite", 918 TFLOP/s; data/README.md: 4 TPU v6e), query
+#     routing (top 3 ops = the shell's top_ops.sql with top_k 3), compare
+#     (= the shell's compare.sql; a saved summary against a profile gives the
+#     same bytes; the same file twice fails --strict-provenance with 4),
+#     labels 2024-01-15, 0123e45 and O'Brien stored and printed unchanged (as
+#     text), history counts, a missing / mistyped / non-history path refused
+#     and not created, bundle (manifest sha256 = sha256sum), convert (events
+#     written = data/README.md's event count), sql (xplane_events count =
+#     the README's).
+# Skips the real-profile part (exit 77, with a message) when $XPLANE_DATA has none.
+set -uo pipefail
+
+. "$(dirname "$0")/test_env.sh"
+X=$BUILD/cli/xplane
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+pass=0
+fail=0
+
+check() {
+  if [ "$2" == "$3" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: $1"
+    diff <(printf '%s\n' "$2") <(printf '%s\n' "$3") | head -20
+  fi
+}
+# status NAME EXPECTED CMD...: the exit status of CMD.
+status() {
+  local name=$1 want=$2
+  shift 2
+  "$@" > "$tmp/out" 2> "$tmp/err"
+  local rc=$?
+  check "$name (exit status; stderr: $(head -c 300 "$tmp/err"))" "$want" "$rc"
+}
+# shell QUERY NAME VALUE...: the plain sqlite3 shell running queries/QUERY.sql from the source root.
+shell() {
+  local query=$1 args=(-bail -cmd ".load $EXT")
+  shift
+  while [ $# -ge 2 ]; do
+    args+=(-cmd ".parameter set @$1 '${2//\'/\'\'}'")
+    shift 2
+  done
+  (cd "$SRC" && "$SQLITE3" "${args[@]}" :memory: ".read queries/$query.sql")
+}
+mask() { sed -e 's/"\(generated_at_utc\|recorded_at_utc\)": "[^"]*"/"\1": "@NOW@"/' \
+             -e 's/^- Generated At (UTC): `[^`]*`/- Generated At (UTC): `@NOW@`/'; }
+# the report without its "## Run Metadata" block (the command adds facts there)
+no_meta() { awk '/^## Run Metadata/{skip=1; next} /^## /{skip=0} !skip'; }
+
+# ---- usage -------------------------------------------------------------------
+status "xplane --help" 0 "$X" --help
+grep -q '^usage: xplane COMMAND' out || check "xplane --help prints the usage" yes no
+for c in summarize report query compare track history bundle convert sql; do
+  status "$c --help" 0 "$X" $c --help
+  check "$c --help: usage line" "usage: xplane $c" "$(head -1 out | cut -d' ' -f1-3)"
+done
+status "unknown command" 2 "$X" sumarize x
+status "unknown option" 2 "$X" summarize x --topk 2
+status "misspelled parameter" 2 "$X" report x --top_k 2
+status "extra argument" 2 "$X" summarize a b
+status "option without value" 2 "$X" report x --top-k
+status "number option with text" 2 "$X" report x --top-k 2x
+status "compare needs two" 2 "$X" compare a
+status "bad format" 2 "$X" compare a b --format xml
+status "track without history" 2 "$X" track a b --label x
+status "version" 0 "$X" --version
+check "xplane --version = xplane_version()" "xplane $("$SQLITE3" -cmd ".load $EXT" :memory: 'SELECT xplane_version()')" "$(cat out)"
+check "the version is the project's" "xplane $(sed -n 's/^project(xplane_sqlite VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")" "$(cat out)"
+
+# ---- a generated 2-host run --------------------------------------------------
+"$BUILD/tools/xplane_gen" --out "$tmp/logs" --run r1 --style gpu --hosts 2 --devices 2 --steps 12 \
+  --ops-per-step 64 --seed 7 > /dev/null || check "xplane_gen" 0 1
+"$BUILD/tools/xplane_gen" --out "$tmp/logs2" --run r1 --style gpu --hosts 1 --devices 2 --steps 12 \
+  --ops-per-step 64 --seed 8 > /dev/null || check "xplane_gen" 0 1
+run=$tmp/logs/plugins/profile/r1
+status "summarize of 2 hosts without --host" 2 "$X" summarize "$run"
+grep -q 'host0' err && grep -q 'host1' err || check "the refusal lists the hosts" yes no
+status "summarize --host host1" 0 "$X" summarize "$run" --host host1 -o h1.json
+check "--host host1: the document of host1.xplane.pb" "$run/host1.xplane.pb" "$(jq -r .source_path h1.json)"
+status "summarize --all-hosts" 0 "$X" summarize "$run" --all-hosts -o all
+check "--all-hosts: one document per host" "all/r1/host0.summary.json all/r1/host1.summary.json" "$(echo all/r1/*.json)"
+check "--all-hosts: host1's document = --host host1's" "$(jq -S 'del(.generated_at_utc)' h1.json)" \
+  "$(jq -S 'del(.generated_at_utc)' all/r1/host1.summary.json)"
+m0=$(jq '.step_time.steady_state_steps.median' all/r1/host0.summary.json)
+m1=$(jq '.step_time.steady_state_steps.median' all/r1/host1.summary.json)
+check "cross-host: both hosts" "2" "$(jq '.hosts | length' all/cross_host.json)"
+check "cross-host: slowest host" "$(awk -v a="$m0" -v b="$m1" 'BEGIN{print (a > b ? "r1/host0" : "r1/host1")}')" \
+  "$(jq -r .slowest_host all/cross_host.json)"
+check "cross-host: skew = (max - min) / min" "$(awk -v a="$m0" -v b="$m1" 'BEGIN{lo=a<b?a:b; hi=a<b?b:a; printf "%.9f", (hi-lo)/lo}')" \
+  "$(jq -r '.step_time_skew' all/cross_host.json | awk '{printf "%.9f", $1}')"
+status "report of 2 hosts covers both" 0 "$X" report "$run"
+check "report: one report per host" "2" "$(grep -c '^# Profile Report (' out)"
+check "report: the hosts named" "- Host: \`host0\`
+- Host: \`host1\`" "$(grep '^- Host: ' out)"
+b=$tmp/logs/plugins/profile/r1/host0.xplane.pb a=$tmp/logs2/plugins/profile/r1/host0.xplane.pb
+status "track pass" 0 "$X" track "$b" "$b" --label same --history gen.db
+status "track warn" 3 "$X" track "$b" "$b" --label w --history gen.db --max-stall-share-regression-abs -1
+status "track fail" 4 "$X" track "$b" "$b" --label f --history gen.db --max-step-median-regression-pct -1
+check "track fail: the record says fail" "fail" "$(jq -r .assessment.status out)"
+status "history of the three" 0 "$X" history --history gen.db
+check "history: statuses" '{"fail":1,"pass":1,"warn":1}' "$(jq -S -c .status_counts out)"
+# the plain shell: no temp table left, .bail back off
+left=$(cd "$SRC" && "$SQLITE3" -cmd ".load $EXT" -cmd ".parameter set @profile '$b'" :memory: \
+  '.read queries/summary.sql' '.output stdout' "SELECT count(*) FROM sqlite_temp_master WHERE name LIKE 'xq%';" | tail -1)
+check "queries/summary.sql leaves no temp table" "0" "$left"
+
+# ---- real profiles -----------------------------------------------------------
+if [ ! -d "$DATA" ] || ! ls "$DATA"/*.xplane.pb > /dev/null 2>&1; then
+  echo "SKIP: no real profiles in $DATA (set XPLANE_DATA): $pass checks passed, $fail failed"
+  [ $fail -eq 0 ] && exit 77 || exit 1
+fi
+for f in "$DATA"/*.xplane.pb; do
+  n=$(basename "$f" .xplane.pb)
+  "$X" summarize "$f" -o "$n.json" 2> err || check "$n: summarize ($(cat err))" 0 1
+  shell summary profile "$f" > "$n.shell.json"
+  check "$n: summarize = queries/summary.sql (but run_metadata)" \
+    "$(jq -S 'del(.generated_at_utc, .run_metadata)' "$n.shell.json")" "$(jq -S 'del(.generated_at_utc, .run_metadata)' "$n.json")"
+  "$X" report "$f" > "$n.md" 2> err || check "$n: report ($(cat err))" 0 1
+  check "$n: report = queries/report.sql (but run metadata)" "$(shell report profile "$f" | mask | no_meta)" "$(mask < "$n.md" | no_meta)"
+  "$X" report --summary "$n.json" > "$n.saved.md" 2> err || check "$n: report --summary ($(cat err))" 0 1
+  check "$n: report --summary = report PATH" "$(mask < "$n.md")" "$(mask < "$n.saved.md")"
+done
+
+tpu=$DATA/xprof_tpu_inference_2.xplane.pb gpu=$DATA/gpu_mw.xplane.pb
+if [ -f "$tpu" ] && [ -f "$gpu" ]; then
+  check "TPU: hardware from the plane stats" "TPU v6 Lite" "$(jq -r .run_metadata.hardware_type xprof_tpu_inference_2.json)"
+  check "TPU: report lines" "- Hardware: \`TPU v6 Lite\`
+- Devices: \`4 x TPU v6 Lite\`
+- Peak FLOP/s per device: \`9.180e+14\`" "$(grep -E '^- (Hardware|Devices|Peak FLOP)' xprof_tpu_inference_2.md)"
+  printf '{"git_sha": "abc123", "config": "O'"'"'Brien", "seed": "0123e45"}\n' > meta.json
+  printf 'key,value\ngit_sha,2024-01-15\nlr,0123e45\n' > meta.csv
+  "$X" report "$tpu" --metadata meta.json > m.md
+  check "--metadata JSON: git sha and a fact" "- Git SHA: \`abc123\`
+- config: \`O'Brien\`" "$(grep -E '^- (Git SHA|config):' m.md)"
+  "$X" summarize "$tpu" --metadata meta.csv -o m.json
+  check "--metadata CSV: values as text" "2024-01-15 0123e45" "$(jq -r '.run_metadata.git_sha + " " + (.run_metadata.facts[] | select(.name == "lr") | .value)' m.json)"
+
+  # query routing
+  "$X" query "$gpu" "what are the top 3 ops?" > q.json
+  check "query: top 3 ops = top_ops.sql with top_k 3" "$(shell top_ops profile "$gpu" top_k 3)" "$(cat q.json)"
+  check "query: 3 answers" 3 "$(jq '.results | length' q.json)"
+  "$X" query --summary gpu_mw.json "is compute or communication dominating" > q2.json
+  check "query --summary = the shell on the profile" "$(shell compute_vs_communication profile "$gpu")" "$(cat q2.json)"
+  status "query: a question not understood" 2 "$X" query "$gpu" "make it faster please"
+  grep -q 'top N ops' err || check "the refusal lists the questions" yes no
+
+  # compare
+  "$X" compare "$gpu" "$tpu" > c.json
+  check "compare = queries/compare.sql" "$(shell compare before "$gpu" after "$tpu")" "$(cat c.json)"
+  "$X" compare gpu_mw.json "$tpu" > c2.json
+  check "compare: a saved summary and a profile = two profiles" "$(cat c.json)" "$(cat c2.json)"
+  status "compare --strict-provenance, two traces" 0 "$X" compare "$gpu" "$tpu" --strict-provenance
+  status "compare --strict-provenance, the same trace" 4 "$X" compare "$gpu" "$gpu" --strict-provenance
+  status "compare, the same trace, not strict" 0 "$X" compare "$gpu" "$gpu"
+
+  # values round-trip
+  for label in 2024-01-15 0123e45 "O'Brien"; do
+    "$X" track "$gpu" "$tpu" --label "$label" --history hist.db > t.json
+    check "track label $label printed unchanged" "$label" "$(jq -r .label t.json)"
+  done
+  check "labels stored as text, unchanged" "2024-01-15|text
+0123e45|text
+O'Brien|text" "$("$SQLITE3" hist.db 'SELECT label, typeof(label) FROM regression_history ORDER BY id')"
+  "$X" history --history hist.db > h.json
+  check "history: 3 records" 3 "$(jq .num_records h.json)"
+  status "history: missing file" 1 "$X" history --history missing.db
+  check "history: missing file not created" "no" "$([ -e missing.db ] && echo yes || echo no)"
+  status "history: mistyped folder" 1 "$X" history --history nodir/hist.db
+  status "history: not a history" 1 "$X" history --history "$gpu"
+  status "track: mistyped folder" 1 "$X" track "$gpu" "$tpu" --label x --history nodir/h.db
+  status "track: not a history" 1 "$X" track "$gpu" "$tpu" --label x --history gpu_mw.json
+
+  # bundle
+  # the exit status is the track status of the pair (t.json above: gpu -> tpu)
+  want=$(jq -r '.assessment.status' t.json | sed 's/pass/0/; s/warn/3/; s/fail/4/')
+  status "bundle: exit status = the pair's track status" "$want" "$X" bundle "$gpu" "$tpu" -o bun --quiet
+  check "bundle: track record status" "$(jq -r .assessment.status t.json)" "$(jq -r .assessment.status bun/track.json)"
+  check "bundle: files" "after.report.md after.summary.json before.report.md before.summary.json compare.json compare.md history.db manifest.json track.json" \
+    "$(cd bun && echo *)"
+  check "bundle: manifest sha256 = sha256sum" "$(cd bun && sha256sum $(jq -r '.files[].name' manifest.json) | awk '{print $2 " " $1}')" \
+    "$(jq -r '.files[] | .name + " " + .sha256' bun/manifest.json)"
+  check "bundle: comparison = compare" "$(cat c.json)" "$(cat bun/compare.json)"
+  status "bundle into a bundle refused" 1 "$X" bundle "$gpu" "$tpu" -o bun
+
+  # convert: README event count (23128 for gpu_mw; none skipped)
+  "$X" convert "$gpu" -o gpu.pftrace > conv.json
+  check "convert: events written = data/README.md count" 23128 "$(jq .events_written conv.json)"
+  [ -s gpu.pftrace ] || check "convert: trace written" yes no
+  # sql: the shell with PATH as the default profile
+  check "sql PATH: xplane_events count = data/README.md" 23128 \
+    "$("$X" sql "$gpu" -- -batch :memory: 'SELECT count(*) FROM xplane_events;' 2>&1)"
+fi
+
+echo "test_cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]
