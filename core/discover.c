@@ -221,6 +221,45 @@ int xp_discover_companion(const char *path, char **fallback, char **note) {
   return ok;
 }
 
+/* A file found under the directory root: its run is the path of its
+** directory relative to root, without the `plugins/profile/` segments of the
+** TensorBoard layout, so `train/plugins/profile/T/` and
+** `eval/plugins/profile/T/` are the runs `train/T` and `eval/T` (never one
+** run), `<logdir>/plugins/profile/T/` is `T`, and a run directory given
+** itself keeps its own name. */
+static char *run_under(const char *root, const char *path) {
+  const char *rel = path + strlen(root);
+  while (*rel == '/') rel++;
+  const char *slash = strrchr(rel, '/');
+  if (!slash) return parent_name(path); /* directly in root */
+  char *run = xp_malloc((uint64_t)(slash - rel) + 1);
+  if (!run) return NULL;
+  size_t n = 0;
+  const char *p = rel;
+  while (p < slash) {
+    const char *end = memchr(p, '/', (size_t)(slash - p));
+    if (!end) end = slash;
+    size_t len = (size_t)(end - p);
+    if (len == 7 && !memcmp(p, "plugins", 7) && end < slash && (size_t)(slash - end) >= 8 &&
+        !memcmp(end, "/profile", 8) && (end + 8 == slash || end[8] == '/')) {
+      p = end + 8 < slash ? end + 9 : slash; /* past "plugins/profile/" */
+      continue;
+    }
+    if (len) {
+      if (n) run[n++] = '/';
+      memcpy(run + n, p, len);
+      n += len;
+    }
+    p = end + 1;
+  }
+  run[n] = 0;
+  if (n == 0) {
+    xp_free(run);
+    return parent_name(path);
+  }
+  return run;
+}
+
 int xp_discover(const char *root, xp_filelist *out, char **errmsg) {
   struct stat st;
   memset(out, 0, sizeof(*out));
@@ -239,6 +278,12 @@ int xp_discover(const char *root, xp_filelist *out, char **errmsg) {
       *errmsg = xp_mprintf("%s: no *" XP_PROFILE_SUFFIX " profile in this directory or below, and no JSON "
                                 "trace (perfetto_trace.json.gz, *.trace.json.gz, *.trace.json)", root);
       return 0;
+    }
+    for (int i = 0; i < out->n; i++) {
+      char *run = run_under(root, out->v[i].path);
+      if (!run) { xp_filelist_free(out); *errmsg = xp_mprintf("out of memory"); return 0; }
+      xp_free(out->v[i].run);
+      out->v[i].run = run;
     }
     qsort(out->v, (size_t)out->n, sizeof(xp_file), cmp_path);
     return 1;

@@ -312,9 +312,12 @@ fi
 largest='' largest_size=0 largest_time=''
 for f in "$DATA"/*.xplane.pb; do
   name=$(basename "$f" .xplane.pb)
-  # queries/summary.sql prints C's pretty document; the compact one is kept
+  # summary.sql's body (its lib files, without the clean-up that drops
+  # temp.xq_summary) prints C's pretty document; the compact one is kept
   (cd "$SRC" && "$SQLITE3" -batch -bail -cmd ".load $EXT" -cmd ".parameter set @profile $f" "$tmp/$name.db" \
-    '.read queries/summary.sql' 'CREATE TABLE doc AS SELECT doc FROM temp.xq_summary') > "$tmp/$name.c.json" \
+    '.read queries/lib/checks.sql' '.read queries/lib/params.sql' '.read queries/lib/input.sql' \
+    '.read queries/lib/use_profile.sql' '.read queries/lib/summary_json.sql' \
+    'SELECT xplane_json_pretty(doc) FROM xq_summary' 'CREATE TABLE doc AS SELECT doc FROM temp.xq_summary') > "$tmp/$name.c.json" \
     || fail "$name: queries/summary.sql failed"
   printf "ATTACH '%s' AS d;\nINCLUDE PERFETTO MODULE xplane.format;\nSELECT xplane_json_pretty(doc) FROM d.doc;\n" \
     "$tmp/$name.db" > "$tmp/pretty.sql"
