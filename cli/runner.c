@@ -211,8 +211,12 @@ static int xr_dot(xr_runner *r, const char *label, int line, char *cmd) {
   if (argc == 0) return xr_fail(r, "%s line %d: empty dot-command", label, line);
   const char *c = argv[0];
   if (!strcmp(c, "read") && argc == 2) {
-    const char *p = argv[1];
-    if (!strncmp(p, "queries/", 8)) p += 8; /* the files name each other from the repository root */
+    /* The files name each other from the repository root (queries/lib/x.sql),
+    ** or, installed, by absolute path (<datadir>/xplane/queries/lib/x.sql):
+    ** either way the name inside the queries folder, read from r->qdir. */
+    const char *p = argv[1], *q;
+    if (!strncmp(p, "queries/", 8)) p += 8;
+    while ((q = strstr(p, "/queries/")) != NULL) p = q + 9;
     for (int i = 0; i < r->nsubst; i++)
       if (!strcmp(p, r->subst_from[i])) {
         if (!r->subst_to[i]) return 0;

@@ -557,10 +557,14 @@ static int is_summary_file(xsession *s, const char *path) {
 static int one_of(xsession *s, const char *cmd, const char *path, const char *host, xprof *out, xprofs *all) {
   int rc = list_profiles(s, path, all);
   if (rc) return rc;
-  if (host && (rc = pick_host(all, path, host))) return rc;
+  if (host && (rc = pick_host(all, path, host))) {
+    profs_free(all);
+    return rc;
+  }
   if (all->n > 1) {
     fprintf(stderr, "%s %s: %s holds %d profiles (one per host); pass --host H:\n", prog, cmd, path, all->n);
     list_hosts(all, stderr);
+    profs_free(all);
     return XS_USAGE;
   }
   *out = all->v[0];
@@ -687,7 +691,7 @@ static int cmd_summarize(int argc, char **argv) {
     }
     sqlite3_free(md);
     sqlite3_free(json);
-    if (!rc || rc == XS_ERR) profs_free(&all);
+    profs_free(&all);
   } else {
     xprof p;
     rc = one_of(&s, a.cmd, a.pos[0], text(&a, "host"), &p, &all);

@@ -127,6 +127,29 @@ left=$(cd "$SRC" && "$SQLITE3" -cmd ".load $EXT" -cmd ".parameter set @profile '
   '.read queries/summary.sql' '.output stdout' "SELECT count(*) FROM sqlite_temp_master WHERE name LIKE 'xq%';" | tail -1)
 check "queries/summary.sql leaves no temp table" "0" "$left"
 
+# the plain shell: a misspelled parameter stops the query (it was silently ignored)
+(cd "$SRC" && "$SQLITE3" -cmd ".load $EXT" -cmd ".parameter set @profile '$b'" -cmd ".parameter set @topk 2" :memory: \
+  '.read queries/top_ops.sql') > out 2> err
+check "queries: @topk refused (exit status)" 1 "$?"
+grep -q 'unknown parameter' err || check "queries: @topk refused with a message" yes "$(cat err)"
+
+# ---- cmake --install: the installed command and queries work from anywhere ----
+if cmake --install "$BUILD" --prefix "$tmp/inst" > /dev/null 2> err; then
+  check "installed: summarize = the build's" "$("$X" summarize "$b" | mask)" "$("$tmp/inst/bin/xplane" summarize "$b" | mask)"
+  check "installed: queries/summary.sql in the plain shell from another directory" "$(shell summary profile "$b" | mask)" \
+    "$("$SQLITE3" -bail -cmd ".load $tmp/inst/lib/xplane/xplane" -cmd ".parameter set @profile '$b'" :memory: \
+       ".read $tmp/inst/share/xplane/queries/summary.sql" | mask)"
+  check "installed: pkg-config's extension is the installed file" "$(realpath "$tmp/inst/lib/xplane/xplane.so")" \
+    "$(realpath "$(PKG_CONFIG_PATH=$tmp/inst/lib/pkgconfig pkg-config --variable=extension xplane-sqlite).so")"
+  check "installed: only sqlite3_xplane_init exported" "sqlite3_xplane_init" \
+    "$(nm -D --defined-only "$tmp/inst/lib/xplane/xplane.so" | awk '$2 == "T" {print $3}')"
+  for f in bin/xplane2perfetto share/xplane/perfetto/xplane/reports.sql share/doc/xplane_sqlite/LICENSE; do
+    [ -e "$tmp/inst/$f" ] || check "installed: $f" present missing
+  done
+else
+  check "cmake --install ($(cat err))" 0 1
+fi
+
 # ---- real profiles -----------------------------------------------------------
 if [ ! -d "$DATA" ] || ! ls "$DATA"/*.xplane.pb > /dev/null 2>&1; then
   echo "SKIP: no real profiles in $DATA (set XPLANE_DATA): $pass checks passed, $fail failed"

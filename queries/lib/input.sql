@@ -12,7 +12,8 @@
 --   before_summary, after_summary     compare_summaries' two documents (their text)
 -- temp.xq_params(name, value) holds what was set (queries/lib/params.sql in
 -- the sqlite3 shell, tp_plugin/tp_query.sh's arguments for trace processor);
--- a name not set takes the default. Callers that summarize another profile
+-- a name not set takes the default; a name no query reads (a misspelling
+-- such as @topk) stops the script. Callers that summarize another profile
 -- (compare.sql) UPDATE xq_input.profile before reading summary_json.sql.
 DROP TABLE IF EXISTS temp.xq_input;
 CREATE TEMP TABLE xq_input AS
@@ -26,6 +27,12 @@ SELECT CAST(max(CASE WHEN name = 'profile' THEN value END) AS TEXT) AS profile,
        CAST(max(CASE WHEN name = 'before_summary' THEN value END) AS TEXT) AS before_summary,
        CAST(max(CASE WHEN name = 'after_summary' THEN value END) AS TEXT) AS after_summary
   FROM xq_params;
+INSERT INTO xq_fail SELECT 'unknown-parameter' FROM xq_params
+ WHERE name NOT IN ('profile', 'summary', 'warmup_steps', 'hot_op_limit', 'breakdown_mode', 'top_k', 'op', 'format',
+                    'before', 'after', 'before_summary', 'after_summary', 'label', 'history', 'tail', 'logdir', 'top_n',
+                    'max_step_median_regression_pct', 'max_step_p90_regression_pct',
+                    'max_communication_share_regression_abs', 'max_stall_share_regression_abs')
+ LIMIT 1;
 INSERT INTO xq_fail SELECT 'bad-number' FROM xq_input
  WHERE typeof(warmup_steps) <> 'integer' OR typeof(hot_op_limit) <> 'integer' OR typeof(top_k) <> 'integer'
     OR hot_op_limit < 0 OR top_k < 0;
