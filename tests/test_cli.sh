@@ -115,6 +115,18 @@ status "report of 2 hosts covers both" 0 "$X" report "$run"
 check "report: one report per host" "2" "$(grep -c '^# Profile Report (' out)"
 check "report: the hosts named" "- Host: \`host0\`
 - Host: \`host1\`" "$(grep '^- Host: ' out)"
+# train/ and eval/ logdirs whose run directories share a name stay two runs
+for r in train eval; do
+  "$BUILD/tools/xplane_gen" --out "$tmp/logs3/$r" --run T --style gpu --hosts 1 --devices 1 --steps 8 \
+    --ops-per-step 16 --seed 5 > /dev/null || check "xplane_gen $r" 0 1
+done
+status "summarize --all-hosts of train/ and eval/" 0 "$X" summarize "$tmp/logs3" --all-hosts -o all3
+check "train/T and eval/T: two runs" "eval/T/host0 train/T/host0" "$(jq -r '[.hosts[] | .run + "/" + .host] | join(" ")' all3/cross_host.json)"
+check "train/T and eval/T: two documents" "all3/eval/T/host0.summary.json all3/train/T/host0.summary.json" \
+  "$(echo all3/*/T/*.json)"
+# no progress when stderr is not a terminal
+"$X" summarize "$run" --host host0 -o /dev/null 2> err
+check "no progress on a non-terminal stderr" "" "$(cat err)"
 b=$tmp/logs/plugins/profile/r1/host0.xplane.pb a=$tmp/logs2/plugins/profile/r1/host0.xplane.pb
 status "track pass" 0 "$X" track "$b" "$b" --label same --history gen.db
 status "track warn" 3 "$X" track "$b" "$b" --label w --history gen.db --max-stall-share-regression-abs -1
