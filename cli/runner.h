@@ -20,7 +20,10 @@
 ** The first error stops the run (the files turn `.bail on`; the runner always
 ** bails). xr_substitute() replaces one library file by another (or skips it):
 ** the CLI reads a saved summary instead of building one, and keeps the temp
-** tables for a moment before the clean-up file drops them.
+** tables for a moment before the clean-up file drops them. xr_after() reads
+** one more library file after another (the run metadata after the summary).
+** `.read` names are taken from their last `queries/` on, so the repository's
+** relative names and the installed absolute ones both resolve in r->qdir.
 */
 #ifndef XPLANE_CLI_RUNNER_H
 #define XPLANE_CLI_RUNNER_H

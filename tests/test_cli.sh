@@ -11,7 +11,13 @@
 #     2-host run without --host, --all-hosts writes one document per host and
 #     the cross-host table; track exit codes 0 pass / 3 warn / 4 fail from
 #     thresholds chosen so each status must come out; the canned queries leave
-#     no temporary table in the plain shell;
+#     no temporary table in the plain shell and refuse a misspelled @topk;
+#     train/ and eval/ logdirs with the same run name stay two runs; nothing
+#     on stderr when it is not a terminal;
+#   - cmake --install into a temporary prefix: the installed command prints
+#     what the build's prints, the installed summary.sql runs in the plain
+#     shell from another directory, pkg-config names the installed
+#     extension, which exports only sqlite3_xplane_init;
 #   - on every real profile ($XPLANE_DATA): summarize prints the document the
 #     plain sqlite3 shell prints with queries/summary.sql (apart from
 #     run_metadata, which the command fills, and the time); report the shell's
