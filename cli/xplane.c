@@ -429,6 +429,9 @@ static int close_out(FILE *f, const char *path) {
 /* ---- summarize / report for one profile -------------------------------- */
 /* Build one profile's summary (with run metadata) and print summary.sql's
 ** or report.sql's output to out. */
+/* Progress label suffix while several hosts are read ("host 2 of 8"). */
+static char progress_note[64];
+
 static int one_profile(xsession *s, xargs *a, const xprof *p, const char *query, FILE *out, const char *metadata) {
   params_clear(s);
   xr_runner r;
@@ -437,7 +440,7 @@ static int one_profile(xsession *s, xargs *a, const xprof *p, const char *query,
   if (!rc) rc = add_fact(s, "run_path", p->run);
   if (!rc) rc = xr_param_text(&r, "profile", p->file) | set_summary_params(&r, a);
   xr_after(&r, "lib/summary_json.sql", "lib/run_metadata.sql");
-  char *what = sqlite3_mprintf("%s %s", !strcmp(query, "report.sql") ? "report" : "summary", p->host);
+  char *what = sqlite3_mprintf("%s %s%s", !strcmp(query, "report.sql") ? "report" : "summary", p->host, progress_note);
   if (rc && r.err) die("%s", r.err);
   if (!rc) rc = run_query(s, &r, query, what, file_size(p->file));
   sqlite3_free(what);
@@ -631,6 +634,7 @@ static int all_hosts(xsession *s, xargs *a, xprofs *all, const char *query, cons
   if (!rc && dir && mkdirs(dir)) rc = die("%s: %s", dir, strerror(errno));
   for (int i = 0; !rc && i < all->n; i++) {
     const xprof *p = &all->v[i];
+    snprintf(progress_note, sizeof progress_note, ", host %d of %d", i + 1, all->n);
     char *doc = NULL, *body = NULL;
     size_t dn = 0, bn = 0;
     FILE *m = open_memstream(&doc, &dn);
@@ -658,6 +662,7 @@ static int all_hosts(xsession *s, xargs *a, xprofs *all, const char *query, cons
     free(doc);
     free(body);
   }
+  progress_note[0] = 0;
   return rc;
 }
 
@@ -1210,13 +1215,16 @@ static int cmd_bundle(int argc, char **argv) {
     sqlite3_free(probe);
     if (exists) return die("bundle: %s already holds a bundle (manifest.json); choose a new folder", dir);
   }
-  if (mkdirs(dir)) return die("bundle: %s: %s", dir, strerror(errno));
   xsession s = {0};
   if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
   const char *names[2] = {"before", "after"};
   xprof p[2];
   xprofs all[2] = {{0}, {0}};
+  for (int i = 0; !rc && i < 2; i++)
+    if (is_summary_file(&s, a.pos[i]))
+      rc = usage_error(a.cmd, "%s is a saved summary: a bundle is made from two profiles (it summarizes them)", a.pos[i]);
   for (int i = 0; !rc && i < 2; i++) rc = one_of(&s, a.cmd, a.pos[i], text(&a, "host"), &p[i], &all[i]);
+  if (!rc && mkdirs(dir)) rc = die("bundle: %s: %s", dir, strerror(errno));
   /* summaries and reports */
   for (int i = 0; !rc && i < 2; i++) {
     const char *q[2] = {"summary.sql", "report.sql"}, *suffix[2] = {"summary.json", "report.md"};

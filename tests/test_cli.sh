@@ -245,6 +245,7 @@ O'Brien|text" "$("$SQLITE3" hist.db 'SELECT label, typeof(label) FROM regression
     "$(jq -r '.files[] | .name + " " + .sha256' bun/manifest.json)"
   check "bundle: comparison = compare" "$(cat c.json)" "$(cat bun/compare.json)"
   status "bundle into a bundle refused" 1 "$X" bundle "$gpu" "$tpu" -o bun
+  status "bundle of a saved summary refused" 2 "$X" bundle gpu_mw.json "$tpu" -o bun2
 
   # convert: README event count (23128 for gpu_mw; none skipped)
   "$X" convert "$gpu" -o gpu.pftrace > conv.json
