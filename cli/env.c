@@ -4,6 +4,7 @@
 */
 #include "env.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -84,24 +85,36 @@ int xe_locate(xe_env *e, char **err) {
   return 0;
 }
 
-/* readfile(NAME): the file's bytes as a blob, NULL when it cannot be read
-** (the sqlite3 shell's function of the same name). */
-static void xe_readfile(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  const char *name = (const char *)sqlite3_value_text(argv[0]);
-  if (!name) return;
-  FILE *f = fopen(name, "rb");
-  if (!f) return;
+char *xe_read_file(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
   char *buf = NULL;
   size_t size = 0;
   FILE *m = open_memstream(&buf, &size);
   char chunk[65536];
-  size_t n;
+  size_t k;
   int bad = !m;
-  while (!bad && (n = fread(chunk, 1, sizeof chunk, f)) > 0) bad = fwrite(chunk, 1, n, m) != n;
+  while (!bad && (k = fread(chunk, 1, sizeof chunk, f)) > 0) bad = fwrite(chunk, 1, k, m) != k;
   bad = bad || ferror(f);
+  int e = errno;
   fclose(f);
-  if (m) fclose(m);
-  if (!bad && size <= INT_MAX) sqlite3_result_blob(ctx, buf, (int)size, SQLITE_TRANSIENT);
+  if (m && fclose(m)) bad = 1;
+  if (bad || !buf) {
+    free(buf);
+    errno = e ? e : EIO;
+    return NULL;
+  }
+  *n = size;
+  return buf; /* open_memstream keeps it NUL-terminated */
+}
+
+/* readfile(NAME): the file's bytes as a blob, NULL when it cannot be read
+** (the sqlite3 shell's function of the same name). */
+static void xe_readfile(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *name = (const char *)sqlite3_value_text(argv[0]);
+  size_t size = 0;
+  char *buf = name ? xe_read_file(name, &size) : NULL;
+  if (buf && size <= INT_MAX) sqlite3_result_blob(ctx, buf, (int)size, SQLITE_TRANSIENT);
   free(buf);
 }
 

@@ -20,6 +20,7 @@
 #define XPLANE_CLI_ENV_H
 
 #include <sqlite3.h>
+#include <stddef.h>
 
 typedef struct xe_env {
   char exe_dir[4096];
@@ -35,6 +36,10 @@ sqlite3 *xe_open(const xe_env *e, char **err);
 ** rate. xe_progress_begin before the work, xe_progress_end after. */
 void xe_progress_begin(sqlite3 *db, int quiet, const char *what, long long bytes);
 void xe_progress_end(sqlite3 *db);
+
+/* The whole file at path, NUL-terminated (malloc'd; *n its size). NULL when
+** it cannot be opened or read (errno says why). */
+char *xe_read_file(const char *path, size_t *n);
 
 /* Interrupt the running statement on SIGINT/SIGTERM (sqlite3_interrupt). */
 void xe_catch_signals(sqlite3 *db);

@@ -10,10 +10,14 @@
 */
 #include "runner.h"
 
+#include <errno.h>
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "env.h"
 
 #define XR_MAX_DEPTH 16
 
@@ -289,23 +293,10 @@ int xr_run_text(xr_runner *r, const char *label, const char *text) {
 static int xr_read(xr_runner *r, const char *name) {
   if (r->depth >= XR_MAX_DEPTH) return xr_fail(r, "%s: .read nested too deep", name);
   char *path = sqlite3_mprintf("%s/%s", r->qdir, name);
-  FILE *f = path ? fopen(path, "rb") : NULL;
-  if (!f) {
-    xr_fail(r, "%s: cannot open the query file", path ? path : name);
-    sqlite3_free(path);
-    return 1;
-  }
-  char *text = NULL;
   size_t size = 0;
-  FILE *m = open_memstream(&text, &size);
-  char chunk[65536];
-  size_t n;
-  while (m && (n = fread(chunk, 1, sizeof chunk, f)) > 0) fwrite(chunk, 1, n, m);
-  int bad = ferror(f);
-  fclose(f);
-  if (m) fclose(m);
+  char *text = path ? xe_read_file(path, &size) : NULL;
   int rc;
-  if (!m || !text || bad) rc = xr_fail(r, "%s: cannot read the query file", path);
+  if (!text) rc = xr_fail(r, "%s: cannot read the query file: %s", path ? path : name, strerror(errno));
   else {
     r->depth++;
     rc = xr_run_text(r, name, text);

@@ -324,17 +324,9 @@ static int load_metadata(xsession *s, const char *path) {
                    NULL, NULL, NULL))
     return die("%s", sqlite3_errmsg(s->db));
   if (!path) return 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return die("--metadata %s: %s", path, strerror(errno));
-  char *buf = NULL;
   size_t size = 0;
-  FILE *m = open_memstream(&buf, &size);
-  char chunk[8192];
-  size_t n;
-  while (m && (n = fread(chunk, 1, sizeof chunk, f)) > 0) fwrite(chunk, 1, n, m);
-  fclose(f);
-  if (m) fclose(m);
-  if (!buf) return die("--metadata %s: cannot read", path);
+  char *buf = xe_read_file(path, &size);
+  if (!buf) return die("--metadata %s: %s", path, strerror(errno));
   const char *p = buf;
   while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
   sqlite3_stmt *st = NULL;
@@ -1175,21 +1167,11 @@ static int write_file(const char *dir, const char *name, const char *data, size_
   return rc;
 }
 
-/* Run fn into a memory buffer, then write it to DIR/name. */
-typedef int (*into_fn)(xsession *, xargs *, FILE *, const char *);
-
 static int file_sha256(const char *path, char hex[65], long long *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return 1;
-  char *buf = NULL;
   size_t n = 0;
-  FILE *m = open_memstream(&buf, &n);
-  char chunk[65536];
-  size_t k;
-  while (m && (k = fread(chunk, 1, sizeof chunk, f)) > 0) fwrite(chunk, 1, k, m);
-  fclose(f);
-  if (m) fclose(m);
-  xp_sha256_hex((const uint8_t *)(buf ? buf : ""), n, hex);
+  char *buf = xe_read_file(path, &n);
+  if (!buf) return 1;
+  xp_sha256_hex((const uint8_t *)buf, n, hex);
   *size = (long long)n;
   free(buf);
   return 0;
