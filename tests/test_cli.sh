@@ -251,6 +251,12 @@ O'Brien|text" "$("$SQLITE3" hist.db 'SELECT label, typeof(label) FROM regression
   "$X" convert "$gpu" -o gpu.pftrace > conv.json
   check "convert: events written = data/README.md count" 23128 "$(jq .events_written conv.json)"
   [ -s gpu.pftrace ] || check "convert: trace written" yes no
+  # a JSON trace is a profile too (not a saved summary): the converter's Chrome JSON
+  "$X" convert "$gpu" -o gpu.json --format json > /dev/null
+  status "summarize a JSON trace" 0 "$X" summarize "$tmp/gpu.json" -o gpu_from_json.json
+  check "JSON trace: read as a trace" "perfetto_trace_json" "$(jq -r .source_format gpu_from_json.json)"
+  check "JSON trace: the shell's summary of it" "$(shell summary profile "$tmp/gpu.json" | jq -S 'del(.generated_at_utc, .run_metadata)')" \
+    "$(jq -S 'del(.generated_at_utc, .run_metadata)' gpu_from_json.json)"
   # sql: the shell with PATH as the default profile
   check "sql PATH: xplane_events count = data/README.md" 23128 \
     "$("$X" sql "$gpu" -- -batch :memory: 'SELECT count(*) FROM xplane_events;' 2>&1)"
