@@ -739,6 +739,10 @@ static int cmd_report(int argc, char **argv) {
   xsession s = {0};
   if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
   if (a.npos == 1 && is_summary_file(&s, a.pos[0])) saved->text = a.pos[0], saved->set = 1; /* a saved summary as PATH */
+  if (saved->set && (has(&a, "host") || has(&a, "all-hosts") || has(&a, "metadata"))) {
+    session_close(&s);
+    return usage_error(a.cmd, "--host, --all-hosts and --metadata apply to a profile, not to a saved summary");
+  }
   FILE *out = open_out(text(&a, "output"));
   if (!out) rc = XS_ERR;
   else if (has(&a, "summary")) {
@@ -862,6 +866,10 @@ static int cmd_query(int argc, char **argv) {
   xsession s = {0};
   if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
   if (want == 2 && is_summary_file(&s, a.pos[0])) opt(&a, "summary")->text = a.pos[0], opt(&a, "summary")->set = 1;
+  if (has(&a, "summary") && has(&a, "host")) {
+    session_close(&s);
+    return usage_error(a.cmd, "--host applies to a profile, not to a saved summary");
+  }
   xr_runner r;
   xr_init(&r, s.db, s.env.queries, stdout);
   xprofs all = {0};

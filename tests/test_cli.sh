@@ -205,6 +205,7 @@ if [ -f "$tpu" ] && [ -f "$gpu" ]; then
   check "query: 3 answers" 3 "$(jq '.results | length' q.json)"
   "$X" query --summary gpu_mw.json "is compute or communication dominating" > q2.json
   check "query --summary = the shell on the profile" "$(shell compute_vs_communication profile "$gpu")" "$(cat q2.json)"
+  status "report: --host with a saved summary" 2 "$X" report gpu_mw.json --host h
   status "query: a question not understood" 2 "$X" query "$gpu" "make it faster please"
   grep -q 'top N ops' err || check "the refusal lists the questions" yes no
 
