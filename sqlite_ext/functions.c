@@ -25,7 +25,12 @@
 
 SQLITE_EXTENSION_INIT3
 
-#define XP_VERSION "0.1.0"
+/* The project's version, `project(... VERSION)` in CMakeLists.txt (given by
+** sqlite_ext/CMakeLists.txt; `xplane --version` prints the same). */
+#ifndef XPLANE_VERSION
+#error "XPLANE_VERSION is set by sqlite_ext/CMakeLists.txt"
+#endif
+#define XP_VERSION XPLANE_VERSION
 
 static void fn_version(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;

@@ -38,18 +38,6 @@ static const xp_table *const xp_tables[] = {
     &xp_table_pf_flow,
 };
 
-#ifndef XPLANE_VERSION
-#define XPLANE_VERSION "0.0.0"
-#endif
-
-/* xplane_version(): the version of this extension (the project's, from
-** CMakeLists.txt), e.g. '0.1.0'. */
-static void xp_version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  (void)argc;
-  (void)argv;
-  sqlite3_result_text(ctx, XPLANE_VERSION, -1, SQLITE_STATIC);
-}
-
 __attribute__((visibility("default"))) int sqlite3_xplane_init(sqlite3 *db, char **err, const sqlite3_api_routines *api) {
   SQLITE_EXTENSION_INIT2(api);
   if (sqlite3_libversion_number() < XP_MIN_SQLITE_VERSION) {
@@ -66,9 +54,6 @@ __attribute__((visibility("default"))) int sqlite3_xplane_init(sqlite3 *db, char
   if (rc == SQLITE_OK) rc = xp_register_timeline_functions(db);
   if (rc == SQLITE_OK) rc = xp_register_format_functions(db);
   if (rc == SQLITE_OK) rc = xp_register_export_functions(db);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(db, "xplane_version", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
-                                 xp_version_func, NULL, NULL);
   xp_cache_release(cache); /* the modules and functions hold their own references */
   if (rc != SQLITE_OK) *err = sqlite3_mprintf("xplane: registration failed: %s", sqlite3_errstr(rc));
   return rc;
