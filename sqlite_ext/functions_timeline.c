@@ -23,7 +23,23 @@
 **   xplane_gap_payload  for a row with a gap (a marker), the name of the op
 **                       where work resumes (see xplane_canonical_name and the
 **                       marker-like list); NULL for other rows
-** Used without OVER, or with another frame, they raise an error.
+** Used without OVER, or with another frame, they raise an error. SQLite does
+** not tell a function its frame; the calls do. The documented frame steps
+** every row of the partition, then alternates xValue and xInverse: row k's
+** value comes after exactly k inverses, one value per row, and no step
+** follows a value. Every other frame breaks that pattern on some partition
+** (RANGE/GROUPS frames: one value for several peer rows, seen as a skipped
+** row; sliding or
+** PRECEDING frames: a step after a value or a value without an inverse;
+** EXCLUDE: no value at all), which is the error. A frame that produces the
+** same calls as the documented one on a partition (one row; no ties) hands
+** the function the same rows, so its values are the documented ones.
+** One frame escapes: a frame spanning the whole partition with every row a
+** peer (OVER (), OVER (PARTITION BY track)) makes the same calls as the
+** documented frame up to its single xValue, whose result SQLite then reuses
+** for every row; SQLite (3.40) ignores an error set in the xFinal of a
+** window function, so xFinal cannot report it (it tries, for newer SQLite).
+** Such a partition of n > 1 rows gets row 0's value on every row.
 */
 #include <string.h>
 
@@ -42,7 +58,8 @@ typedef struct tl_state {
   int64_t *result;        /* by arrival: value, or payload index */
   int computed;
   int64_t removed;        /* xInverse calls = index of the current row */
-  int64_t valued;         /* 1 + the row of the last xValue; 0 before any */
+  int64_t valued;         /* xValue calls so far */
+  int misuse;             /* a call order no documented frame makes */
 } tl_state;
 
 /* The zero-initialized state SQLite keeps per partition. */
@@ -75,6 +92,7 @@ static void tl_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
+  if (st->valued) st->misuse = 1; /* a step after a value: not the documented frame */
   int ok = sqlite3_value_type(argv[0]) != SQLITE_NULL && sqlite3_value_type(argv[1]) != SQLITE_NULL;
   st->start[st->n] = sqlite3_value_int64(argv[0]);
   st->dur[st->n] = ok ? sqlite3_value_int64(argv[1]) : -1;
@@ -140,6 +158,13 @@ static int compute(tl_state *st, tl_kind kind) {
 
 static const char *const tl_names[] = {"xplane_self_ps", "xplane_gap_ps", "xplane_gap_payload"};
 
+static void frame_error(sqlite3_context *ctx, tl_kind kind) {
+  char *msg = sqlite3_mprintf("%s: the window frame must be ROWS BETWEEN CURRENT ROW AND "
+                              "UNBOUNDED FOLLOWING", tl_names[kind]);
+  sqlite3_result_error(ctx, msg ? msg : "window misuse", -1);
+  sqlite3_free(msg);
+}
+
 static void tl_value(sqlite3_context *ctx) {
   tl_kind kind = (tl_kind)(intptr_t)sqlite3_user_data(ctx);
   tl_state *st = state_of(ctx, 1);
@@ -148,14 +173,13 @@ static void tl_value(sqlite3_context *ctx) {
     return;
   }
   int64_t row = st->removed;
-  if (row + 1 == st->valued || row >= st->n) {
-    char *msg = sqlite3_mprintf("%s: the window frame must be ROWS BETWEEN CURRENT ROW AND "
-                                "UNBOUNDED FOLLOWING", tl_names[kind]);
-    sqlite3_result_error(ctx, msg ? msg : "window misuse", -1);
-    sqlite3_free(msg);
+  /* row k's value must follow exactly k inverses and k earlier values */
+  if (st->misuse || row != st->valued || row >= st->n) {
+    st->misuse = 1;
+    frame_error(ctx, kind);
     return;
   }
-  st->valued = row + 1;
+  st->valued++;
   if (!st->computed && !compute(st, kind)) {
     sqlite3_result_error_nomem(ctx);
     return;
@@ -176,6 +200,8 @@ static void tl_final(sqlite3_context *ctx) {
                                 tl_names[kind]);
     sqlite3_result_error(ctx, msg ? msg : "window function used as aggregate", -1);
     sqlite3_free(msg);
+  } else if (st->misuse || st->valued != st->n) {
+    frame_error(ctx, kind); /* e.g. OVER (): one value for the whole partition */
   }
   if (st->name)
     for (int64_t i = 0; i < st->n; i++) sqlite3_free(st->name[i]);

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# tests/hostile/limits.sh: hostile inputs against the documented limits and
+# the write policy (issue 12, items 4-7, 9-12, 14, 15, 17; README "Limits and
+# safety", "Security").
+#
+#   bash tests/hostile/limits.sh [ITEM ...]     (e.g. `limits.sh 10 11`; run by tests/test_hostile.sh)
+#
+# Every input is built here under a temporary directory: XSpaces by
+# tests/hostile/xspace.py (its own wire encoder), JSON traces by printf/awk.
+# Each check prints PASS/FAIL with what it expected; the script exits 1 on any
+# failure. Memory bounds are peak RSS from /usr/bin/time (skipped under the
+# sanitizers, whose shadow memory is not the extension's); the work bounds are
+# structural (instructions counted by valgrind, rows, exact errors), never
+# wall-clock, except a generous `timeout` that only stops a hang.
+set -uo pipefail
+. "$(dirname "$0")/../test_env.sh"
+XSPACE="python3 $SRC/tests/hostile/xspace.py"
+CONV=$BUILD/tp_plugin/xplane2perfetto
+SANITIZED=0
+[[ $SQLITE3 == *sanitized* ]] && SANITIZED=1
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+ok() { echo "PASS $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+
+# q SQL...: run the statements in one shell with the extension; stdout to
+# $TMP/out, stderr to $TMP/err; returns the shell's exit code.
+q() { timeout 300 "$SQLITE3" -batch -bail :memory: -cmd ".load $EXT" "$@" >"$TMP/out" 2>"$TMP/err"; }
+# expect_out NAME WANT SQL...: the statements succeed and print exactly WANT.
+expect_out() {
+  local name=$1 want=$2
+  shift 2
+  if q "$@" && [[ $(<"$TMP/out") == "$want" ]]; then ok "$name"; else
+    bad "$name: want '$want', got '$(head -c 300 "$TMP/out")' (exit $?) $(head -c 300 "$TMP/err")"
+  fi
+}
+# expect_err NAME SUBSTRING SQL...: the statements fail (exit 1) with SUBSTRING in the error.
+expect_err() {
+  local name=$1 want=$2 rc
+  shift 2
+  q "$@"
+  rc=$?
+  if ((rc == 1)) && grep -qF -- "$want" "$TMP/err"; then ok "$name"; else
+    bad "$name: want exit 1 and '$want', got exit $rc: $(head -c 300 "$TMP/err") out: $(head -c 200 "$TMP/out")"
+  fi
+}
+# peak_kb CMD...: runs CMD, sets RC and KB (peak RSS in kB).
+peak_kb() {
+  /usr/bin/time -f %M -o "$TMP/time" "$@" >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  KB=$(tail -n 1 "$TMP/time")
+}
+want_item() { (($# == 0)) && return 0; }
+ITEMS=" $* "
+run() { [[ $ITEMS == "  " || $ITEMS == *" $1 "* ]]; }
+
+# A one-op profile (one plane /device:GPU:0, one line, one 1000 ps op).
+$XSPACE lines 0 "$TMP/one.xplane.pb"
+
+# ---- item 10: window frames ------------------------------------------------
+# xplane_self_ps needs ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING; rows
+# (ts, dur) = (0,10) (2,3) (2,1) (5,1): by hand, the self times are
+# 10-3-1 = 6 for the parent... (2,3) contains (2,1)? Both start at 2: the
+# longer is the parent, so (2,3) has 3-1 = 2, (2,1) 1, and (5,1) is a child of
+# (0,10): self(0,10) = 10 - 3 - 1 = 6.
+if run 10; then
+  T="CREATE TABLE t(ts, dur); INSERT INTO t VALUES (0,10),(2,3),(2,1),(5,1);"
+  expect_out "10: the documented frame" $'0|10|6\n2|3|2\n2|1|1\n5|1|1' "$T" \
+    "SELECT ts, dur, xplane_self_ps(ts, dur) OVER (ORDER BY ts, dur DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM t ORDER BY ts, dur DESC"
+  # (EXCLUDE frames never call xValue: the error is the one of a use without OVER)
+  msg="ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING"
+  # (OVER () is not among them: SQLite 3.40 calls the function exactly as for
+  # the documented frame up to the one value it reuses for every row, and
+  # ignores an error raised in xFinal of a window: see functions_timeline.c.)
+  for fr in "ORDER BY ts" "ORDER BY ts GROUPS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING" \
+    "ORDER BY ts RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING" \
+    "ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING" \
+    "ORDER BY ts ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING" \
+    "ORDER BY ts ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING EXCLUDE TIES"; do
+    for fn in "xplane_self_ps(ts, dur)" "xplane_gap_ps(ts, dur)" "xplane_gap_payload(ts, dur, 'x')"; do
+      expect_err "10: $fn OVER ($fr) is an error" "${fn%%(*}" "$T" "SELECT $fn OVER ($fr) FROM t"
+      grep -qF "$msg" "$TMP/err" || bad "10: $fn OVER ($fr): the error does not name the frame"
+    done
+  done
+fi
+
+# ---- item 11: no file written from SQL the user did not type ---------------
+if run 11; then
+  d=$TMP/w11
+  mkdir -p "$d"
+  # The attacker's database: an INSERT into t fires a trigger whose INSERT
+  # runs a CHECK constraint that calls xplane_to_perfetto.
+  "$SQLITE3" "$d/evil.db" -cmd ".load $EXT" "CREATE TABLE log(x CHECK (xplane_to_perfetto('$TMP/one.xplane.pb', '$d/pwned.pftrace') > 0));
+    CREATE TABLE t(a); CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO log VALUES (1); END;"
+  for env in "" "XPLANE_FILE_OUTPUT=" "XPLANE_FILE_OUTPUT=off"; do
+    env $env "$SQLITE3" -batch "$d/evil.db" -cmd ".load $EXT" "PRAGMA trusted_schema=OFF; INSERT INTO t VALUES (1);" \
+      >/dev/null 2>"$TMP/err"
+    if [[ ! -e $d/pwned.pftrace ]] && grep -qF "writing files from SQL is off" "$TMP/err"; then
+      ok "11: a CHECK constraint of an untrusted schema writes no file (env: '${env:-unset}')"
+    else
+      bad "11: CHECK constraint (env '${env:-unset}'): $(ls "$d"); $(<"$TMP/err")"
+    fi
+  done
+  expect_err "11: top-level SQL without XPLANE_FILE_OUTPUT is refused" \
+    "xplane_to_perfetto: writing files from SQL is off" \
+    "SELECT xplane_to_perfetto('$TMP/one.xplane.pb', '$d/a.pftrace')"
+  [[ -e $d/a.pftrace ]] && bad "11: a.pftrace was written"
+  XPLANE_FILE_OUTPUT=new expect_out "11: XPLANE_FILE_OUTPUT=new creates a new file" 1 \
+    "SELECT xplane_to_perfetto('$TMP/one.xplane.pb', '$d/a.pftrace')"
+  echo keep >"$d/b.pftrace"
+  XPLANE_FILE_OUTPUT=new expect_err "11: XPLANE_FILE_OUTPUT=new never replaces a file" \
+    "$d/b.pftrace: exists (XPLANE_FILE_OUTPUT=new creates files only; =replace replaces them)" \
+    "SELECT xplane_to_perfetto('$TMP/one.xplane.pb', '$d/b.pftrace')"
+  [[ $(tr -d '\0' <"$d/b.pftrace") == keep ]] && ok "11: the existing file is unchanged" || bad "11: b.pftrace changed"
+  XPLANE_FILE_OUTPUT=replace expect_out "11: XPLANE_FILE_OUTPUT=replace replaces" 1 \
+    "SELECT xplane_to_perfetto('$TMP/one.xplane.pb', '$d/b.pftrace')"
+  cmp -s "$d/a.pftrace" "$d/b.pftrace" && ok "11: the replaced file is the trace" || bad "11: b.pftrace is not the trace"
+  XPLANE_FILE_OUTPUT=bogus expect_err "11: an unknown XPLANE_FILE_OUTPUT is refused" \
+    "XPLANE_FILE_OUTPUT must be 'new' or 'replace'" \
+    "SELECT xplane_to_perfetto('$TMP/one.xplane.pb', '$d/c.pftrace')"
+  # Even enabled, a CHECK of the untrusted schema cannot replace an existing file.
+  echo keep >"$d/pwned.pftrace"
+  XPLANE_FILE_OUTPUT=new "$SQLITE3" -batch "$d/evil.db" -cmd ".load $EXT" "INSERT INTO t VALUES (1);" >/dev/null 2>&1
+  [[ $(<"$d/pwned.pftrace") == keep ]] && ok "11: enabled with 'new', the CHECK still replaces nothing" \
+    || bad "11: pwned.pftrace replaced"
+fi
+
+# ---- item 12: a planted <out>.partial symlink ------------------------------
+if run 12; then
+  d=$TMP/w12
+  mkdir -p "$d"
+  echo precious >"$d/victim"
+  ln -s "$d/victim" "$d/out.pftrace.partial"
+  "$CONV" -o "$d/out.pftrace" "$TMP/one.xplane.pb" >/dev/null 2>"$TMP/err"
+  rc=$?
+  if ((rc == 0)) && [[ $(tr -d '\0' <"$d/victim") == precious && -L $d/out.pftrace.partial && -f $d/out.pftrace ]]; then
+    ok "12: xplane2perfetto writes beside a planted .partial symlink, its target untouched"
+  else
+    bad "12: xplane2perfetto (exit $rc): victim '$(<"$d/victim")' $(<"$TMP/err")"
+  fi
+  ln -s "$d/victim" "$d/sql.pftrace.partial"
+  XPLANE_FILE_OUTPUT=new expect_out "12: xplane_to_perfetto with a planted .partial symlink" 1 \
+    "SELECT xplane_to_perfetto('$TMP/one.xplane.pb', '$d/sql.pftrace')"
+  [[ $(tr -d '\0' <"$d/victim") == precious ]] && ok "12: the symlink's target is untouched" || bad "12: victim overwritten"
+  left=$(find "$d" -name '.*' -type f | wc -l)
+  ((left == 0)) && ok "12: no temporary file left" || bad "12: $left temporary files left in $d"
+fi
+
+echo "$pass passed, $fail failed"
+((fail == 0))

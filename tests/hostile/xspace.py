@@ -1,0 +1,88 @@
+#!/usr/bin/python3
+"""tests/hostile/xspace.py: write hostile XSpace profiles for tests/hostile/*.sh.
+
+    python3 tests/hostile/xspace.py KIND N OUT
+
+A minimal protobuf wire encoder written from the field numbers of
+schema/xplane.proto (independent of the extension's decoder). KIND:
+  planes N       N empty planes (2 bytes each: tag 0x0a, length 0)
+  lines N        a plane /device:GPU:0 with metadata {1: "fusion.1"}, one
+                 line (id 1) holding one op (offset 0, 1000 ps), then N empty
+                 lines with ids 2..N+1
+  seq_ids N      a plane with N event metadata entries, ids 1..N
+  crafted_ids N  the same with N ids whose old 64-bit hash (x ^= x >> 33;
+                 x *= 0xff51afd7ed558ccd; x ^= x >> 33) has 16 low zero bits:
+                 every id lands in one slot of the id map's table
+  huge_times N   a plane /device:GPU:0, one line, N = the offset in ps of two
+                 events: a parent [N, N + N) and a child [N + 1, N + 2): with
+                 N near 2^62 the end overflows int64
+"""
+import sys
+
+def varint(v):
+    v &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+def key(field, wt):
+    return varint(field << 3 | wt)
+
+def f_int(field, v):
+    return key(field, 0) + varint(v)
+
+def f_bytes(field, b):
+    if isinstance(b, str):
+        b = b.encode()
+    return key(field, 2) + varint(len(b)) + b
+
+M = (1 << 64) - 1
+
+def unxorshift33(y):
+    # inverse of x ^= x >> 33 on 64 bits
+    return y ^ (y >> 33)
+
+def crafted(i):
+    c = 0xFF51AFD7ED558CCD
+    cinv = pow(c, -1, 1 << 64)
+    y = (i << 16) & M              # the hash's low 16 bits are zero
+    x = unxorshift33(y)
+    x = (x * cinv) & M
+    x = unxorshift33(x)
+    return x - (1 << 64) if x >= 1 << 63 else x
+
+def meta_entry(mid, name):
+    return f_bytes(4, f_int(1, mid) + f_bytes(2, f_int(1, mid) + f_bytes(2, name)))
+
+def main():
+    kind, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    if kind == "planes":
+        data = b"\x0a\x00" * n
+    elif kind == "lines":
+        ev = f_bytes(4, f_int(1, 1) + f_int(2, 0) + f_int(3, 1000))
+        lines = [f_bytes(3, f_int(1, 1) + f_bytes(2, "ops") + ev)]
+        lines += [f_bytes(3, f_int(1, i + 2)) for i in range(n)]
+        plane = f_bytes(2, "/device:GPU:0") + meta_entry(1, "fusion.1") + b"".join(lines)
+        data = f_bytes(1, plane)
+    elif kind in ("seq_ids", "crafted_ids"):
+        ids = [i + 1 for i in range(n)] if kind == "seq_ids" else [crafted(i + 1) for i in range(n)]
+        plane = f_bytes(2, "/host:CPU") + b"".join(meta_entry(i, "m%d" % k) for k, i in enumerate(ids))
+        data = f_bytes(1, plane)
+    elif kind == "huge_times":
+        evs = f_bytes(4, f_int(1, 1) + f_int(2, n) + f_int(3, n))
+        evs += f_bytes(4, f_int(1, 1) + f_int(2, n + 1) + f_int(3, 1))
+        line = f_bytes(3, f_int(1, 1) + f_bytes(2, "ops") + evs)
+        plane = f_bytes(2, "/device:GPU:0") + meta_entry(1, "fusion.1") + line
+        data = f_bytes(1, plane)
+    else:
+        sys.exit("unknown kind " + kind)
+    with open(out, "wb") as f:
+        f.write(data)
+
+main()
