@@ -10,9 +10,21 @@
 ** names (tp_plugin/pf_export.h: output naming, refusals) and returns the
 ** number of slices and instants written. mode: 'per_host' (default),
 ** 'merged' (one trace, a process per plane per host), 'json' or
-** 'json_merged' (Chrome JSON). It writes files, so it is SQLITE_DIRECTONLY:
-** usable in top-level SQL only, never from a view or trigger of a schema.
+** 'json_merged' (Chrome JSON).
+**
+** Write policy (README "Security"): it writes files, so it is off unless the
+** process environment says otherwise, which no SQL can change:
+**   XPLANE_FILE_OUTPUT unset, empty or 'off'  every call is an error
+**   XPLANE_FILE_OUTPUT=new       creates files; an existing output is refused
+**   XPLANE_FILE_OUTPUT=replace   also replaces existing outputs
+** The function is also SQLITE_DIRECTONLY (no view or trigger may call it),
+** but SQLite 3.40 does not enforce that for CHECK constraints: a database
+** whose trigger inserts into a table with CHECK (xplane_to_perfetto(...))
+** would otherwise write files of its author's choosing on the victim's
+** INSERT, even with PRAGMA trusted_schema=OFF. The command-line converter
+** tp_plugin/xplane2perfetto needs no setting.
 */
+#include <stdlib.h>
 #include <string.h>
 
 #include "functions.h"
@@ -28,28 +40,50 @@ static void to_perfetto(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   static const struct {
     const char *name;
     pf_export_opts o;
-  } modes[] = {{"per_host", {PF_FORMAT_PROTO, 0}},
-               {"merged", {PF_FORMAT_PROTO, 1}},
-               {"json", {PF_FORMAT_JSON, 0}},
-               {"json_merged", {PF_FORMAT_JSON, 1}}};
+  } modes[] = {{"per_host", {PF_FORMAT_PROTO, 0, 0, NULL}},
+               {"merged", {PF_FORMAT_PROTO, 1, 0, NULL}},
+               {"json", {PF_FORMAT_JSON, 0, 0, NULL}},
+               {"json_merged", {PF_FORMAT_JSON, 1, 0, NULL}}};
   if (!in || !out) {
     sqlite3_result_error(ctx, "xplane_to_perfetto(path, out_path [, mode]): path and out_path must not be NULL", -1);
     return;
   }
-  const pf_export_opts *o = NULL;
+  const char *policy = getenv("XPLANE_FILE_OUTPUT");
+  int replace;
+  if (!policy || !*policy || strcmp(policy, "off") == 0) {
+    sqlite3_result_error(ctx, "xplane_to_perfetto: writing files from SQL is off (a view, trigger or CHECK "
+                         "constraint of a database could otherwise write files); set XPLANE_FILE_OUTPUT=new "
+                         "(create new files) or =replace in the environment of the process, or use "
+                         "tp_plugin/xplane2perfetto (README: Security)", -1);
+    return;
+  } else if (strcmp(policy, "new") == 0) {
+    replace = 0;
+  } else if (strcmp(policy, "replace") == 0) {
+    replace = 1;
+  } else {
+    sqlite3_result_error(ctx, "xplane_to_perfetto: XPLANE_FILE_OUTPUT must be 'new' or 'replace' (or unset/off)", -1);
+    return;
+  }
+  pf_export_opts o;
+  int found = 0;
   for (size_t i = 0; mode && i < sizeof(modes) / sizeof(modes[0]); i++)
-    if (strcmp(mode, modes[i].name) == 0) o = &modes[i].o;
-  if (!o) {
+    if (strcmp(mode, modes[i].name) == 0) {
+      o = modes[i].o;
+      found = 1;
+    }
+  if (!found) {
     sqlite3_result_error(ctx, "xplane_to_perfetto: mode must be 'per_host', 'merged', 'json' or 'json_merged'", -1);
     return;
   }
+  o.replace = replace;
+  o.no_replace_why = "XPLANE_FILE_OUTPUT=new creates files only; =replace replaces them";
   pf_export_result r;
   char *err = NULL;
   /* sqlite3_interrupt / the progress handler stop the conversion (interrupt.h);
   ** a stopped conversion leaves no output (pf_export removes its .partial). */
   xp_sql_cancel sc;
   xp_sql_cancel_enter(&sc, sqlite3_context_db_handle(ctx));
-  int done = pf_export(in, out, o, &r, &err);
+  int done = pf_export(in, out, &o, &r, &err);
   int stopped = xp_sql_cancel_leave(&sc);
   if (!done && stopped) {
     sqlite3_result_error(ctx, XP_CANCELLED_TEXT, -1);

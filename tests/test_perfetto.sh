@@ -55,6 +55,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 decode() { protoc --decode=perfetto.protos.Trace -I "$SRC/schema" "$SRC/schema/perfetto_trace.proto" < "$1"; }
+# xplane_to_perfetto writes files only when the environment allows it (README:
+# Security); every output here is a new file under $tmp.
+export XPLANE_FILE_OUTPUT=new
 sql() { "$SQLITE3" -batch -bail -cmd ".load $EXT" "$@"; }
 # The fixture's identity in its source record (path under $tmp, run = the
 # name of $tmp) as the goldens write it.

@@ -4,7 +4,9 @@
 #include "pf_export.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/random.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -82,6 +84,61 @@ static int check_output(const char *out, const xp_filelist *files, char **errmsg
   return 1;
 }
 
+/* Create a new temporary file beside `out`, exclusively: `<dir>/.<base>.<16
+** hex digits>.partial`, opened O_CREAT|O_EXCL|O_NOFOLLOW (a name that exists,
+** a planted symlink included, is never opened: another random name is tried).
+** Mode 0666 less the umask, like any new file. Returns the stream, with its
+** name in *tmp (xp_malloc'd), or NULL with *errmsg. */
+static FILE *create_temp(const char *out, char **tmp, char **errmsg) {
+  const char *slash = strrchr(out, '/');
+  int dir_n = slash ? (int)(slash - out + 1) : 0;
+  for (int attempt = 0; attempt < 16; attempt++) {
+    uint64_t r = 0;
+    if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r)) r ^= (uint64_t)getpid() << 32 ^ (uint64_t)attempt;
+    *tmp = xp_mprintf("%.*s.%s.%016llx.partial", dir_n, out, out + dir_n, (unsigned long long)r);
+    if (!*tmp) return NULL;
+    int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      FILE *f = fdopen(fd, "wb");
+      if (f) return f;
+      close(fd);
+      unlink(*tmp);
+    }
+    if (fd >= 0 || errno != EEXIST) {
+      *errmsg = xp_mprintf("%s: cannot create a temporary file beside it: %s", out, strerror(errno));
+      xp_free(*tmp);
+      *tmp = NULL;
+      return NULL;
+    }
+    xp_free(*tmp);
+    *tmp = NULL;
+  }
+  *errmsg = xp_mprintf("%s: cannot create a temporary file beside it (16 names taken)", out);
+  return NULL;
+}
+
+/* Move the finished temporary file to `out`: rename(2) when replacing is
+** allowed; otherwise renameat2(RENAME_NOREPLACE) (or link(2) where the file
+** system lacks it), which fails when `out` exists, even if it appeared after
+** the first check. */
+static int publish(const char *tmp, const char *out, const pf_export_opts *o, char **err) {
+  int rc;
+  if (o->replace) {
+    rc = rename(tmp, out);
+  } else {
+    rc = renameat2(AT_FDCWD, tmp, AT_FDCWD, out, RENAME_NOREPLACE);
+    if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) {
+      rc = link(tmp, out);
+      if (rc == 0) unlink(tmp);
+    }
+  }
+  if (rc == 0) return 1;
+  if (errno == EEXIST && !o->replace)
+    *err = xp_mprintf("%s: exists (%s)", out, o->no_replace_why ? o->no_replace_why : "not replaced");
+  else *err = xp_mprintf("%s: cannot rename %s to it: %s", out, tmp, strerror(errno));
+  return 0;
+}
+
 /* Run model m over the profiles files[lo..hi). */
 static int add_profiles(pf_model *m, const xp_filelist *files, int lo, int hi, char **err) {
   int ok = 1;
@@ -107,15 +164,16 @@ static int add_profiles(pf_model *m, const xp_filelist *files, int lo, int hi, c
 /* One trace file: the profiles files[lo..hi) into `out`. */
 static int write_trace(const char *out, const xp_filelist *files, int lo, int hi, const pf_export_opts *o,
                        pf_export_result *r, char **errmsg) {
-  if (!check_output(out, files, errmsg) || !make_parents(out, errmsg)) return 0;
-  char *tmp = xp_mprintf("%s.partial", out);
-  if (!tmp) return 0;
-  FILE *f = fopen(tmp, "wb");
-  if (!f) {
-    *errmsg = xp_mprintf("%s: cannot write: %s", tmp, strerror(errno));
-    xp_free(tmp);
+  if (!check_output(out, files, errmsg)) return 0;
+  struct stat so;
+  if (!o->replace && lstat(out, &so) == 0) {
+    *errmsg = xp_mprintf("%s: exists (%s)", out, o->no_replace_why ? o->no_replace_why : "not replaced");
     return 0;
   }
+  if (!make_parents(out, errmsg)) return 0;
+  char *tmp = NULL;
+  FILE *f = create_temp(out, &tmp, errmsg);
+  if (!f) return 0;
   pf_sink sink;
   pf_writer *pw = NULL;
   pf_json *jw = NULL;
@@ -155,10 +213,7 @@ static int write_trace(const char *out, const xp_filelist *files, int lo, int hi
     ok = 0;
     err = xp_mprintf("%s: %s", tmp, strerror(errno));
   }
-  if (ok && rename(tmp, out) != 0) {
-    ok = 0;
-    err = xp_mprintf("%s: cannot rename to %s: %s", tmp, out, strerror(errno));
-  }
+  if (ok && !publish(tmp, out, o, &err)) ok = 0;
   if (!ok) {
     unlink(tmp);
     *errmsg = err ? err : xp_mprintf("%s: out of memory", out);

@@ -11,8 +11,11 @@
 ** writes one trace per profile under the directory `out`, at the profile's
 ** path relative to the input with `.xplane.pb` (or `.pb`) replaced by
 ** `.pftrace` (`.json`). Merged: every profile into the one file `out`, a
-** process per plane per host (pf_model.h). A trace is written to
-** `<out>.partial` and renamed when complete. Refused: an output name ending
+** process per plane per host (pf_model.h). A trace is written to a new
+** temporary file beside `out` (`.<name>.<random>.partial`, created with
+** O_EXCL|O_NOFOLLOW: a planted file or symlink is never written through) and
+** renamed to `out` when complete; on failure it is removed. With `replace`
+** 0 an existing `out` is refused, before and (RENAME_NOREPLACE) at the rename. Refused: an output name ending
 ** in `.pb` (trace processor takes any file starting with 0x0A for a
 ** Perfetto trace, and an XPlane would then be silently misread), and an
 ** output that is one of the input files.
@@ -29,6 +32,8 @@ typedef enum { PF_FORMAT_PROTO = 0, PF_FORMAT_JSON = 1 } pf_format;
 typedef struct pf_export_opts {
   pf_format format;
   int merged;
+  int replace;                /* 1: an existing output is replaced; 0: refused */
+  const char *no_replace_why; /* with replace 0: the error's explanation, or NULL */
 } pf_export_opts;
 
 typedef struct pf_export_result {

@@ -13,7 +13,9 @@
 **                   profile's relative path). Default: beside the input
 **                   (x.xplane.pb -> x.pftrace; DIR -> DIR/...; --merge of
 **                   DIR -> DIR.pftrace). A `.pb` output name, or an output
-**                   that is an input file, is refused.
+**                   that is an input file, is refused. An existing
+**                   output file is replaced (by a rename once the new trace
+**                   is complete: tp_plugin/pf_export.h).
 **
 ** stdout: one JSON line with the counts written, e.g. (gpu_mw.xplane.pb)
 **   {"files_in":1,"files_out":1,"slices":20635,"instants":2493,
@@ -39,7 +41,7 @@ static int usage(void) {
 }
 
 int main(int argc, char **argv) {
-  pf_export_opts o = {PF_FORMAT_PROTO, 0};
+  pf_export_opts o = {PF_FORMAT_PROTO, 0, 1, NULL}; /* a command the user typed: replaces, like cp */
   const char *in = NULL, *out = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
