@@ -10,7 +10,10 @@
 **   xplane_json_pretty(json)  json.dumps(obj, indent=2, sort_keys=True):
 **                             keys sorted at every level, 2-space indent,
 **                             non-ASCII escaped as \uXXXX, number tokens kept
-**                             verbatim (build doubles with json(xplane_repr(x)))
+**                             verbatim (build doubles with json(xplane_repr(x)));
+**                             nesting past 500 levels is an error, and so
+**                             (SQLITE_TOOBIG) is indentation past 8 times
+**                             the input + 1 MiB
 **
 ** All three are deterministic and innocuous.
 */
@@ -147,7 +150,16 @@ typedef struct jp {
   const char *p, *end;
   const char *err;
   int depth;
+  int64_t indent_left; /* bytes of line breaks and indentation still allowed */
+  int too_big;         /* indent_left ran out */
 } jp;
+
+/* The line breaks and indentation xplane_json_pretty may add: 8 times the
+** input + 1 MiB. Escapes take at most 6 output bytes per input byte, so the
+** output stays under 14 times the input + 1 MiB: a deeply nested 2 MB input
+** cannot ask for 1 GB from a view (the function is innocuous). */
+#define JP_INDENT_FACTOR 8
+#define JP_INDENT_SLACK ((int64_t)1 << 20)
 
 #define JP_MAX_DEPTH 500
 
@@ -256,7 +268,12 @@ static void emit_string(xp_buf *out, const char *z, int n) {
 
 static int jp_value(jp *j, xp_buf *out, int indent);
 
-static void newline(xp_buf *out, int indent) {
+static void newline(jp *j, xp_buf *out, int indent) {
+  j->indent_left -= indent + 1;
+  if (j->indent_left < 0) {
+    j->too_big = 1;
+    return;
+  }
   xp_buf_appendchar(out, 1, '\n');
   xp_buf_appendchar(out, indent, ' ');
 }
@@ -319,13 +336,13 @@ static int jp_object(jp *j, xp_buf *out, int indent) {
     qsort(m, (size_t)n, sizeof(member), by_key);
     xp_buf_appendchar(out, 1, '{');
     for (int i = 0; i < n; i++) {
-      newline(out, indent + 2);
+      newline(j, out, indent + 2);
       emit_string(out, m[i].key ? m[i].key : "", m[i].key_n);
       xp_buf_appendall(out, ": ");
       if (m[i].value) xp_buf_append(out, m[i].value, m[i].value_n);
       if (i + 1 < n) xp_buf_appendchar(out, 1, ',');
     }
-    newline(out, indent);
+    newline(j, out, indent);
     xp_buf_appendchar(out, 1, '}');
   }
   for (int i = 0; i < n; i++) {
@@ -346,7 +363,7 @@ static int jp_array(jp *j, xp_buf *out, int indent) {
   }
   xp_buf_appendchar(out, 1, '[');
   for (;;) {
-    newline(out, indent + 2);
+    newline(j, out, indent + 2);
     if (!jp_value(j, out, indent + 2)) return 0;
     jp_ws(j);
     if (j->p < j->end && *j->p == ',') {
@@ -361,12 +378,13 @@ static int jp_array(jp *j, xp_buf *out, int indent) {
     j->err = "expected ',' or ']'";
     return 0;
   }
-  newline(out, indent);
+  newline(j, out, indent);
   xp_buf_appendchar(out, 1, ']');
   return 1;
 }
 
 static int jp_value(jp *j, xp_buf *out, int indent) {
+  if (j->too_big) return 0; /* stop at once: fn_json_pretty reports it */
   jp_ws(j);
   if (j->p >= j->end) { j->err = "unexpected end"; return 0; }
   if (++j->depth > JP_MAX_DEPTH) { j->err = "nested too deeply"; return 0; }
@@ -402,10 +420,22 @@ static void fn_json_pretty(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   j.end = j.p + sqlite3_value_bytes(argv[0]);
   j.err = NULL;
   j.depth = 0;
+  j.indent_left = JP_INDENT_FACTOR * (int64_t)(j.end - j.p) + JP_INDENT_SLACK;
+  j.too_big = 0;
   xp_buf *out = xp_buf_new();
   int ok = jp_value(&j, out, 0);
   jp_ws(&j);
   if (ok && j.p != j.end) j.err = "trailing text", ok = 0;
+  if (j.too_big) {
+    xp_buf_free(out);
+    char *msg = sqlite3_mprintf("xplane_json_pretty: the output would pass %d times the input + 1 MiB of "
+                                "indentation (%lld input bytes, nested %d deep at most): string or blob too big",
+                                JP_INDENT_FACTOR, (long long)sqlite3_value_bytes(argv[0]), JP_MAX_DEPTH);
+    sqlite3_result_error(ctx, msg ? msg : "xplane_json_pretty: output too big", -1);
+    sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
+    sqlite3_free(msg);
+    return;
+  }
   if (!ok) {
     xp_buf_free(out);
     char *msg = sqlite3_mprintf("xplane_json_pretty: malformed JSON: %s", j.err ? j.err : "?");

@@ -148,5 +148,51 @@ if run 12; then
   ((left == 0)) && ok "12: no temporary file left" || bad "12: $left temporary files left in $d"
 fi
 
+# ---- item 4: hash flooding in the metadata id maps -------------------------
+# 20,000 event metadata ids crafted so that the old id hash put them all in
+# one slot, against ids 1..20,000: the work of listing them (instructions
+# counted by valgrind, less a one-id profile's) within 3x. Today's code: 300x.
+if run 4; then
+  if ((SANITIZED)) || ! command -v valgrind >/dev/null; then
+    echo "SKIP 4: needs valgrind and an uninstrumented build"
+  else
+    instr() { # instr FILE: instructions of listing FILE's event metadata
+      valgrind --tool=callgrind --callgrind-out-file=/dev/null "$SQLITE3" -batch :memory: ".load $EXT" \
+        "SELECT count(*) FROM xplane_event_metadata('$1')" 2>&1 >/dev/null | sed -n 's/.*Collected : //p'
+    }
+    $XSPACE seq_ids 1 "$TMP/ids1.xplane.pb"
+    $XSPACE seq_ids 20000 "$TMP/seq.xplane.pb"
+    $XSPACE crafted_ids 20000 "$TMP/crafted.xplane.pb"
+    b=$(instr "$TMP/ids1.xplane.pb") s=$(instr "$TMP/seq.xplane.pb") c=$(instr "$TMP/crafted.xplane.pb")
+    if [[ -n $b && -n $s && -n $c ]] && (((c - b) <= 3 * (s - b))); then
+      ok "4: 20,000 crafted ids cost $((c - b)) instructions, sequential ones $((s - b)) (within 3x)"
+    else
+      bad "4: 20,000 crafted ids cost $((c - b)) instructions, sequential ones $((s - b)) (want within 3x)"
+    fi
+  fi
+fi
+
+# ---- item 14: no silent empties; bounded output from view-safe functions ---
+if run 14; then
+  # Python's json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=True) of
+  # {"b":[1,2],"a":"é"}, written by hand.
+  expect_out "14: xplane_json_pretty of a small document" $'{\n  "a": "\\u00e9",\n  "b": [\n    1,\n    2\n  ]\n}' \
+    "SELECT xplane_json_pretty('{\"b\":[1,2],\"a\":\"é\"}')"
+  # 2 MB nested 499 deep holding 1,000,000 zeros: pretty printing asks for
+  # 1,000,000 lines of 1,000 spaces (1 GB). Refused with SQLITE_TOOBIG early.
+  awk 'BEGIN { for (i = 0; i < 499; i++) printf "["; for (i = 0; i < 1000000; i++) printf "0,"; printf "0";
+               for (i = 0; i < 499; i++) printf "]" }' >"$TMP/deep.json"
+  peak_kb "$SQLITE3" -batch :memory: -cmd ".load $EXT" \
+    "SELECT length(xplane_json_pretty(CAST(readfile('$TMP/deep.json') AS TEXT)))"
+  if ((RC > 0 && RC < 128)) && grep -qF "xplane_json_pretty: the output would pass" "$TMP/err" && grep -qF "string or blob too big" "$TMP/err"; then
+    ok "14: 2 MB asking for 1 GB of pretty JSON is SQLITE_TOOBIG (peak ${KB} kB)"
+  else
+    bad "14: deep pretty JSON: exit $RC, out '$(<"$TMP/out")', err '$(head -c 300 "$TMP/err")'"
+  fi
+  if ((!SANITIZED)); then
+    ((KB < 200000)) && ok "14: ... within 200 MB peak RSS ($KB kB)" || bad "14: deep pretty JSON peaked at $KB kB (want < 200000)"
+  fi
+fi
+
 echo "$pass passed, $fail failed"
 ((fail == 0))
