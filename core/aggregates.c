@@ -191,11 +191,13 @@ static int build_tracks(xp_profile *p, tracks *t) {
         int8_t *c_em = &cat_of[em - pl->emeta];
         if (*c_em < 0) *c_em = (int8_t)category_of(xp_event_category(pl->name.p, pl->name.n, name.p, name.n));
         int c = *c_em;
+        /* the index bounds each start and end (profile.h XP_TIME_LIMIT_PS);
+        ** the sums saturate at INT64_MAX */
         int64_t start = xp_event_start(ln, &ev), end = start + ev.duration_ps;
         int64_t *b = a + c * 5;
         b[0]++;
-        b[1] += ev.duration_ps;
-        b[2] += self[idx] > 0 ? self[idx] : 0;
+        b[1] = xp_add_sat(b[1], ev.duration_ps);
+        b[2] = xp_add_sat(b[2], self[idx] > 0 ? self[idx] : 0);
         if (start < b[3]) b[3] = start;
         if (end > b[4]) b[4] = end;
         /* hint stats: run_id, then the source by priority */
@@ -369,8 +371,8 @@ static int build_op_names(xp_profile *p, op_names *out) {
       g->first_op = i;
     }
     g->count++;
-    g->total_ps += o->dur_ps;
-    g->self_ps += o->self_ps > 0 ? o->self_ps : 0;
+    g->total_ps = xp_add_sat(g->total_ps, o->dur_ps);
+    g->self_ps = xp_add_sat(g->self_ps, o->self_ps > 0 ? o->self_ps : 0);
     pick_op(p, o, &pk);
     xp_str ln = xp_op_long_name(p, o, text_of(&pk.v[PICK_LONG_NAME])), src = first_text(&pk.v[PICK_SOURCE], PICK_N - PICK_SOURCE), tf = picked_tf_op(&pk);
     xp_buf_reset(sig);

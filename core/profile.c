@@ -263,6 +263,9 @@ static void walk_event(xp_wire *lr, const xp_field *ef, xp_line *ln, idset *used
   }
   if (r.err) { *lr = r; return; }
   ln->n_events++;
+  if (!ln->bad_event && (dur < -XP_EVENT_LIMIT_PS || dur > XP_EVENT_LIMIT_PS ||
+                         (has_off && (off < -XP_EVENT_LIMIT_PS || off > XP_EVENT_LIMIT_PS))))
+    ln->bad_event = ln->n_events;
   if (has_off) {
     /* Line-relative times; the line's timestamp is added once the whole line
     ** is read (its field may come after the events). Wrapping arithmetic is
@@ -477,10 +480,27 @@ static void free_planes(xp_profile *p) {
 /* Line times in ps must fit int64. Modern producers write line timestamps
 ** relative to the session start; old ones wrote epoch nanoseconds (~1.7e18,
 ** x1000 overflows). Those files are rebased on their earliest line, and the
-** base is reported (xplane_space.time_base_ns). */
-#define XP_EPOCH_NS_LIMIT ((int64_t)1000000000 * 86400 * 365) /* a year of ns */
+** base is reported (xplane_space.time_base_ns). Lines are rebased on the earliest timestamp when some timestamp is more
+** than 2^62 ps (53 days) from 0: epoch-based clocks, or an uptime clock of a
+** long-running host; then picosecond times stay within XP_TIME_LIMIT_PS. */
+#define XP_EPOCH_NS_LIMIT (XP_TIME_LIMIT_PS / 1000 - 1)
 
-static void set_line_bases(xp_profile *p) {
+/* Why event k (0-based) of line li of plane pi is out of range. */
+static char *bad_event_text(const xp_profile *p, int32_t pi, int32_t li, int64_t k) {
+  const xp_plane *pl = &p->planes[pi];
+  const xp_line *ln = &pl->lines[li];
+  xp_event_iter it;
+  xp_event ev;
+  memset(&ev, 0, sizeof(ev));
+  xp_events_begin(p, ln, &it);
+  for (int64_t i = 0; i <= k && xp_events_next(&it, &ev); i++) {}
+  return xp_mprintf("plane %d (%.*s) line %d (%.*s) event %lld: time out of range: offset_ps %lld, "
+                    "duration_ps %lld (offsets and durations within +-2^61 ps: README "
+                    "\"Limits and safety\")", pi, (int)pl->name.n, pl->name.p, li, (int)ln->name.n,
+                    ln->name.p, (long long)k, (long long)ev.offset_ps, (long long)ev.duration_ps);
+}
+
+static char *set_line_bases(xp_profile *p) {
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (int32_t i = 0; i < p->n_planes; i++)
     for (int32_t k = 0; k < p->planes[i].n_lines; k++) {
@@ -492,12 +512,26 @@ static void set_line_bases(xp_profile *p) {
   for (int32_t i = 0; i < p->n_planes; i++)
     for (int32_t k = 0; k < p->planes[i].n_lines; k++) {
       xp_line *ln = &p->planes[i].lines[k];
-      ln->base_ps = (int64_t)(((uint64_t)ln->timestamp_ns - (uint64_t)p->time_base_ns) * 1000u);
+      if (ln->bad_event) return bad_event_text(p, i, k, ln->bad_event - 1);
+      int64_t rel_ns, base, lo_ps, hi_ps;
+      int over = __builtin_sub_overflow(ln->timestamp_ns, p->time_base_ns, &rel_ns) ||
+                 __builtin_mul_overflow(rel_ns, (int64_t)1000, &base);
+      if (!over && ln->n_timed)
+        over = __builtin_add_overflow(ln->min_start_ps, base, &lo_ps) ||
+               __builtin_add_overflow(ln->max_end_ps, base, &hi_ps) || lo_ps <= -XP_TIME_LIMIT_PS ||
+               hi_ps >= XP_TIME_LIMIT_PS;
+      if (over)
+        return xp_mprintf("plane %d (%.*s) line %d (%.*s): timestamp_ns %lld puts events more than 2^62 ps "
+                          "from the profile's time base (%lld ns) (README \"Limits and safety\")", i,
+                          (int)p->planes[i].name.n, p->planes[i].name.p, k, (int)ln->name.n, ln->name.p,
+                          (long long)ln->timestamp_ns, (long long)p->time_base_ns);
+      ln->base_ps = base;
       if (!ln->n_timed) continue;
-      ln->min_start_ps = (int64_t)((uint64_t)ln->min_start_ps + (uint64_t)ln->base_ps);
-      ln->max_start_ps = (int64_t)((uint64_t)ln->max_start_ps + (uint64_t)ln->base_ps);
-      ln->max_end_ps = (int64_t)((uint64_t)ln->max_end_ps + (uint64_t)ln->base_ps);
+      ln->min_start_ps += base;
+      ln->max_start_ps += base; /* between min_start and max_end */
+      ln->max_end_ps += base;
     }
+  return NULL;
 }
 
 /* Describe a wire error in words a user can act on. */
@@ -628,7 +662,8 @@ static char *index_space(xp_profile *p, int threads) {
     p->n_lines += p->planes[i].n_lines;
     p->n_events += p->planes[i].n_events;
   }
-  set_line_bases(p);
+  char *bad = set_line_bases(p);
+  if (bad) return bad;
   read_task_environment(p);
   return NULL;
 }

@@ -36,6 +36,15 @@
 ** 2 GiB, so no producer writes a larger XSpace. */
 #define XP_MAX_FILE_BYTES ((int64_t)0x7fffffff)
 
+/* Time range (README "Limits and safety"), checked while indexing, so that
+** no start, end, duration or difference of two of them overflows int64:
+** each XEvent's offset_ps and duration_ps within +-2^61 ps (26.7 days; a
+** negative duration is kept as data: the analysis skips such events), and every event's absolute start and end (line timestamp less the
+** profile's time base, plus the offset [and duration]) strictly within
+** +-2^62 ps (53 days). A profile outside it is refused, naming the event. */
+#define XP_EVENT_LIMIT_PS ((int64_t)1 << 61)
+#define XP_TIME_LIMIT_PS ((int64_t)1 << 62)
+
 /* A string inside the mapping (not NUL-terminated). */
 typedef struct xp_str {
   const char *p;
@@ -106,6 +115,7 @@ typedef struct xp_line {
   int64_t min_start_ps;  /* over timed events; INT64_MAX when none */
   int64_t max_start_ps;  /* INT64_MIN when none */
   int64_t max_end_ps;    /* INT64_MIN when none */
+  int64_t bad_event;     /* 1 + index of the first event outside XP_EVENT_LIMIT_PS; 0 none */
 } xp_line;
 
 typedef struct xp_plane {
@@ -242,7 +252,8 @@ typedef struct xp_event {
   size_t msg_n;
 } xp_event;
 
-/* An event's start in ps: the line's base plus its offset (wrapping, never UB). */
+/* An event's start in ps: the line's base plus its offset (within
+** +-XP_TIME_LIMIT_PS in an indexed profile; wrapping, never UB, otherwise). */
 static inline int64_t xp_event_start(const xp_line *ln, const xp_event *ev) {
   return (int64_t)((uint64_t)ln->base_ps + (uint64_t)ev->offset_ps);
 }

@@ -34,7 +34,7 @@ static rec *sorted_recs(int64_t n, const int64_t *start, const int64_t *dur,
   if (!r) return NULL;
   for (int64_t i = 0; i < n; i++) {
     r[i].start = start[i];
-    r[i].end = (int64_t)((uint64_t)start[i] + (uint64_t)dur[i]);
+    r[i].end = xp_add_sat(start[i], dur[i]); /* callers pass dur >= 0; clamped, never wrapped */
     r[i].idx = i;
   }
   qsort(r, (size_t)n, sizeof(rec), cmp);
@@ -62,7 +62,7 @@ int xp_exclusive_times(int64_t n, const int64_t *start, const int64_t *dur, int6
   for (int64_t i = 0; i < n; i++) {
     while (top && r[stack[top - 1]].end <= r[i].start) CLOSE();
     while (top && r[stack[top - 1]].end < r[i].end) CLOSE();
-    if (top) kids[top - 1] += dur[r[i].idx];
+    if (top) kids[top - 1] = xp_add_sat(kids[top - 1], dur[r[i].idx]);
     stack[top] = i;
     kids[top] = 0;
     top++;
@@ -84,7 +84,7 @@ int xp_pre_op_gaps(int64_t n, const int64_t *start, const int64_t *dur, const ui
     gap_out[i] = 0;
     payload_out[i] = -1;
     if (k > 0 && r[k].start > max_end) {
-      gap_out[i] = r[k].start - max_end;
+      gap_out[i] = xp_sub_sat(r[k].start, max_end);
       int64_t payload = i;
       if (marker_like[i]) {
         int64_t chain_end = r[k].end;

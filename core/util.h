@@ -171,4 +171,19 @@ static inline void xp_hmap_put(xp_hmap *m, uint64_t pos, int64_t entry) {
 }
 void xp_hmap_free(xp_hmap *m);
 
+/* ---- saturating int64 arithmetic ---------------------------------------- */
+
+/* a + b and a - b clamped to [INT64_MIN, INT64_MAX] instead of overflowing
+** (sums of picoseconds; README "Limits and safety"). */
+static inline int64_t xp_add_sat(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+static inline int64_t xp_sub_sat(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) return b < 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
 #endif

@@ -16,7 +16,8 @@
 ** row's value (any ORDER BY works: the function orders the rows itself by the
 ** rules of timeline.h). Arguments are integers in one unit (ps, ns: any, the
 ** result is in the same unit). A row with a NULL start or duration, or a
-** negative duration, takes no part and gets NULL. Results:
+** negative duration, takes no part and gets NULL; a row whose start +
+** duration overflows int64 is an error. Results:
 **   xplane_self_ps      exclusive time (duration minus direct children)
 **   xplane_gap_ps       idle time before the row when it starts after every
 **                       earlier row of the track has ended (else 0)
@@ -50,6 +51,8 @@
 SQLITE_EXTENSION_INIT3
 
 typedef enum { TL_SELF, TL_GAP, TL_PAYLOAD } tl_kind;
+
+static const char *const tl_names[] = {"xplane_self_ps", "xplane_gap_ps", "xplane_gap_payload"};
 
 typedef struct tl_state {
   int64_t n, cap;
@@ -96,6 +99,14 @@ static void tl_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   int ok = sqlite3_value_type(argv[0]) != SQLITE_NULL && sqlite3_value_type(argv[1]) != SQLITE_NULL;
   st->start[st->n] = sqlite3_value_int64(argv[0]);
   st->dur[st->n] = ok ? sqlite3_value_int64(argv[1]) : -1;
+  int64_t end;
+  if (ok && st->dur[st->n] >= 0 && __builtin_add_overflow(st->start[st->n], st->dur[st->n], &end)) {
+    char *msg = sqlite3_mprintf("%s: start %lld + duration %lld overflows a 64-bit integer", tl_names[kind],
+                                (long long)st->start[st->n], (long long)st->dur[st->n]);
+    sqlite3_result_error(ctx, msg ? msg : "window function: start + duration overflows", -1);
+    sqlite3_free(msg);
+    return;
+  }
   if (kind == TL_PAYLOAD) {
     const unsigned char *z = argc > 2 ? sqlite3_value_text(argv[2]) : NULL;
     st->name[st->n] = sqlite3_mprintf("%s", z ? (const char *)z : "");
@@ -155,8 +166,6 @@ static int compute(tl_state *st, tl_kind kind) {
   st->computed = ok;
   return ok;
 }
-
-static const char *const tl_names[] = {"xplane_self_ps", "xplane_gap_ps", "xplane_gap_payload"};
 
 static void frame_error(sqlite3_context *ctx, tl_kind kind) {
   char *msg = sqlite3_mprintf("%s: the window frame must be ROWS BETWEEN CURRENT ROW AND "

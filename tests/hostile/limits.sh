@@ -148,6 +148,40 @@ if run 12; then
   ((left == 0)) && ok "12: no temporary file left" || bad "12: $left temporary files left in $d"
 fi
 
+# ---- item 9: times near 2^62 -----------------------------------------------
+# Limits (profile.h): offsets and durations within +-2^61 ps; absolute times
+# strictly within +-2^62 ps of the time base; sums saturate at 2^63-1.
+if run 9; then
+  H=4611686018427387904 G=2305843009213693952 M=9223372036854775807
+  refused() { # refused NAME SPEC WANT: the profile of SPEC is refused with WANT
+    $XSPACE events "$2" "$TMP/t9.xplane.pb"
+    expect_err "9: $1" "xplane_tracks: $TMP/t9.xplane.pb: plane 0 (/device:GPU:0) line 0 (ops)$3" \
+      "SELECT dur_ps FROM xplane_tracks('$TMP/t9.xplane.pb')"
+  }
+  refused "duration 2^62 refused" "0:0/$H" " event 0: time out of range: offset_ps 0, duration_ps $H"
+  refused "offset near 2^63 refused" "0:$((M - 5))/10" " event 0: time out of range: offset_ps $((M - 5)), duration_ps 10"
+  refused "timestamp_ns x 1000 past 2^62 refused" "4611686018427:$G/$G" \
+    ": timestamp_ns 4611686018427 puts events more than 2^62 ps from the profile's time base (0 ns)"
+  # Five nested events of 2^61 ps each: durations sum to 5 x 2^61 > 2^63 - 1,
+  # saturated; the self time of the outermost is 2^61 - 2^61 = 0, the
+  # innermost keeps 2^61: self sum 2^61. Times [0, 2^61].
+  $XSPACE events "0:0/$G,0/$G,0/$G,0/$G,0/$G" "$TMP/t9.xplane.pb"
+  expect_out "9: five nested 2^61 ps events: the duration sum saturates, nothing negative" \
+    "$M|$G|0|$G" "SELECT dur_ps, self_ps, first_start_ps, last_end_ps FROM xplane_tracks('$TMP/t9.xplane.pb')"
+  expect_out "9: ... and no op has a negative duration or self time" "0" \
+    "SELECT count(*) FROM xplane_ops('$TMP/t9.xplane.pb') WHERE dur_ps < 0 OR self_ps < 0"
+  # A host up 100 days (uptime-clock timestamps 8.64e15 ns): rebased, start 0.
+  $XSPACE events "8640000000000000:5/7" "$TMP/t9.xplane.pb"
+  expect_out "9: a 100-day uptime timestamp is rebased (time base 8640000000000000 ns)" "8640000000000000|5|12" \
+    "SELECT time_base_ns, (SELECT first_start_ps FROM xplane_lines('$TMP/t9.xplane.pb')), (SELECT last_end_ps FROM xplane_lines('$TMP/t9.xplane.pb')) FROM xplane_space('$TMP/t9.xplane.pb')"
+  # The window functions over any rows: an overflowing end is an error.
+  expect_err "9: xplane_self_ps with start + duration past 2^63 is an error" \
+    "xplane_self_ps: start $H + duration $H overflows a 64-bit integer" \
+    "SELECT xplane_self_ps(s, d) OVER (ORDER BY s ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM (SELECT $H AS s, $H AS d)"
+  expect_out "9: xplane_gap_ps between -2^63 and 2^63-1 saturates" $'0\n7\n9223372036854775807' \
+    "SELECT xplane_gap_ps(s, d) OVER (ORDER BY s ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM (SELECT -9223372036854775808 AS s, 1 AS d UNION ALL SELECT -9223372036854775800, 0 UNION ALL SELECT $M, 0) ORDER BY s"
+fi
+
 # ---- item 4: hash flooding in the metadata id maps -------------------------
 # 20,000 event metadata ids crafted so that the old id hash put them all in
 # one slot, against ids 1..20,000: the work of listing them (instructions

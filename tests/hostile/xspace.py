@@ -13,9 +13,10 @@ schema/xplane.proto (independent of the extension's decoder). KIND:
   crafted_ids N  the same with N ids whose old 64-bit hash (x ^= x >> 33;
                  x *= 0xff51afd7ed558ccd; x ^= x >> 33) has 16 low zero bits:
                  every id lands in one slot of the id map's table
-  huge_times N   a plane /device:GPU:0, one line, N = the offset in ps of two
-                 events: a parent [N, N + N) and a child [N + 1, N + 2): with
-                 N near 2^62 the end overflows int64
+  events SPEC    a plane /device:GPU:0 (metadata {1: "fusion.1"}), one line
+                 per ';'-separated part of SPEC: `TS_NS:OFF/DUR,OFF/DUR...`,
+                 the line's timestamp_ns and its events' offset_ps/duration_ps
+                 (e.g. "0:0/4611686018427387904,0/4611686018427387904")
 """
 import sys
 
@@ -61,7 +62,8 @@ def meta_entry(mid, name):
     return f_bytes(4, f_int(1, mid) + f_bytes(2, f_int(1, mid) + f_bytes(2, name)))
 
 def main():
-    kind, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    kind, out = sys.argv[1], sys.argv[3]
+    n = 0 if kind == "events" else int(sys.argv[2])
     if kind == "planes":
         data = b"\x0a\x00" * n
     elif kind == "lines":
@@ -74,11 +76,16 @@ def main():
         ids = [i + 1 for i in range(n)] if kind == "seq_ids" else [crafted(i + 1) for i in range(n)]
         plane = f_bytes(2, "/host:CPU") + b"".join(meta_entry(i, "m%d" % k) for k, i in enumerate(ids))
         data = f_bytes(1, plane)
-    elif kind == "huge_times":
-        evs = f_bytes(4, f_int(1, 1) + f_int(2, n) + f_int(3, n))
-        evs += f_bytes(4, f_int(1, 1) + f_int(2, n + 1) + f_int(3, 1))
-        line = f_bytes(3, f_int(1, 1) + f_bytes(2, "ops") + evs)
-        plane = f_bytes(2, "/device:GPU:0") + meta_entry(1, "fusion.1") + line
+    elif kind == "events":
+        lines = b""
+        for k, part in enumerate(sys.argv[2].split(";")):
+            ts, evspec = part.split(":")
+            evs = b""
+            for e in filter(None, evspec.split(",")):
+                off, dur = (int(x) for x in e.split("/"))
+                evs += f_bytes(4, f_int(1, 1) + f_int(2, off) + f_int(3, dur))
+            lines += f_bytes(3, f_int(1, k + 1) + f_bytes(2, "ops") + f_int(3, int(ts)) + evs)
+        plane = f_bytes(2, "/device:GPU:0") + meta_entry(1, "fusion.1") + lines
         data = f_bytes(1, plane)
     else:
         sys.exit("unknown kind " + kind)
