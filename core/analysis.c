@@ -18,6 +18,8 @@ static void analysis_free(void *a_) {
   for (int64_t i = 0; i < a->n_lines; i++) xp_free(a->line_self[i]);
   xp_free(a->line_self);
   xp_free(a->line_base);
+  xp_free(a->trk_first);
+  xp_free(a->trk_next);
   xp_free(a->ops);
   xp_free(a->steps);
   for (int64_t i = 0; i < a->n_scopes; i++) xp_free(a->scopes[i].path);
@@ -49,15 +51,38 @@ xp_analysis *xp_analysis_get(xp_profile *p) {
   a->n_lines = p->n_lines;
   a->line_base = xp_malloc(sizeof(int32_t) * (uint64_t)(p->n_planes + 1));
   a->line_self = xp_malloc(sizeof(int64_t *) * (uint64_t)(p->n_lines + 1));
-  if (!a->line_base || !a->line_self) {
+  a->trk_first = xp_malloc(sizeof(int32_t) * (uint64_t)(p->n_lines + 1));
+  a->trk_next = xp_malloc(sizeof(int32_t) * (uint64_t)(p->n_lines + 1));
+  if (!a->line_base || !a->line_self || !a->trk_first || !a->trk_next) {
     analysis_free(a);
     return NULL;
   }
   memset(a->line_self, 0, sizeof(int64_t *) * (size_t)(p->n_lines + 1));
-  int32_t base = 0;
+  int32_t base = 0, max_lines = 0;
   for (int32_t i = 0; i < p->n_planes; i++) {
     a->line_base[i] = base;
     base += p->planes[i].n_lines;
+    if (p->planes[i].n_lines > max_lines) max_lines = p->planes[i].n_lines;
+  }
+  /* track links: one sort per plane (xp_plane_tracks) */
+  int32_t *lines = xp_malloc(sizeof(int32_t) * ((uint64_t)max_lines + 1));
+  int32_t *starts = xp_malloc(sizeof(int32_t) * ((uint64_t)max_lines + 1));
+  int ok = lines && starts;
+  for (int32_t i = 0; ok && i < p->n_planes; i++) {
+    int32_t n_tracks = xp_plane_tracks(&p->planes[i], lines, starts);
+    if (n_tracks < 0) { ok = 0; break; }
+    int32_t *first = a->trk_first + a->line_base[i], *next = a->trk_next + a->line_base[i];
+    for (int32_t t = 0; t < n_tracks; t++)
+      for (int32_t k = starts[t]; k < starts[t + 1]; k++) {
+        first[lines[k]] = lines[starts[t]];
+        next[lines[k]] = k + 1 < starts[t + 1] ? lines[k + 1] : -1;
+      }
+  }
+  xp_free(lines);
+  xp_free(starts);
+  if (!ok) {
+    analysis_free(a);
+    return NULL;
   }
   p->analysis = a;
   p->analysis_free = analysis_free;

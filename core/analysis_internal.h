@@ -30,6 +30,10 @@ struct xp_analysis {
   void (*slot_free[XP_N_SLOTS])(void *);
   int64_t n_lines;
   int64_t self_bytes;   /* bytes of the line_self arrays built (the cache's budget) */
+  /* Tracks (xp_plane_tracks), per global line: the plane's first line of its
+  ** track, and the next line of the track (-1 after the last), so that a
+  ** track's lines are walked without scanning the plane: linear in lines. */
+  int32_t *trk_first, *trk_next;
 };
 
 
@@ -48,9 +52,16 @@ typedef struct xp_gathered {
 
 /* Gather the analysis events of the track of line `first` (all lines of the
 ** plane with its key); only_ops keeps device-op lines only. 0 on OOM. */
-int xp_gather_track(const xp_profile *p, int32_t plane, int32_t first, int only_ops, xp_gathered *g);
+int xp_gather_track(const xp_profile *p, const xp_analysis *a, int32_t plane, int32_t first, int only_ops,
+                    xp_gathered *g);
 void xp_gathered_free(xp_gathered *g);
-/* The first line of the plane in the track of line li. */
-int32_t xp_track_first(const xp_plane *pl, int32_t li);
+/* The first line of the plane in the track of line li, and the line after li
+** in its track (-1: li is the last). O(1). */
+static inline int32_t xp_track_first(const xp_analysis *a, int32_t plane, int32_t li) {
+  return a->trk_first[a->line_base[plane] + li];
+}
+static inline int32_t xp_track_next(const xp_analysis *a, int32_t plane, int32_t li) {
+  return a->trk_next[a->line_base[plane] + li];
+}
 
 #endif

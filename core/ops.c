@@ -15,7 +15,7 @@ static int add_track_ops(xp_profile *p, xp_analysis *a, int32_t plane, int32_t f
   const xp_plane *pl = &p->planes[plane];
   xp_gathered g;
   memset(&g, 0, sizeof(g));
-  int ok = xp_gather_track(p, plane, first, 1, &g);
+  int ok = xp_gather_track(p, xp_analysis_get(p), plane, first, 1, &g);
   uint8_t *marker = ok ? xp_malloc((uint64_t)g.n + 1) : NULL;
   int64_t *gap = ok ? xp_malloc(sizeof(int64_t) * (uint64_t)(g.n + 1)) : NULL;
   int64_t *payload = ok ? xp_malloc(sizeof(int64_t) * (uint64_t)(g.n + 1)) : NULL;
@@ -74,11 +74,10 @@ int64_t xp_ops(xp_profile *p, const xp_op **ops) {
     for (int32_t pi = 0; pi < p->n_planes; pi++) {
       const xp_plane *pl = &p->planes[pi];
       for (int32_t li = 0; li < pl->n_lines; li++) {
-        if (xp_track_first(pl, li) != li) continue; /* each track once, at its first line */
+        if (xp_track_first(a, pi, li) != li) continue; /* each track once, at its first line */
         int has_ops = 0;
-        int64_t key = xp_line_track_key(&pl->lines[li], li);
-        for (int32_t k = li; k < pl->n_lines && !has_ops; k++)
-          has_ops = xp_line_track_key(&pl->lines[k], k) == key && xp_device_op_line(pl, &pl->lines[k]);
+        for (int32_t k = li; k >= 0 && !has_ops; k = xp_track_next(a, pi, k))
+          has_ops = xp_device_op_line(pl, &pl->lines[k]);
         if (has_ops && !add_track_ops(p, a, pi, li, &cap)) {
           xp_free(a->ops);
           a->ops = NULL;

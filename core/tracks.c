@@ -43,12 +43,11 @@ static int gathered_push(xp_gathered *g) {
 
 /* Gather the analysis events of the track of line `first` (all lines of the
 ** plane with its key); only_ops keeps device-op lines only. */
-int xp_gather_track(const xp_profile *p, int32_t plane, int32_t first, int only_ops, xp_gathered *g) {
+int xp_gather_track(const xp_profile *p, const xp_analysis *a, int32_t plane, int32_t first, int only_ops,
+                    xp_gathered *g) {
   const xp_plane *pl = &p->planes[plane];
-  int64_t key = xp_line_track_key(&pl->lines[first], first);
-  for (int32_t li = first; li < pl->n_lines; li++) {
+  for (int32_t li = first; li >= 0; li = xp_track_next(a, plane, li)) {
     const xp_line *ln = &pl->lines[li];
-    if (xp_line_track_key(ln, li) != key) continue;
     if (only_ops && !xp_device_op_line(pl, ln)) continue;
     xp_event_iter it;
     xp_event ev;
@@ -73,27 +72,17 @@ int xp_gather_track(const xp_profile *p, int32_t plane, int32_t first, int only_
   return 1;
 }
 
-/* The first line of the plane in the track of line li. */
-int32_t xp_track_first(const xp_plane *pl, int32_t li) {
-  int64_t key = xp_line_track_key(&pl->lines[li], li);
-  for (int32_t k = 0; k < li; k++)
-    if (xp_line_track_key(&pl->lines[k], k) == key) return k;
-  return li;
-}
-
 /* Compute and store the self times of every line of the track of `line`. */
 static int compute_track_self(xp_profile *p, xp_analysis *a, int32_t plane, int32_t line) {
   const xp_plane *pl = &p->planes[plane];
-  int32_t first = xp_track_first(pl, line);
-  int64_t key = xp_line_track_key(&pl->lines[first], first);
+  int32_t first = xp_track_first(a, plane, line);
   xp_gathered g;
   memset(&g, 0, sizeof(g));
-  int ok = xp_gather_track(p, plane, first, 0, &g);
+  int ok = xp_gather_track(p, a, plane, first, 0, &g);
   int64_t *self = ok ? xp_malloc(sizeof(int64_t) * (uint64_t)(g.n + 1)) : NULL;
   ok = self && xp_exclusive_times(g.n, g.start, g.dur, self);
-  for (int32_t li = first; ok && li < pl->n_lines; li++) {
+  for (int32_t li = first; ok && li >= 0; li = xp_track_next(a, plane, li)) {
     const xp_line *ln = &pl->lines[li];
-    if (xp_line_track_key(ln, li) != key) continue;
     int64_t *arr = xp_malloc(sizeof(int64_t) * (uint64_t)(ln->n_events + 1));
     if (!arr) { ok = 0; break; }
     if (!a->line_self[a->line_base[plane] + li]) a->self_bytes += (int64_t)sizeof(int64_t) * (ln->n_events + 1);

@@ -68,7 +68,7 @@ def main():
         data = b"\x0a\x00" * n
     elif kind == "lines":
         ev = f_bytes(4, f_int(1, 1) + f_int(2, 0) + f_int(3, 1000))
-        lines = [f_bytes(3, f_int(1, 1) + f_bytes(2, "ops") + ev)]
+        lines = [f_bytes(3, f_int(1, 1) + f_bytes(2, "XLA Ops") + ev)]
         lines += [f_bytes(3, f_int(1, i + 2)) for i in range(n)]
         plane = f_bytes(2, "/device:GPU:0") + meta_entry(1, "fusion.1") + b"".join(lines)
         data = f_bytes(1, plane)
@@ -84,7 +84,7 @@ def main():
             for e in filter(None, evspec.split(",")):
                 off, dur = (int(x) for x in e.split("/"))
                 evs += f_bytes(4, f_int(1, 1) + f_int(2, off) + f_int(3, dur))
-            lines += f_bytes(3, f_int(1, k + 1) + f_bytes(2, "ops") + f_int(3, int(ts)) + evs)
+            lines += f_bytes(3, f_int(1, k + 1) + f_bytes(2, "XLA Ops") + f_int(3, int(ts)) + evs)
         plane = f_bytes(2, "/device:GPU:0") + meta_entry(1, "fusion.1") + lines
         data = f_bytes(1, plane)
     else:
