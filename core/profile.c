@@ -57,6 +57,7 @@ static xp_str str_of(const xp_field *f) {
 /* Map the int64 ids that start each of n entries to their index; later
 ** duplicates win, as for a protobuf map. */
 static int idmap_build(xp_idmap *m, int32_t n, const void *arr, size_t stride) {
+  if (n == 0) return 1; /* no table: lookups miss (an empty plane costs no heap here) */
   if (!xp_idmap_reserve(m, (uint32_t)n)) return 0;
   for (int32_t i = 0; i < n; i++)
     if (!xp_idmap_put(m, *(const int64_t *)((const char *)arr + (size_t)i * stride), i)) return 0;
@@ -149,6 +150,9 @@ int64_t xp_profile_n_tracks(const xp_profile *p) {
 typedef struct walk {
   xp_profile *prof;
   int oom;
+  int limit;              /* 1: XP_MAX_LINES passed, 2: XP_MAX_EVENTS passed */
+  int64_t *lines_total;   /* shared by the plane walkers (atomic): the limits */
+  int64_t *events_total;
   /* growable arrays of the plane being built */
   int32_t cap_lines, cap_emeta, cap_smeta;
   int32_t cap_planes, cap_errors, cap_warnings, cap_hostnames;
@@ -379,7 +383,7 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
   pl->msg_n = pf->n;
   w->cap_lines = w->cap_emeta = w->cap_smeta = 0;
   xp_wire_init(&r, sr->base, pf->p, pf->n);
-  while (!w->oom && xp_wire_next(&r, &f)) {
+  while (!w->oom && !w->limit && xp_wire_next(&r, &f)) {
     switch (f.num) {
       case PLANE_ID: if (xp_wire_expect(&r, &f, XP_WT_VARINT)) pl->id = (int64_t)f.u; break;
       case PLANE_NAME: if (xp_wire_expect(&r, &f, XP_WT_LEN)) pl->name = str_of(&f); break;
@@ -388,7 +392,13 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
         if ((pl->n_lines & 255) == 255 && xp_cancelled()) { w->oom = 2; break; }
         if (!xp_grow32((void **)&pl->lines, &w->cap_lines, pl->n_lines + 1, sizeof(xp_line))) { w->oom = 1; break; }
         walk_line(&r, &f, &pl->lines[pl->n_lines], &used, w);
-        if (!r.err) pl->n_events += pl->lines[pl->n_lines++].n_events;
+        if (!r.err) {
+          int64_t ne = pl->lines[pl->n_lines++].n_events;
+          pl->n_events += ne;
+          if (w->lines_total && __atomic_add_fetch(w->lines_total, 1, __ATOMIC_RELAXED) > XP_MAX_LINES) w->limit = 1;
+          else if (w->events_total && __atomic_add_fetch(w->events_total, ne, __ATOMIC_RELAXED) > XP_MAX_EVENTS)
+            w->limit = 2;
+        }
         break;
       case PLANE_EMETA: {
         int64_t key;
@@ -419,11 +429,11 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
     }
   }
   if (r.err) *sr = r;
-  if (!r.err && !w->oom) {
+  if (!r.err && !w->oom && !w->limit) {
     pl->n_emeta = drop_superseded(pl->emeta, pl->n_emeta, sizeof(xp_event_meta), &w->oom);
     pl->n_smeta = drop_superseded(pl->smeta, pl->n_smeta, sizeof(xp_stat_meta), &w->oom);
   }
-  if (!r.err && !w->oom) {
+  if (!r.err && !w->oom && !w->limit) {
     if (!idmap_build(&pl->emeta_idx, pl->n_emeta, pl->emeta ? &pl->emeta->id : NULL, sizeof(xp_event_meta)) ||
         !idmap_build(&pl->smeta_idx, pl->n_smeta, pl->smeta ? &pl->smeta->id : NULL, sizeof(xp_stat_meta))) {
       w->oom = 1;
@@ -564,8 +574,9 @@ typedef struct plane_jobs {
   xp_profile *p;
   const xp_field *fields;   /* the XSpace.planes fields, in file order */
   xp_wire *errs;            /* per plane: its walk's error state */
-  int *oom;
+  int *oom;                 /* per plane: walk.oom (1 out of memory, 2 cancelled), or 10 + walk.limit */
   int32_t next;
+  int64_t lines_total, events_total;
   pthread_mutex_t mu;
 } plane_jobs;
 
@@ -579,15 +590,18 @@ static void *plane_worker(void *arg) {
     walk w;
     memset(&w, 0, sizeof(w));
     w.prof = j->p;
+    w.lines_total = &j->lines_total;
+    w.events_total = &j->events_total;
     xp_wire_init(&j->errs[k], j->p->base, j->p->base, (size_t)j->p->size);
     walk_plane(&j->errs[k], &j->fields[k], &j->p->planes[k], &w);
-    j->oom[k] = w.oom;
+    j->oom[k] = w.oom ? w.oom : w.limit ? 10 + w.limit : 0;
   }
 }
 
 /* Walk every plane, on up to `threads` threads; returns the first failing
 ** plane's error (file order) in *err, or sets *oom. */
-static void walk_planes(xp_profile *p, const xp_field *fields, int threads, xp_wire *err, int *oom) {
+static void walk_planes(xp_profile *p, const xp_field *fields, int threads, xp_wire *err, int *oom,
+                        int *limit) {
   plane_jobs j;
   memset(&j, 0, sizeof(j));
   j.p = p;
@@ -601,8 +615,9 @@ static void walk_planes(xp_profile *p, const xp_field *fields, int threads, xp_w
     int nt = threads < p->n_planes ? threads : p->n_planes;
     xp_cancel_run_threads(nt < XP_MAX_INDEX_THREADS ? nt : XP_MAX_INDEX_THREADS, plane_worker, &j);
     pthread_mutex_destroy(&j.mu);
-    for (int32_t k = 0; k < p->n_planes && !*oom && !err->err; k++) {
-      if (j.oom[k]) *oom = j.oom[k];
+    for (int32_t k = 0; k < p->n_planes && !*oom && !err->err && !*limit; k++) {
+      if (j.oom[k] >= 10) *limit = j.oom[k] - 10;
+      else if (j.oom[k]) *oom = j.oom[k];
       else if (j.errs[k].err) *err = j.errs[k];
     }
   }
@@ -624,6 +639,13 @@ static char *index_space(xp_profile *p, int threads) {
     switch (f.num) {
       case SPACE_PLANES:
         if (!xp_wire_expect(&r, &f, XP_WT_LEN)) break;
+        if (p->n_planes >= XP_MAX_PLANES) {
+          char *e = xp_mprintf("more than %d planes (the limit: README \"Limits and safety\"); plane %d starts "
+                               "at byte %lld", XP_MAX_PLANES, p->n_planes, (long long)(f.p - p->base));
+          xp_free(fields);
+          p->n_planes = 0; /* nothing was walked: nothing to free */
+          return e;
+        }
         if (!xp_grow32((void **)&fields, &cap_fields, p->n_planes + 1, sizeof(xp_field))) { w.oom = 1; break; }
         fields[p->n_planes++] = f;
         known++;
@@ -647,12 +669,16 @@ static char *index_space(xp_profile *p, int threads) {
     p->planes = xp_malloc(sizeof(xp_plane) * (uint64_t)p->n_planes);
     if (!p->planes) w.oom = 1;
     else memset(p->planes, 0, sizeof(xp_plane) * (size_t)p->n_planes);
-    if (!w.oom) walk_planes(p, fields, threads, &r, &w.oom);
+    if (!w.oom) walk_planes(p, fields, threads, &r, &w.oom, &w.limit);
   }
   if (!p->planes) p->n_planes = 0; /* nothing was walked: nothing to free */
   xp_free(fields);
   if (w.oom == 2 || xp_cancel_stopped()) return xp_mprintf("%s", XP_CANCELLED_TEXT);
   if (w.oom) return xp_mprintf("out of memory while indexing");
+  if (w.limit == 1)
+    return xp_mprintf("more than %lld lines (the limit: README \"Limits and safety\")", (long long)XP_MAX_LINES);
+  if (w.limit == 2)
+    return xp_mprintf("more than %lld events (the limit: README \"Limits and safety\")", (long long)XP_MAX_EVENTS);
   if (r.err) {
     const char *foreign = sniff_foreign(p->base, p->size);
     return foreign ? xp_mprintf("%s", foreign) : wire_error_text(p, &r);

@@ -36,6 +36,15 @@
 ** 2 GiB, so no producer writes a larger XSpace. */
 #define XP_MAX_FILE_BYTES ((int64_t)0x7fffffff)
 
+/* Size limits (README "Limits and safety"), checked while indexing: the walk
+** stops at the first plane, line or event past them with an error naming the
+** limit, before the index grows further. They bound the heap of an index and
+** of its analysis whatever the file holds (a 2-byte empty plane or line
+** costs ~200 bytes of index; an event, up to ~60 bytes of analysis). */
+#define XP_MAX_PLANES ((int32_t)1 << 20)   /* 1,048,576 planes per profile */
+#define XP_MAX_LINES ((int64_t)1 << 21)    /* 2,097,152 lines per profile */
+#define XP_MAX_EVENTS ((int64_t)1 << 27)   /* 134,217,728 events per profile */
+
 /* Time range (README "Limits and safety"), checked while indexing, so that
 ** no start, end, duration or difference of two of them overflows int64:
 ** each XEvent's offset_ps and duration_ps within +-2^61 ps (26.7 days; a

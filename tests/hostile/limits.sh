@@ -208,6 +208,37 @@ if run 5; then
   fi
 fi
 
+# ---- item 6: memory per empty plane; plane and line limits -----------------
+# 1,000,000 empty planes (2 bytes each: a 2 MB file) index under 300 MB peak
+# RSS (today: 674 MB); one plane more than the limit of 2^20 planes, or 2^21
+# + 1 lines, is refused while indexing with the limit named.
+if run 6; then
+  $XSPACE planes 1000000 "$TMP/p1m.xplane.pb"
+  peak_kb "$SQLITE3" -batch :memory: -cmd ".load $EXT" "SELECT count(*) FROM xplane_planes('$TMP/p1m.xplane.pb')"
+  if ((RC == 0)) && [[ $(<"$TMP/out") == 1000000 ]]; then ok "6: 1,000,000 empty planes listed"; else bad "6: 1,000,000 planes: exit $RC $(<"$TMP/out") $(<"$TMP/err")"; fi
+  if ((!SANITIZED)); then
+    ((KB < 300000)) && ok "6: ... within 300 MB peak RSS ($KB kB)" || bad "6: 1,000,000 empty planes peaked at $KB kB (want < 300000)"
+  fi
+  rm -f "$TMP/p1m.xplane.pb"
+  $XSPACE planes 1048577 "$TMP/p2.xplane.pb"
+  expect_err "6: 1,048,577 planes refused" \
+    "xplane_planes: $TMP/p2.xplane.pb: more than 1048576 planes (the limit: README \"Limits and safety\"); stopped at byte 2097152" \
+    "SELECT count(*) FROM xplane_planes('$TMP/p2.xplane.pb')"
+  rm -f "$TMP/p2.xplane.pb"
+  # One plane of 2,097,153 empty lines (tag 0x1a, length 0 each).
+  python3 -c 'import sys; n = 2097153; body = b"\x1a\x00" * n; L = len(body)
+v = bytearray()
+while True:
+    b = L & 0x7f; L >>= 7
+    if L: v.append(b | 0x80)
+    else: v.append(b); break
+sys.stdout.buffer.write(b"\x0a" + bytes(v) + body)' >"$TMP/l2m.xplane.pb"
+  expect_err "6: 2,097,153 lines refused" \
+    "xplane_lines: $TMP/l2m.xplane.pb: more than 2097152 lines (the limit: README \"Limits and safety\")" \
+    "SELECT count(*) FROM xplane_lines('$TMP/l2m.xplane.pb')"
+  rm -f "$TMP/l2m.xplane.pb"
+fi
+
 # ---- item 4: hash flooding in the metadata id maps -------------------------
 # 20,000 event metadata ids crafted so that the old id hash put them all in
 # one slot, against ids 1..20,000: the work of listing them (instructions
