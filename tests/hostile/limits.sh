@@ -222,7 +222,7 @@ if run 6; then
   rm -f "$TMP/p1m.xplane.pb"
   $XSPACE planes 1048577 "$TMP/p2.xplane.pb"
   expect_err "6: 1,048,577 planes refused" \
-    "xplane_planes: $TMP/p2.xplane.pb: more than 1048576 planes (the limit: README \"Limits and safety\"); stopped at byte 2097152" \
+    "xplane_planes: $TMP/p2.xplane.pb: more than 1048576 planes (the limit: README \"Limits and safety\"); plane 1048576 starts at byte 2097154" \
     "SELECT count(*) FROM xplane_planes('$TMP/p2.xplane.pb')"
   rm -f "$TMP/p2.xplane.pb"
   # One plane of 2,097,153 empty lines (tag 0x1a, length 0 each).
