@@ -26,9 +26,22 @@
 #include "cancel.h"
 #include "xspace_build.h"
 
+#include "profile.h" /* XP_EVENT_LIMIT_PS */
+
 #include "util.h"
 
 #define JT_CHUNK (1 << 20) /* bytes handed to the parser at a time */
+
+/* Limits enforced while parsing (README "Limits and safety"). A single JSON
+** token (a string, a number or a literal) is refused past JT_MAX_TOKEN bytes
+** before yajl buffers it: yajl keeps a token that spans input chunks in one
+** growing buffer and re-scans it per chunk, so a 300 MB name would cost
+** ~1.2 GB and quadratic time. Open 'B' events (never ended yet) are capped at
+** JT_MAX_OPEN_B. The converted XSpace is capped at 2 GiB (xspace_build.c) and
+** at XP_MAX_PLANES processes and XP_MAX_LINES threads (profile.h), checked as
+** each is created. */
+#define JT_MAX_TOKEN ((uint64_t)16 << 20)  /* 16 MiB */
+#define JT_MAX_OPEN_B ((int64_t)1 << 20)   /* 1,048,576 */
 
 /* ---- detection -------------------------------------------------------- */
 
@@ -176,9 +189,14 @@ typedef struct jt {
   /* open B events per line: frames (see push_begin) */
   xb_buf *stacks;
   int32_t n_stacks;
+  int64_t n_open_b;
+  /* the token scan ahead of yajl (scan_tokens) */
+  int lx_in_str, lx_esc;
+  uint64_t lx_len, lx_start;
   char *display_time_unit;
   /* counts */
   int64_t n_trace_events, n_not_object, n_no_pid, n_unmatched_end, n_skipped_phase;
+  int64_t n_bad_ts, n_bad_dur, n_end_before_begin; /* quality warnings (add_warnings) */
   jt_phase phases[JT_PHASE_KINDS];
   int n_phases;
 } jt;
@@ -312,11 +330,18 @@ static int push_begin(jt *j, int32_t ln, int64_t meta) {
   f.ts = j->ts;
   f.has_ts = j->has_ts;
   f.meta = meta;
+  /* the frame's size is kept in 32 bits: guard it as xb_event guards X events */
+  if (j->stats.n > (size_t)UINT32_MAX - sizeof(f) - sizeof(uint32_t))
+    return jt_fail(j, "a 'B' event's args take more than 4 GiB");
+  if (j->n_open_b >= JT_MAX_OPEN_B)
+    return jt_fail(j, "more than %lld 'B' events open at once (never ended?): the limit, README "
+                      "\"Limits and safety\"", (long long)JT_MAX_OPEN_B);
   f.stats_n = (uint32_t)j->stats.n;
   uint32_t total = (uint32_t)(sizeof(f) + j->stats.n + sizeof(uint32_t));
   if (!stack_for(j, ln, &st)) return 0;
   if (!xb_buf_put(st, &f, sizeof(f)) || !xb_buf_put(st, j->stats.p, j->stats.n) || !xb_buf_put(st, &total, sizeof(total)))
     return jt_fail(j, "out of memory");
+  j->n_open_b++;
   return 1;
 }
 
@@ -334,10 +359,15 @@ static int pop_end(jt *j, int32_t ln) {
   if (!xb_buf_put(&j->tmp, st->p + at + sizeof(f), f.stats_n) || !xb_buf_put(&j->tmp, j->stats.p, j->stats.n))
     return jt_fail(j, "out of memory");
   st->n = at;
+  j->n_open_b--;
   int64_t dur = 0;
   if (f.has_ts && j->has_ts) {
     int64_t dns = j->ts.ns - f.ts.ns; /* both within +-2^63 ns: may overflow only if absurd */
     if (dns < INT64_MAX / 1000 && dns > INT64_MIN / 1000) dur = dns * 1000 + (j->ts.ps - f.ts.ps);
+    if (dur < 0 || dur > XP_EVENT_LIMIT_PS) { /* an E before its B: never a negative duration */
+      j->n_end_before_begin++;
+      return 1;
+    }
   }
   return xb_event(j->b, ln, f.meta, f.has_ts ? &f.ts : NULL, dur, j->tmp.p, j->tmp.n) ? 1 : builder_failed(j);
 }
@@ -430,9 +460,12 @@ static int event_field(jt *j, int kind, const char *v, size_t n) {
     }
     case EK_TS:
       j->has_ts = kind == V_NUM && parse_us(v, n, &j->ts);
+      if (kind == V_NUM && !j->has_ts) j->n_bad_ts++; /* e.g. 1e400: untimed, and said so */
       return 1;
     case EK_DUR:
       j->has_dur = kind == V_NUM && parse_us_ps(v, n, &j->dur_ps);
+      if (j->has_dur && (j->dur_ps < 0 || j->dur_ps > XP_EVENT_LIMIT_PS)) j->has_dur = 0;
+      if (kind == V_NUM && !j->has_dur) j->n_bad_dur++; /* negative or out of range: 0, and said so */
       return 1;
     default: return 1;
   }
@@ -603,6 +636,46 @@ static int add_warnings(jt *j) {
     return 0;
   if (unended && !warn(j, "JSON trace: %lld 'B' events were never ended and were skipped", (long long)unended))
     return 0;
+  if (j->n_bad_ts && !warn(j, "JSON trace: %lld events had a ts out of range (beyond +-2^63 ns) and were kept "
+                              "without a start time", (long long)j->n_bad_ts))
+    return 0;
+  if (j->n_bad_dur && !warn(j, "JSON trace: %lld events had a negative or out-of-range dur (beyond 2^61 ps) and "
+                               "were kept with duration 0", (long long)j->n_bad_dur))
+    return 0;
+  if (j->n_end_before_begin &&
+      !warn(j, "JSON trace: %lld 'E' events came before their 'B' (or more than 2^61 ps after it); the pairs "
+               "were skipped", (long long)j->n_end_before_begin))
+    return 0;
+  return 1;
+}
+
+/* Follow the tokens of buf (a linear scan: strings with their escapes, and
+** runs of number/literal bytes) and refuse one longer than JT_MAX_TOKEN,
+** before the chunk reaches yajl. `fed`: bytes before buf. */
+static int scan_tokens(jt *j, const unsigned char *buf, size_t n, uint64_t fed, int gz) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = buf[i];
+    if (j->lx_in_str) {
+      if (j->lx_esc) j->lx_esc = 0;
+      else if (c == '\\') j->lx_esc = 1;
+      else if (c == '"') { j->lx_in_str = 0; j->lx_len = 0; continue; }
+    } else if (c == '"') {
+      j->lx_in_str = 1;
+      j->lx_len = 0;
+      j->lx_start = fed + i;
+      continue;
+    } else if (c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':' || c == ' ' || c == '\n' ||
+               c == '\r' || c == '\t') {
+      j->lx_len = 0;
+      continue;
+    } else if (j->lx_len == 0) {
+      j->lx_start = fed + i;
+    }
+    if (++j->lx_len > JT_MAX_TOKEN)
+      return jt_fail(j, "a JSON %s at byte %llu%s is longer than 16 MiB (the limit: README \"Limits and safety\")",
+                     j->lx_in_str ? "string" : "number or literal", (unsigned long long)j->lx_start,
+                     gz ? " of the decompressed text" : "");
+  }
   return 1;
 }
 
@@ -641,6 +714,10 @@ static int parse_input(jt *j, gzFile gz, yajl_handle h) {
         break;
       }
       if (i < n) first = 0;
+    }
+    if (!scan_tokens(j, buf, (size_t)n, fed, !gzdirect(gz))) {
+      ok = 0;
+      break;
     }
     if (yajl_parse(h, buf, (size_t)n) != yajl_status_ok) {
       if (!j->err[0]) {

@@ -4,6 +4,8 @@
 */
 #include "xspace_build.h"
 
+#include "profile.h" /* XP_MAX_PLANES, XP_MAX_LINES */
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -261,6 +263,10 @@ int32_t xb_plane(xb_builder *b, int64_t id) {
   int64_t e = map_find(b, 1, &created);
   if (e < 0) return -1;
   if (!created) return (int32_t)b->entries[e].val;
+  if (b->n_planes >= XP_MAX_PLANES) {
+    fail(b, "more than 1048576 processes (planes: the limit, README \"Limits and safety\")%s", "");
+    return -1;
+  }
   if (!grow_any(b, (void **)&b->planes, &b->cap_planes, b->n_planes, sizeof(bplane))) return -1;
   bplane *pl = &b->planes[b->n_planes];
   memset(pl, 0, sizeof(*pl));
@@ -271,6 +277,10 @@ int32_t xb_plane(xb_builder *b, int64_t id) {
 
 static int32_t new_line(xb_builder *b, int32_t plane, int64_t id, int64_t e) {
   bplane *pl = &b->planes[plane];
+  if (b->n_lines >= XP_MAX_LINES) {
+    fail(b, "more than 2097152 threads and counters (lines: the limit, README \"Limits and safety\")%s", "");
+    return -1;
+  }
   if (!grow_any(b, (void **)&b->lines, &b->cap_lines, b->n_lines, sizeof(bline)) ||
       !grow32(b, &pl->lines, &pl->cap_lines, pl->n_lines))
     return -1;
@@ -412,6 +422,9 @@ int xb_warning(xb_builder *b, const char *text, size_t n) {
 /* ---- the spool -------------------------------------------------------- */
 
 static int spool_reserve(xb_builder *b, uint64_t need) {
+  if (b->spool_len + need > XB_MAX_XSPACE)
+    return fail(b, "the events converted so far pass 2 GiB, the most an XSpace can hold (stopped while "
+                   "reading%s)", "");
   if (b->spool_len + need <= b->spool_cap) return 1;
   uint64_t nc = b->spool_cap ? b->spool_cap : (uint64_t)64 << 20;
   while (nc < b->spool_len + need) nc *= 2;

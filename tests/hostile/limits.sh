@@ -239,6 +239,58 @@ sys.stdout.buffer.write(b"\x0a" + bytes(v) + body)' >"$TMP/l2m.xplane.pb"
   rm -f "$TMP/l2m.xplane.pb"
 fi
 
+# ---- item 7: JSON caps enforced while parsing --------------------------------
+# A 300 MB event name in a 306 kB .json.gz: refused at 16 MiB (a token longer
+# than that), within 800 MB peak RSS (today: 1.24 GB, 54 s). 1,048,577 'B'
+# events never ended: refused at the 1,048,576th still open.
+if run 7; then
+  python3 -c 'import gzip, sys
+with gzip.open(sys.argv[1], "wb", compresslevel=1) as f:
+    f.write(b"{\"traceEvents\":[{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1,\"name\":\"")
+    for i in range(300): f.write(b"a" * (1 << 20))
+    f.write(b"\"}]}")' "$TMP/bigname.json.gz"
+  peak_kb "$SQLITE3" -batch :memory: -cmd ".load $EXT" "SELECT count(*) FROM xplane_events('$TMP/bigname.json.gz')"
+  want="xplane_events: $TMP/bigname.json.gz: a JSON string at byte 64 of the decompressed text is longer than 16 MiB (the limit: README \"Limits and safety\")"
+  if ((RC == 1)) && grep -qF "$want" "$TMP/err"; then ok "7: a 300 MB name is refused at 16 MiB"; else bad "7: 300 MB name: exit $RC $(head -c 300 "$TMP/err")"; fi
+  if ((!SANITIZED)); then
+    ((KB < 800000)) && ok "7: ... within 800 MB peak RSS ($KB kB)" || bad "7: the 300 MB name peaked at $KB kB (want < 800000)"
+  fi
+  awk 'BEGIN { printf "{\"traceEvents\":["; for (i = 0; i < 1048577; i++) printf "%s{\"ph\":\"B\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":%d}", (i ? "," : ""), i; printf "]}" }' |
+    gzip -1 >"$TMP/openb.json.gz"
+  expect_err "7: 1,048,577 'B' events never ended: refused" \
+    "xplane_events: $TMP/openb.json.gz: more than 1048576 'B' events open at once (never ended?): the limit, README \"Limits and safety\"" \
+    "SELECT count(*) FROM xplane_events('$TMP/openb.json.gz')"
+  # 1,048,576 are within the limit: converted, the B events skipped with a warning.
+  awk 'BEGIN { printf "{\"traceEvents\":["; for (i = 0; i < 1048576; i++) printf "%s{\"ph\":\"B\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":%d}", (i ? "," : ""), i; printf "]}" }' |
+    gzip -1 >"$TMP/openb.json.gz"
+  expect_out "7: 1,048,576 open 'B' events: skipped with a warning" \
+    "0|[\"JSON trace: 1048576 'B' events were never ended and were skipped\"]" \
+    "SELECT n_events, warnings FROM xplane_space('$TMP/openb.json.gz')"
+fi
+
+# ---- item 15: lenient JSON says so -------------------------------------------
+# ts 1e400 (untimed), dur 1e30, dur -3 and dur 9223372036854 us (past 2^61 ps:
+# duration 0), an E before its B (the pair skipped): one warning each kind,
+# no negative duration.
+if run 15; then
+  cat >"$TMP/lenient.json" <<'JSON'
+{"traceEvents":[
+{"ph":"X","name":"a","pid":1,"tid":1,"ts":1e400,"dur":1},
+{"ph":"X","name":"b","pid":1,"tid":1,"ts":5,"dur":1e30},
+{"ph":"X","name":"c","pid":1,"tid":1,"ts":6,"dur":-3},
+{"ph":"B","name":"d","pid":1,"tid":2,"ts":10},
+{"ph":"E","pid":1,"tid":2,"ts":5},
+{"ph":"X","name":"e","pid":1,"tid":1,"ts":7,"dur":9223372036854}
+]}
+JSON
+  expect_out "15: the events as converted (a untimed; b, c, e with duration 0; d skipped)" \
+    $'a||1000000\nb|5000000|0\nc|6000000|0\ne|7000000|0' \
+    "SELECT name, start_ps, dur_ps FROM xplane_events('$TMP/lenient.json') ORDER BY name"
+  expect_out "15: a quality warning for each" \
+    "[\"JSON trace: 1 events had a ts out of range (beyond +-2^63 ns) and were kept without a start time\",\"JSON trace: 3 events had a negative or out-of-range dur (beyond 2^61 ps) and were kept with duration 0\",\"JSON trace: 1 'E' events came before their 'B' (or more than 2^61 ps after it); the pairs were skipped\"]" \
+    "SELECT warnings FROM xplane_space('$TMP/lenient.json')"
+fi
+
 # ---- item 4: hash flooding in the metadata id maps -------------------------
 # 20,000 event metadata ids crafted so that the old id hash put them all in
 # one slot, against ids 1..20,000: the work of listing them (instructions
