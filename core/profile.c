@@ -491,9 +491,9 @@ static void free_planes(xp_profile *p) {
 ** relative to the session start; old ones wrote epoch nanoseconds (~1.7e18,
 ** x1000 overflows). Those files are rebased on their earliest line, and the
 ** base is reported (xplane_space.time_base_ns). Lines are rebased on the earliest timestamp when some timestamp is more
-** than 2^62 ps (53 days) from 0: epoch-based clocks, or an uptime clock of a
+** than 2^61 ps (26.7 days) from 0: epoch-based clocks, or an uptime clock of a
 ** long-running host; then picosecond times stay within XP_TIME_LIMIT_PS. */
-#define XP_EPOCH_NS_LIMIT (XP_TIME_LIMIT_PS / 1000 - 1)
+#define XP_EPOCH_NS_LIMIT (XP_EVENT_LIMIT_PS / 1000 - 1)
 
 /* Why event k (0-based) of line li of plane pi is out of range. */
 static char *bad_event_text(const xp_profile *p, int32_t pi, int32_t li, int64_t k) {

@@ -23,7 +23,10 @@
 /* Starts within this many ns of 0 are written with line timestamp_ns = 0 (in
 ** ps they still fit int64); otherwise all lines share the earliest start as
 ** their timestamp_ns, and the whole trace must fit in this span. */
-#define XB_REL_LIMIT_NS ((int64_t)9000000000000000)
+/* Event times, ends included, must span at most 2^60 ps (~13.3 days): with
+** the index's rebasing rule (profile.c) every start and end then stays within
+** XP_TIME_LIMIT_PS, so a converted trace always indexes. */
+#define XB_REL_LIMIT_NS ((((int64_t)1 << 60) / 1000) - 1)
 
 /* Field tags of schema/xplane.proto (field << 3 | wire type). */
 enum {
@@ -458,7 +461,9 @@ int xb_event(xb_builder *b, int32_t line, int64_t meta_id, const xb_time *start,
     r.ts_ns = start->ns;
     r.ts_ps = start->ps;
     if (!b->has_ts || start->ns < b->min_ns) b->min_ns = start->ns;
-    if (!b->has_ts || start->ns > b->max_ns) b->max_ns = start->ns;
+    /* max_ns: the latest end, in ns rounded up (dur_ps is within +-2^61) */
+    int64_t end_ns = xp_add_sat(start->ns, (dur_ps > 0 ? dur_ps + 999 : 0) / 1000 + (start->ps > 0));
+    if (!b->has_ts || end_ns > b->max_ns) b->max_ns = end_ns;
     b->has_ts = 1;
   }
   memcpy(b->spool + off, &r, sizeof(r));
@@ -609,7 +614,8 @@ static int choose_base(xb_builder *b, int64_t *base_ns) {
   *base_ns = 0;
   if (!b->has_ts || (b->min_ns >= -XB_REL_LIMIT_NS && b->max_ns <= XB_REL_LIMIT_NS)) return 1;
   if ((uint64_t)b->max_ns - (uint64_t)b->min_ns > (uint64_t)XB_REL_LIMIT_NS)
-    return fail(b, "event timestamps span more than 104 days (9e15 ns)%s: too far apart for one trace", NULL);
+    return fail(b, "event times span more than 13 days (2^60 ps, ends included)%s: too far apart for one trace "
+                   "(README \"Limits and safety\")", NULL);
   *base_ns = b->min_ns;
   return 1;
 }
