@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# run_fuzz.sh: build the libFuzzer decoder target and fuzz it for a bounded time.
+# run_fuzz.sh: build the libFuzzer targets and fuzz them for a bounded time.
 #
-#   tests/run_fuzz.sh [SECONDS]        (default 60)
+#   tests/run_fuzz.sh [SECONDS]        (default 60: two thirds to the decoder,
+#                                       one third to the JSON/gzip reader)
+#
+# Targets: xplane_fuzz (tests/fuzz/fuzz_decoder.c) and xplane_fuzz_json
+# (tests/fuzz/fuzz_json.c: JSON traces plain, gzip-compressed and truncated;
+# its corpus in $FUZZ_BUILD/fuzz-corpus-json, seeded with the JSON seeds).
 #
 # Builds tests/fuzz/fuzz_decoder.c with clang (-DXPLANE_FUZZ=ON) in its own
 # build directory ($FUZZ_BUILD, default <repo>/build-fuzz), makes a seed corpus
@@ -26,8 +31,11 @@ if ! [[ $SECONDS_TO_RUN =~ ^[0-9]+$ ]] || ((SECONDS_TO_RUN < 1)); then
 fi
 
 cmake -S "$SRC" -B "$BUILD" -DCMAKE_C_COMPILER=clang -DXPLANE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$BUILD" --target xplane_fuzz -j2 >/dev/null
+cmake --build "$BUILD" --target xplane_fuzz xplane_fuzz_json -j2 >/dev/null
 FUZZER=$BUILD/tests/fuzz/xplane_fuzz
+FUZZER_JSON=$BUILD/tests/fuzz/xplane_fuzz_json
+JSON_SECONDS=$((SECONDS_TO_RUN / 3 > 0 ? SECONDS_TO_RUN / 3 : 1))
+SECONDS_TO_RUN=$((SECONDS_TO_RUN - JSON_SECONDS > 0 ? SECONDS_TO_RUN - JSON_SECONDS : 1))
 
 # ---- seeds ------------------------------------------------------------------
 # Protobuf encoders over hex strings: varint N (negative N as its uint64 bits);
@@ -95,6 +103,8 @@ cat >"$SEEDS/trace.json" <<'EOF'
 EOF
 gzip -c "$SEEDS/trace.json" >"$SEEDS/trace.json.gz"
 printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":1}]' >"$SEEDS/array.json"
+# Out-of-range times, an E before its B, open B events (tests/hostile/limits.sh).
+printf '{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1e400,"dur":1},{"ph":"X","name":"b","pid":1,"tid":1,"ts":5,"dur":-3},{"ph":"B","name":"d","pid":1,"tid":2,"ts":10},{"ph":"E","pid":1,"tid":2,"ts":5},{"ph":"X","name":"e","pid":1,"tid":1,"ts":7,"dur":9223372036854},{"ph":"B","name":"o","pid":2,"tid":1,"ts":1}]}' >"$SEEDS/lenient.json"
 # Tokens of both formats for the mutator: XSpace tags, JSON trace keys.
 cat >"$BUILD/fuzz.dict" <<'EOF'
 "\x0a"
@@ -146,27 +156,39 @@ fi
 echo "seeds: $n_real real profiles + $(($(ls "$SEEDS" | wc -l) - n_real)) generated, in $SEEDS"
 
 # ---- fuzz -------------------------------------------------------------------
-LOG=$BUILD/fuzz-last.log
-echo "fuzzing for ${SECONDS_TO_RUN}s (log: $LOG)"
-# The target writes a scratch file under TMPDIR; a crash leaves it behind.
-rm -rf "$BUILD/fuzz-tmp"
-mkdir -p "$BUILD/fuzz-tmp"
-set +e
-TMPDIR=$BUILD/fuzz-tmp "$FUZZER" "$BUILD/fuzz-corpus" "$SEEDS" \
-  -max_total_time="$SECONDS_TO_RUN" -max_len="$MAX_LEN" -timeout=20 -rss_limit_mb=4096 \
-  -dict="$BUILD/fuzz.dict" -artifact_prefix="$BUILD/fuzz-artifacts/" -print_final_stats=1 >"$LOG" 2>&1
-rc=$?
-set -e
-rm -rf "$BUILD/fuzz-tmp"
+# run_target NAME FUZZER SECONDS CORPUS SEEDS...: fuzz; 0 when clean.
+run_target() {
+  local name=$1 fuzzer=$2 secs=$3 corpus=$4 rc
+  shift 4
+  local log=$BUILD/fuzz-last-$name.log
+  echo "fuzzing $name for ${secs}s (log: $log)"
+  # The targets write scratch files under TMPDIR; a crash leaves them behind.
+  rm -rf "$BUILD/fuzz-tmp"
+  mkdir -p "$BUILD/fuzz-tmp" "$corpus"
+  set +e
+  TMPDIR=$BUILD/fuzz-tmp "$fuzzer" "$corpus" "$@" \
+    -max_total_time="$secs" -max_len="$MAX_LEN" -timeout=20 -rss_limit_mb=4096 \
+    -dict="$BUILD/fuzz.dict" -artifact_prefix="$BUILD/fuzz-artifacts/" -print_final_stats=1 >"$log" 2>&1
+  rc=$?
+  set -e
+  rm -rf "$BUILD/fuzz-tmp"
+  grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$log" | tail -n 2 || true
+  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$log" || true
+  if ((rc == 0)) && ! grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' "$log"; then
+    echo "PASS $name (${secs}s, no crash)"
+    return 0
+  fi
+  grep -E 'ERROR:|runtime error:|invariant failed|SUMMARY:|Test unit written' "$log" | head -n 20 || true
+  echo "FAIL $name (exit $rc; see $log)"
+  return 1
+}
 
-grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$LOG" | tail -n 2 || true
-grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$LOG" || true
-if ((rc == 0)) && ! grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' "$LOG"; then
-  echo "PASS fuzz_decoder (${SECONDS_TO_RUN}s, no crash)"
-  echo "1 passed, 0 failed"
-else
-  grep -E 'ERROR:|runtime error:|invariant failed|SUMMARY:|Test unit written' "$LOG" | head -n 20 || true
-  echo "FAIL fuzz_decoder (exit $rc; see $LOG)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
+JSON_SEEDS=$BUILD/fuzz-seeds-json
+rm -rf "$JSON_SEEDS"
+mkdir -p "$JSON_SEEDS"
+cp "$SEEDS"/*.json "$JSON_SEEDS/"
+passed=0 failed=0
+if run_target fuzz_decoder "$FUZZER" "$SECONDS_TO_RUN" "$BUILD/fuzz-corpus" "$SEEDS"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+if run_target fuzz_json "$FUZZER_JSON" "$JSON_SECONDS" "$BUILD/fuzz-corpus-json" "$JSON_SEEDS"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+echo "$passed passed, $failed failed"
+((failed == 0))
