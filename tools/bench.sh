@@ -16,6 +16,10 @@
 #   ops        SELECT count(*), sum(self_ps) FROM xplane_ops(f), cold and warm
 #   summary    queries/summary.sql (the profile_summary.v1 document), cold and
 #              warm (run twice in one process)
+#   hostile    (last) hostile shapes of tests/hostile/xspace.py: 100,000 event
+#              metadata ids crafted to collide under the old id hash against
+#              ids 1..100,000, and 80,000 empty lines under one op line;
+#              cold query times (issue 12 items 4 and 5)
 # Memory: peak RSS and peak RssAnon (anonymous memory; pages of the mapped
 # profile are file-backed and do not count), sampled from /proc every 10 ms.
 # Results: copy the printed tables into BENCHMARKS.md with the date and machine.
@@ -113,3 +117,19 @@ done
 t1=$(timers "$BENCH_DIR/threads1.out"); t2=$(timers "$BENCH_DIR/threads2.out")
 echo
 echo "8 hosts ($(du -sb "$logdir" | cut -f1) bytes), ops query cold: 1 thread ${t1}s, 2 threads ${t2}s, speed-up $(ratio "$t1" "$t2")x"
+
+# Hostile shapes (tests/hostile/xspace.py): crafted vs sequential metadata ids,
+# and many empty lines (the analysis walks each track once).
+hx="/usr/bin/python3 $XPLANE_SRC/tests/hostile/xspace.py"
+$hx seq_ids 100000 "$BENCH_DIR/seq_ids.xplane.pb"
+$hx crafted_ids 100000 "$BENCH_DIR/crafted_ids.xplane.pb"
+$hx lines 80000 "$BENCH_DIR/lines80k.xplane.pb"
+hostile_time() { # QUERY -> cold seconds (fresh process)
+  printf '.load %s\n.timer on\n%s\n' "$EXT" "$1" | sqlite3 :memory: | grep -o 'Run Time: real [0-9.]*' | awk '{print $4}'
+}
+t_seq=$(hostile_time "SELECT count(*) FROM xplane_event_metadata('$BENCH_DIR/seq_ids.xplane.pb');")
+t_crafted=$(hostile_time "SELECT count(*) FROM xplane_event_metadata('$BENCH_DIR/crafted_ids.xplane.pb');")
+t_lines=$(hostile_time "SELECT count(*) FROM xplane_ops('$BENCH_DIR/lines80k.xplane.pb');")
+echo
+echo "hostile: 100,000 metadata ids cold: sequential ${t_seq}s, crafted ${t_crafted}s ($(ratio "$t_crafted" "$t_seq")x);" \
+     "80,000 empty lines, xplane_ops cold: ${t_lines}s"
