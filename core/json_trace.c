@@ -59,7 +59,8 @@ int xp_is_json_trace(const char *path) {
   ssize_t n = read(fd, b, sizeof(b));
   close(fd);
   if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b) return 1;
-  for (ssize_t i = 0; i < n; i++) {
+  ssize_t bom = n >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf ? 3 : 0; /* UTF-8 byte order mark */
+  for (ssize_t i = bom; i < n; i++) {
     if (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') continue;
     return b[i] == '{' || b[i] == '[';
   }
@@ -511,6 +512,9 @@ static int on_start(jt *j, int is_map) {
   int64_t d = j->depth;
   if (j->capture_depth && d >= j->capture_depth) {
     yajl_gen_status s = is_map ? yajl_gen_map_open(j->gen) : yajl_gen_array_open(j->gen);
+    if (s == yajl_max_depth_exceeded)
+      return jt_fail(j, "an args value of event %lld is nested more than 128 levels deep (the most this reader "
+                        "keeps)", (long long)j->n_trace_events);
     if (s != yajl_gen_status_ok) return jt_fail(j, "cannot re-encode a nested args value");
   } else if (d == 0) {
     j->top = is_map ? TOP_OBJECT : TOP_ARRAY;
@@ -530,6 +534,9 @@ static int on_start(jt *j, int is_map) {
     yajl_gen_clear(j->gen);
     yajl_gen_reset(j->gen, NULL);
     yajl_gen_status s = is_map ? yajl_gen_map_open(j->gen) : yajl_gen_array_open(j->gen);
+    if (s == yajl_max_depth_exceeded)
+      return jt_fail(j, "an args value of event %lld is nested more than 128 levels deep (the most this reader "
+                        "keeps)", (long long)j->n_trace_events);
     if (s != yajl_gen_status_ok) return jt_fail(j, "cannot re-encode a nested args value");
   }
   j->depth = d + 1;
@@ -705,23 +712,29 @@ static int parse_input(jt *j, gzFile gz, yajl_handle h) {
       break;
     }
     if (n == 0) break;
+    unsigned char *text = buf;
+    if (fed == 0 && n >= 3 && buf[0] == 0xef && buf[1] == 0xbb && buf[2] == 0xbf) {
+      text += 3; /* a UTF-8 byte order mark (Windows tools write one): not JSON, skipped */
+      n -= 3;
+      fed = 3;
+    }
     if (first) {
       int i = 0;
-      while (i < n && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t')) i++;
-      if (i < n && buf[i] != '{' && buf[i] != '[') {
+      while (i < n && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t')) i++;
+      if (i < n && text[i] != '{' && text[i] != '[') {
         ok = jt_fail(j, "not a JSON trace: %s starts with byte 0x%02x, not '{' or '['",
-                     gzdirect(gz) ? "the file" : "its decompressed content", buf[i]);
+                     gzdirect(gz) ? "the file" : "its decompressed content", text[i]);
         break;
       }
       if (i < n) first = 0;
     }
-    if (!scan_tokens(j, buf, (size_t)n, fed, !gzdirect(gz))) {
+    if (!scan_tokens(j, text, (size_t)n, fed, !gzdirect(gz))) {
       ok = 0;
       break;
     }
-    if (yajl_parse(h, buf, (size_t)n) != yajl_status_ok) {
+    if (yajl_parse(h, text, (size_t)n) != yajl_status_ok) {
       if (!j->err[0]) {
-        unsigned char *e = yajl_get_error(h, 0, buf, (size_t)n);
+        unsigned char *e = yajl_get_error(h, 0, text, (size_t)n);
         size_t en = e ? strlen((const char *)e) : 0;
         while (en && isspace(e[en - 1])) en--;
         jt_fail(j, "invalid JSON at byte %llu%s: %.*s", (unsigned long long)(fed + yajl_get_bytes_consumed(h)),

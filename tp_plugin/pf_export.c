@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/random.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -63,7 +64,8 @@ static int make_parents(const char *path, char **errmsg) {
 /* Refuse outputs that could be taken for, or overwrite, an input. */
 static int check_output(const char *out, const xp_filelist *files, char **errmsg) {
   struct stat so;
-  if (ends_with(out, ".pb")) {
+  size_t on = strlen(out);
+  if (on >= 3 && strcasecmp(out + on - 3, ".pb") == 0) { /* .pb, .PB, .Pb: any case */
     *errmsg = xp_mprintf("%s: refusing to write a trace to a .pb name (it would pass for an XPlane "
                               "profile, and trace processor would misread an XPlane given in its place); "
                               "use .pftrace or .json", out);

@@ -291,6 +291,28 @@ JSON
     "SELECT warnings FROM xplane_space('$TMP/lenient.json')"
 fi
 
+# ---- item 17: the smaller ones ---------------------------------------------
+if run 17; then
+  # A UTF-8 byte order mark before the JSON: read (by name and by content).
+  printf '\xef\xbb\xbf{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]}' >"$TMP/bom.json"
+  cp "$TMP/bom.json" "$TMP/bom_trace"
+  expect_out "17: a JSON trace with a UTF-8 BOM is read" "a|1000000|2000000" \
+    "SELECT name, start_ps, dur_ps FROM xplane_events('$TMP/bom.json')"
+  expect_out "17: ... also when only its content says JSON" "1" "SELECT count(*) FROM xplane_events('$TMP/bom_trace')"
+  # args nested 130 deep: refused with the reason.
+  python3 -c 'import sys; sys.stdout.write("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2,\"args\":{\"x\":" + "[" * 130 + "]" * 130 + "}}]}")' >"$TMP/deep_args.json"
+  expect_err "17: args nested past 128 levels: a clear error" \
+    "xplane_events: $TMP/deep_args.json: an args value of event 1 is nested more than 128 levels deep (the most this reader keeps)" \
+    "SELECT count(*) FROM xplane_events('$TMP/deep_args.json')"
+  # An output name ending in .PB (any case) is refused like .pb.
+  "$CONV" -o "$TMP/out.PB" "$TMP/one.xplane.pb" >/dev/null 2>"$TMP/err"
+  if [[ ! -e $TMP/out.PB ]] && grep -qF "$TMP/out.PB: refusing to write a trace to a .pb name" "$TMP/err"; then
+    ok "17: a .PB output is refused"
+  else
+    bad "17: .PB output: $(<"$TMP/err")"
+  fi
+fi
+
 # ---- item 4: hash flooding in the metadata id maps -------------------------
 # 20,000 event metadata ids crafted so that the old id hash put them all in
 # one slot, against ids 1..20,000: the work of listing them (instructions
