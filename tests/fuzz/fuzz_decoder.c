@@ -45,16 +45,9 @@
 #include "profile.h"
 #include "util.h"
 
-#define FUZZ_NAME "fuzz-input"
+#include "fuzz_common.h"
 
-/* Abort (a libFuzzer crash) when an invariant of the index does not hold. */
-#define CHECK(cond)                                                        \
-  do {                                                                     \
-    if (!(cond)) {                                                         \
-      fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, __LINE__, #cond); \
-      abort();                                                             \
-    }                                                                      \
-  } while (0)
+#define FUZZ_NAME "fuzz-input"
 
 /* Every byte of every string is read, so ASan sees a pointer out of bounds. */
 static volatile uint64_t sink;
@@ -190,14 +183,6 @@ static void check_same_index(const xp_profile *a, const xp_profile *b) {
 }
 
 /* Write all of data to fd. */
-static void write_all(int fd, const uint8_t *data, size_t size) {
-  for (size_t off = 0; off < size;) {
-    ssize_t w = write(fd, data + off, size - off);
-    CHECK(w > 0);
-    off += (size_t)w;
-  }
-}
-
 /* The file the parallel walk opens: a `.xplane.pb` name (never taken for a
 ** JSON trace) alone in a private directory under $TMPDIR, removed at exit. */
 static char in_dir[4096], in_path[4200];

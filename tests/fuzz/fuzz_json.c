@@ -30,27 +30,13 @@
 #include "profile.h"
 #include "util.h"
 
-#define CHECK(cond)                                                                 \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, __LINE__, #cond); \
-      abort();                                                                      \
-    }                                                                               \
-  } while (0)
+#include "fuzz_common.h"
 
 typedef struct result {
   int ok;
   uint8_t *xspace; /* the converted bytes (ok) */
   int64_t size;
 } result;
-
-static void write_all(int fd, const uint8_t *data, size_t size) {
-  for (size_t off = 0; off < size;) {
-    ssize_t w = write(fd, data + off, size - off);
-    CHECK(w > 0);
-    off += (size_t)w;
-  }
-}
 
 static result convert(const uint8_t *data, size_t size) {
   result r = {0, NULL, 0};
