@@ -108,7 +108,9 @@
 ** but `recompile` needs --style gpu). The constants are the INJ_* below:
 **   recompile  before step 0, the host's python/main line has 3
 **              `PjitFunction(train_step)` calls 25 ms apart, each enclosing one
-**              `backend_compile` of exactly 20 ms (steps start 75 ms later)
+**              `backend_compile` of exactly 20 ms (steps start 75 ms later),
+**              which encloses a `PjRtCompiler::Compile` of 10 ms (as libtpu's
+**              backend_compile encloses TfrtTpuCompiler::Compile)
 **   host-bound in steps s % 4 == 0, the launch thread spends exactly 3 ms in
 **              `host_preprocess` (inside Execute) before launching anything
 **   transfers  the input copy lasts exactly 600 us (32 MiB, HtoD), and each
@@ -634,7 +636,7 @@ typedef struct plane_ids {
   int64_t module_ref, copy_details;
   int64_t m_train, m_pjit, m_exec, m_copy_launch, m_launch, m_copy, m_module, m_while,
       m_enqueue, m_steps0, m_async[TPU_ASYNC];
-  int64_t m_compile, m_prep, m_d2h, m_d2h_launch, m_sync, d2h_details; /* --inject */
+  int64_t m_compile, m_compile_inner, m_prep, m_d2h, m_d2h_launch, m_sync, d2h_details; /* --inject */
 } plane_ids;
 
 /* Line kinds (xs_add_line's kind). */
@@ -993,6 +995,8 @@ static void inj_emit_compiles(gen *g, int64_t ts_ps, xs_sink *out) {
     xs_event(out, &b.ev);
     ev_begin(&b, g->ids.m_compile, c + US - ts_ps, INJ_COMPILE_PS);
     xs_event(out, &b.ev);
+    ev_begin(&b, g->ids.m_compile_inner, c + 2 * US - ts_ps, INJ_COMPILE_PS / 2);
+    xs_event(out, &b.ev);
   }
 }
 
@@ -1150,7 +1154,10 @@ static xs_plane *gpu_device_plane(gen *g, int d) {
 /* Host event names of the injected problems (only those injected). */
 static void inj_host_meta(gen *g, xs_plane *p) {
   unsigned j = g->o->inject;
-  if (j & INJ_RECOMPILE) g->ids.m_compile = xs_event_meta(p, "backend_compile", NULL);
+  if (j & INJ_RECOMPILE) {
+    g->ids.m_compile = xs_event_meta(p, "backend_compile", NULL);
+    g->ids.m_compile_inner = xs_event_meta(p, "PjRtCompiler::Compile", NULL);
+  }
   if (j & INJ_HOST_BOUND) g->ids.m_prep = xs_event_meta(p, "host_preprocess", NULL);
   if (j & INJ_TRANSFERS) g->ids.m_d2h_launch = xs_event_meta(p, "cuMemcpyDtoHAsync_v2", NULL);
   if (j & INJ_SYNC) g->ids.m_sync = xs_event_meta(p, "block_until_ready", NULL);
