@@ -147,6 +147,23 @@ else
   echo "skip - real profiles: $DATA absent"
 fi
 
+# --- the canned question (queries/findings.sql), run from the source root
+canned() { (cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $1" \
+  ${2:+-cmd ".parameter set @finding $2"} :memory: '.read queries/findings.sql' 2>&1); }
+out=$(canned "$(R transfers)/host0.xplane.pb" transfers)
+check "findings.sql @finding transfers: 4 results, HtoD first, 600 us x 10" "4|HtoD|6000000000|6.0" \
+  "$(q "SELECT json_array_length(j, '\$.results') || '|' || (j->>'\$.results[0].subject') || '|' ||
+               (j->>'\$.results[0].time_ps') || '|' || (j->>'\$.results[0].time_ms')
+          FROM (SELECT '$(printf '%s' "$out" | tr -d '\n' | sed "s/'/''/g")' AS j)")"
+out=$(canned "$(R sync)/host0.xplane.pb" transfers)
+check "findings.sql: a profile without that finding gives []" "0" \
+  "$(q "SELECT json_array_length('$(printf '%s' "$out" | tr -d '\n' | sed "s/'/''/g")', '\$.results')")"
+out=$(canned "$(R clean_gpu)/host0.xplane.pb")
+check "findings.sql: clean profile, all findings: []" "0" \
+  "$(q "SELECT json_array_length('$(printf '%s' "$out" | tr -d '\n' | sed "s/'/''/g")', '\$.results')")"
+canned "$(R sync)/host0.xplane.pb" bogus >/dev/null
+check "findings.sql: a bad @finding exits 1" "1" "$?"
+
 # --- a multi-file path: rows per file, a bad path is an error naming it
 check "logdir: findings per run directory" "5" \
   "$(q "SELECT count(DISTINCT id) FROM xplane_findings('$T')")"

@@ -50,3 +50,6 @@ BEGIN SELECT RAISE(ABORT, 'xplane queries: set @logdir to a TensorBoard logdir (
 CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_runs_missing BEFORE INSERT ON xq_fail
   WHEN NEW.code = 'runs-missing'
 BEGIN SELECT RAISE(ABORT, 'xplane queries: import the run metadata first: .import --csv RUNS.csv runs (needs a column named run)'); END;
+CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_finding BEFORE INSERT ON xq_fail
+  WHEN NEW.code = 'bad-finding'
+BEGIN SELECT RAISE(ABORT, 'xplane queries: @finding must be recompilation, host_bound, transfers, tiny_kernels or synchronization'); END;
