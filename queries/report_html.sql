@@ -10,7 +10,9 @@
 -- class the tests count (tests/test_html.sh):
 --   steps      one bar per step (class step-bar), coloured by its class:
 --              warmup (below @warmup_steps), light / heavy (the summary's
---              k-means step classes), else typical; y: step time (ms)
+--              k-means step classes), else typical; y: step time (ms). A
+--              profile without Steps line or train annotation gets one bar
+--              per XLA module run (xplane_steps source 'module', class module)
 --   breakdown  one stacked bar (class breakdown-seg per non-zero category) of
 --              the summary's time_breakdown shares; x: share of total (%)
 --   regions    icicle of xplane_scopes (class region-rect, one per region at
@@ -18,7 +20,7 @@
 --              exclusive time (%), y: nesting level
 --   top_ops    the summary's first @top_k hot ops (class op-bar); x: ms
 --   timeline   one representative step (the summary's representative step of
---              its first step class, else the median step) on its first
+--              its first step class, else the median bar) on its first
 --              device plane: the ops (class tl-op) per line, and the device
 --              idle gaps (class tl-gap: no op of the plane running) of at
 --              least 1 % of the step; x: time since step start (ms)
@@ -69,8 +71,8 @@ td.num { text-align: right; white-space: nowrap; }
   || ' &middot; ' || (s.doc->>'$.schema_version') || ' &middot; generated ' || (s.doc->>'$.generated_at_utc') || '</div>
 <div class="card kv">'
   || '<span>steps <b>' || coalesce(s.doc->>'$.step_time.all_steps.count', 0) || '</b></span>'
-  || '<span>median step <b>' || coalesce(printf('%.3f ms', (s.doc->>'$.step_time.all_steps.median') / 1e3), 'n/a') || '</b></span>'
-  || '<span>p90 step <b>' || coalesce(printf('%.3f ms', (s.doc->>'$.step_time.all_steps.p90') / 1e3), 'n/a') || '</b></span>'
+  || '<span>median step <b>' || CASE WHEN s.doc->>'$.step_time.all_steps.median' IS NULL THEN 'n/a' ELSE printf('%.3f ms', (s.doc->>'$.step_time.all_steps.median') / 1e3) END || '</b></span>'
+  || '<span>p90 step <b>' || CASE WHEN s.doc->>'$.step_time.all_steps.p90' IS NULL THEN 'n/a' ELSE printf('%.3f ms', (s.doc->>'$.step_time.all_steps.p90') / 1e3) END || '</b></span>'
   || '<span>profile span <b>' || printf('%.3f ms', ((s.doc->>'$.trace_overview.profile_end_ts') - (s.doc->>'$.trace_overview.profile_start_ts')) / 1e3) || '</b></span>'
   || '<span>events <b>' || (s.doc->>'$.trace_overview.num_events_total') || '</b></span>'
   || '<span>findings <b>' || (SELECT count(*) FROM xplane_findings) || '</b></span>'
@@ -85,21 +87,27 @@ SELECT row_number() OVER (ORDER BY st.step) - 1 AS k, st.step, st.dur / 1e3 AS m
             WHEN st.step IN (SELECT step FROM xq_stepset WHERE set_name = 'light') THEN 'light'
             WHEN st.step < (SELECT warmup_steps FROM xq_input) THEN 'warmup'
             ELSE 'typical' END AS cls
-  FROM xq_step st;
+  FROM xq_step st
+UNION ALL  -- no Steps line nor train annotation: the XLA module runs (xplane_steps' fallback), mean over devices
+SELECT row_number() OVER (ORDER BY step) - 1, step, avg(dur_ps) / 1e9, 'module'
+  FROM xplane_steps WHERE source = 'module' AND NOT EXISTS (SELECT 1 FROM xq_step) GROUP BY step;
 DROP TABLE IF EXISTS temp.xq_h_sdim;
 CREATE TEMP TABLE xq_h_sdim AS
 SELECT count(*) AS n, max(max(ms), 1e-9) AS top, 840.0 / max(count(*), 1) AS bw FROM xq_h_steps;
 DROP TABLE IF EXISTS temp.xq_h_colors;
 CREATE TEMP TABLE xq_h_colors(name TEXT PRIMARY KEY, color TEXT);
-INSERT INTO xq_h_colors VALUES ('typical', '#59a14f'), ('light', '#4e79a7'), ('heavy', '#e15759'),
+INSERT INTO xq_h_colors VALUES ('typical', '#59a14f'), ('module', '#9c755f'), ('light', '#4e79a7'), ('heavy', '#e15759'),
   ('warmup', '#bab0ac'), ('compute', '#4e79a7'), ('communication', '#f28e2b'), ('stall', '#e15759'),
   ('host', '#76b7b2'), ('other', '#bab0ac');
 
 INSERT INTO xq_html
 SELECT 10, '<h2>Step time</h2><div class="card">' ||
   CASE WHEN d.n = 0 THEN '<p class="note">No steps found (no Steps line, train annotation or XLA module run).</p>'
+  WHEN EXISTS (SELECT 1 FROM xq_h_steps WHERE cls = 'module')
+  THEN '<p class="note">No Steps line or train annotation: one bar per XLA module run (numbered in time order, mean over devices); the summary has no step classes for these.</p>'
   ELSE '<p class="note">One bar per step; colour = step class (light / heavy from the k-means split of the steady steps, warmup = steps below ' ||
-       (SELECT warmup_steps FROM xq_input) || ').</p>' ||
+       (SELECT warmup_steps FROM xq_input) || ').</p>' END || CASE WHEN d.n = 0 THEN '' ELSE
+
   '<svg data-chart="steps" data-marks="' || d.n || '" width="960" height="290" viewBox="0 0 960 290" role="img" aria-label="step time per step">' ||
   -- grid and y ticks (5)
   (SELECT group_concat(t, '') FROM (
@@ -159,8 +167,10 @@ SELECT 20, '<h2>Time breakdown</h2><div class="card"><p class="note">Exclusive t
   '<g class="axis"><line x1="80" x2="920" y1="46" y2="46"/></g>' ||
   '<text class="axis-title" x="500" y="80" text-anchor="middle">share of total exclusive time (%)</text>' ||
   (SELECT group_concat(t, '') FROM (
-     SELECT printf('<rect x="%d" y="92" width="10" height="10" fill="%s"/><text x="%d" y="101">%s %.3f ms</text>',
-                   80 + 170 * ord, color, 94 + 170 * ord, name, ms) AS t FROM xq_h_bdx ORDER BY ord)) ||
+     SELECT printf('<rect x="%d" y="92" width="10" height="10" fill="%s"/><text x="%d" y="101">%s %s ms</text>',
+                   80 + 170 * ord, color, 94 + 170 * ord, name,
+                   CASE WHEN ms >= 100 THEN printf('%.0f', ms) WHEN ms >= 10 THEN printf('%.1f', ms) ELSE printf('%.3f', ms) END) AS t
+       FROM xq_h_bdx ORDER BY ord)) ||
   '</svg></div>'
   FROM xq_summary s;
 
@@ -252,7 +262,7 @@ DROP TABLE IF EXISTS temp.xq_h_rep;
 CREATE TEMP TABLE xq_h_rep AS
 WITH want AS (
   SELECT coalesce((SELECT s.doc->>'$.step_time.classes[0].representative_step' FROM xq_summary s),
-                  (SELECT step FROM xq_step ORDER BY dur, step LIMIT 1 OFFSET (SELECT count(*) / 2 FROM xq_step))) AS step)
+                  (SELECT step FROM xq_h_steps ORDER BY ms, step LIMIT 1 OFFSET (SELECT count(*) / 2 FROM xq_h_steps))) AS step)
 SELECT st.step, st.plane_index, st.plane_name, st.start_ps, st.end_ps, st.dur_ps
   FROM xplane_steps st, want w
  WHERE st.step = w.step AND st.n_ops > 0 AND st.dur_ps > 0

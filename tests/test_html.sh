@@ -172,5 +172,21 @@ EOF
   check "$run: timeline ops and gaps" "$expect" "$(field "$m" class:tl-op):$(field "$m" class:tl-gap | grep . || echo 0)"
 done
 
+# a real profile without Steps line or train annotation (skipped without the
+# data): one bar per XLA module run, as many as xplane_steps numbers them.
+P="$DATA/xprof_tpu_inference_2.xplane.pb"
+if [ -f "$P" ]; then
+  (cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $P" :memory: \
+    '.read queries/report_html.sql') >"$OUT/tpu.html" 2>"$T/tpu.err" || fail "tpu: report_html.sql exited $?: $(cat "$T/tpu.err")"
+  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --dump-dom "file://$OUT/tpu.html" >"$OUT/tpu.dom.html" 2>/dev/null ||
+    fail "tpu: chromium --dump-dom exited $?"
+  m=$(marks "$OUT/tpu.dom.html")
+  check "real TPU profile: module-run bars = xplane_steps module steps" \
+    "$(q "SELECT count(DISTINCT step) FROM xplane_steps('$P') WHERE source = 'module'")" "$(field "$m" class:steps:module)"
+  check "real TPU profile: finding rows" "$(q "SELECT count(*) FROM xplane_findings('$P')")" "$(field "$m" findings | cut -d: -f1)"
+else
+  echo "skip - real TPU profile: $P absent"
+fi
+
 [ $failures -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
 echo "all html checks passed"
