@@ -431,6 +431,64 @@ done:
   xp_free(se);
 }
 
+/* ------------------------------------------------------ ops by plane */
+
+/* The ops grouped by plane (op order kept within a plane) and each op's copy
+** kind, computed once (name kinds memoized per event metadata, line kinds
+** per line), so every rule walks only its plane's ops. */
+typedef struct opindex {
+  int64_t *idx;   /* op indexes, plane by plane */
+  int64_t *first; /* plane p's ops: idx[first[p] .. first[p + 1]) */
+  uint8_t *kind;  /* per op: xp_find_copy_kind */
+} opindex;
+
+static void opindex_free(opindex *x) {
+  xp_free(x->idx);
+  xp_free(x->first);
+  xp_free(x->kind);
+}
+
+static int opindex_build(xp_profile *p, const xp_op *ops, int64_t n_ops, opindex *x) {
+  memset(x, 0, sizeof(*x));
+  x->idx = xp_malloc(sizeof(int64_t) * (uint64_t)(n_ops + 1));
+  x->first = xp_malloc(sizeof(int64_t) * (uint64_t)(p->n_planes + 2));
+  x->kind = xp_malloc((uint64_t)n_ops + 1);
+  if (!x->idx || !x->first || !x->kind) return 0;
+  memset(x->first, 0, sizeof(int64_t) * (size_t)(p->n_planes + 2));
+  for (int64_t i = 0; i < n_ops; i++) x->first[ops[i].plane + 2]++;
+  for (int32_t k = 2; k < p->n_planes + 2; k++) x->first[k] += x->first[k - 1];
+  for (int64_t i = 0; i < n_ops; i++) x->idx[x->first[ops[i].plane + 1]++] = i;
+  /* now first[p + 1] is the end of plane p = the start of plane p + 1; first[0] = 0 */
+  int ok = 1;
+  for (int32_t plane = 0; ok && plane < p->n_planes; plane++) {
+    const xp_plane *pl = &p->planes[plane];
+    if (x->first[plane] == x->first[plane + 1]) continue;
+    /* 0 = not computed, else kind + 1 */
+    uint8_t *name_kind = xp_malloc((uint64_t)pl->n_emeta + 1), *line_kind = xp_malloc((uint64_t)pl->n_lines + 1);
+    ok = name_kind && line_kind;
+    if (ok) {
+      memset(name_kind, 0, (size_t)pl->n_emeta + 1);
+      memset(line_kind, 0, (size_t)pl->n_lines + 1);
+      for (int64_t j = x->first[plane]; j < x->first[plane + 1]; j++) {
+        const xp_op *o = &ops[x->idx[j]];
+        uint8_t *nk = &name_kind[o->emeta], *lk = &line_kind[o->line];
+        if (!*nk) {
+          xp_str name = xp_op_name(p, o);
+          *nk = (uint8_t)(copy_kind_of(name.p, name.n) + 1);
+        }
+        if (!*lk) {
+          xp_str ln = pl->lines[o->line].name;
+          *lk = (uint8_t)((has(ln.p, ln.n, "Memcpy") || has(ln.p, ln.n, "memcpy") ? copy_kind_of(ln.p, ln.n) : 0) + 1);
+        }
+        x->kind[x->idx[j]] = (uint8_t)(*nk - 1 ? *nk - 1 : *lk - 1);
+      }
+    }
+    xp_free(name_kind);
+    xp_free(line_kind);
+  }
+  return ok;
+}
+
 /* ------------------------------------------------------------- transfers */
 
 /* Bytes of a copy: memcpy_details' "size:N", else a bytes / size / num_bytes stat. */
@@ -461,7 +519,7 @@ typedef struct tagg {
   int64_t count, bytes, time, in_steps, first, last;
 } tagg;
 
-static void find_transfers(xp_profile *p, const xp_find_params *fp, const xp_op *ops, int64_t n_ops,
+static void find_transfers(xp_profile *p, const xp_find_params *fp, const xp_op *ops, const opindex *x,
                            const xp_step *steps, int64_t ns, flist *fl) {
   xp_statvec sv;
   memset(&sv, 0, sizeof(sv));
@@ -471,12 +529,11 @@ static void find_transfers(xp_profile *p, const xp_find_params *fp, const xp_op 
     tagg agg[5];
     memset(agg, 0, sizeof(agg));
     int64_t lo = INT64_MAX, hi = INT64_MIN, step_ps = 0, n_steps = 0;
-    for (int64_t i = 0; i < n_ops; i++) {
-      const xp_op *o = &ops[i];
-      if (o->plane != plane) continue;
+    for (int64_t j = x->first[plane]; j < x->first[plane + 1]; j++) {
+      const xp_op *o = &ops[x->idx[j]];
       if (o->start_ps < lo) lo = o->start_ps;
       if (o->start_ps + o->dur_ps > hi) hi = o->start_ps + o->dur_ps;
-      int k = xp_find_copy_kind(xp_op_name(p, o), pl->lines[o->line].name);
+      int k = x->kind[x->idx[j]];
       if (!k) continue;
       sv.n = 0;
       if (!xp_op_stats(p, o, &sv)) { fl->oom = 1; break; }
@@ -535,7 +592,8 @@ typedef struct lastend {
   int64_t end;
 } lastend;
 
-static void find_tiny(xp_profile *p, const xp_find_params *fp, const xp_op *ops, int64_t n_ops, flist *fl) {
+static void find_tiny(xp_profile *p, const xp_find_params *fp, const xp_op *ops, int64_t n_ops, const opindex *x,
+                      flist *fl) {
   /* per-op gap on its line: ops of a track come grouped and in start order
   ** per line (ops.c); keep the latest end per (plane, line) seen. */
   int64_t *gap = xp_malloc(sizeof(int64_t) * (uint64_t)(n_ops + 1));
@@ -558,9 +616,10 @@ static void find_tiny(xp_profile *p, const xp_find_params *fp, const xp_op *ops,
     const xp_plane *pl = &p->planes[plane];
     if (!is_gpu_plane(pl)) continue;
     int64_t n = 0, n_tiny = 0, tiny_ps = 0, gap_ps = 0, first = INT64_MAX, last = INT64_MIN;
-    for (int64_t i = 0; i < n_ops; i++) {
+    for (int64_t j = x->first[plane]; j < x->first[plane + 1]; j++) {
+      int64_t i = x->idx[j];
       const xp_op *o = &ops[i];
-      if (o->plane != plane || xp_find_copy_kind(xp_op_name(p, o), pl->lines[o->line].name)) continue;
+      if (x->kind[i]) continue;
       n++;
       if (o->dur_ps >= fp->tiny_ps) continue;
       n_tiny++;
@@ -585,11 +644,10 @@ static void find_tiny(xp_profile *p, const xp_find_params *fp, const xp_op *ops,
     int64_t nl = 0;
     xp_str seen[5];
     int n_seen = 0;
-    for (int64_t i = 0; i < n_ops && n_seen < 5; i++) {
-      const xp_op *o = &ops[i];
-      if (o->plane != plane || o->dur_ps >= fp->tiny_ps) continue;
+    for (int64_t j = x->first[plane]; j < x->first[plane + 1] && n_seen < 5; j++) {
+      const xp_op *o = &ops[x->idx[j]];
+      if (o->dur_ps >= fp->tiny_ps || x->kind[x->idx[j]]) continue;
       xp_str nm = xp_op_name(p, o);
-      if (xp_find_copy_kind(nm, pl->lines[o->line].name)) continue;
       int dup = 0;
       for (int s = 0; s < n_seen; s++) dup |= seen[s].n == nm.n && memcmp(seen[s].p, nm.p, nm.n) == 0;
       if (dup) continue;
@@ -630,8 +688,8 @@ typedef struct sagg {
   int64_t calls, call_ps, idle_ps, first, last, worst;
 } sagg;
 
-static void find_sync(xp_profile *p, const xp_find_params *fp, const xp_op *ops, int64_t n_ops, const hevvec *hv,
-                      flist *fl) {
+static void find_sync(xp_profile *p, const xp_find_params *fp, const xp_op *ops, int64_t n_ops, const opindex *x,
+                      const hevvec *hv, flist *fl) {
   /* merged busy intervals of every device plane */
   pbusy *pb = xp_malloc(sizeof(pbusy) * (uint64_t)(p->n_planes + 1));
   int64_t *pairs = xp_malloc(sizeof(int64_t) * 2 * (uint64_t)(n_ops + 1));
@@ -641,12 +699,12 @@ static void find_sync(xp_profile *p, const xp_find_params *fp, const xp_op *ops,
   memset(pb, 0, sizeof(pbusy) * (size_t)(p->n_planes + 1));
   for (int32_t plane = 0; plane < p->n_planes && !fl->oom; plane++) {
     int64_t m = 0;
-    for (int64_t i = 0; i < n_ops; i++)
-      if (ops[i].plane == plane) {
-        pairs[2 * m] = ops[i].start_ps;
-        pairs[2 * m + 1] = ops[i].start_ps + ops[i].dur_ps;
-        m++;
-      }
+    for (int64_t j = x->first[plane]; j < x->first[plane + 1]; j++) {
+      const xp_op *o = &ops[x->idx[j]];
+      pairs[2 * m] = o->start_ps;
+      pairs[2 * m + 1] = o->start_ps + o->dur_ps;
+      m++;
+    }
     if (!m) continue;
     qsort(pairs, (size_t)m, 2 * sizeof(int64_t), cmp_i64pair);
     pbusy *b = &pb[plane];
@@ -759,11 +817,14 @@ int64_t xp_findings(xp_profile *p, const xp_find_params *fp_in, xp_finding **out
     xp_free(hv.v);
     return -1;
   }
-  find_recompilation(p, &fp, &hv, &fl);
+  opindex x;
+  if (!opindex_build(p, ops, n_ops, &x)) fl.oom = 1;
+  if (!fl.oom) find_recompilation(p, &fp, &hv, &fl);
   if (!fl.oom) find_host_bound(p, &fp, &hv, &fl);
-  if (!fl.oom) find_transfers(p, &fp, ops, n_ops, steps, ns, &fl);
-  if (!fl.oom) find_tiny(p, &fp, ops, n_ops, &fl);
-  if (!fl.oom) find_sync(p, &fp, ops, n_ops, &hv, &fl);
+  if (!fl.oom) find_transfers(p, &fp, ops, &x, steps, ns, &fl);
+  if (!fl.oom) find_tiny(p, &fp, ops, n_ops, &x, &fl);
+  if (!fl.oom) find_sync(p, &fp, ops, n_ops, &x, &hv, &fl);
+  opindex_free(&x);
   xp_free(hv.v);
   if (fl.oom) {
     xp_findings_free(fl.v, fl.n);
