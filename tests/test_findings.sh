@@ -121,6 +121,18 @@ check "sync: call time = the events' durations" "1" \
   "$(q "SELECT (SELECT evidence->>'call_ps' FROM xplane_findings('$P'))
              = (SELECT sum(dur_ps) FROM xplane_events('$P') WHERE name = 'block_until_ready')")"
 
+# --- edge cases (tests/make_findings_fixtures.c): a step-covering annotation
+# is not host work; a call that returns while the device runs adds no idle.
+"$BUILD/tests/make_findings_fixtures" "$T" || fail "make_findings_fixtures exited $?"
+check "annotation only: no host_bound; sync 2 calls, 250 us after" "synchronization|2|250000000" \
+  "$(q "SELECT group_concat(id || '|' || count || '|' || time_ps) FROM xplane_findings('$T/annotation_only.xplane.pb')")"
+check "host busy 70 %: host_bound 1/1 step, 300 us idle, 700 us host" \
+  "host_bound|1|1|300000000|700000000|0.3;synchronization|2|250000000" \
+  "$(q "SELECT group_concat(id || '|' || count || '|' || coalesce(of_total || '|', '') || time_ps ||
+                            coalesce('|' || (evidence->>'host_busy_ps'), '') ||
+                            CASE id WHEN 'host_bound' THEN '|' || share ELSE '' END, ';')
+          FROM (SELECT * FROM xplane_findings('$T/host_busy.xplane.pb') ORDER BY id)")"
+
 # --- real profiles (skipped without them): the synchronization rows agree
 # with the independent query (there, devices are sometimes busy when a call
 # returns, and some calls come before the first op).
