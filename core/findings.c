@@ -132,6 +132,13 @@ static char *take(flist *fl, xp_buf *b) {
   return z;
 }
 
+/* End an evidence object with its last number (a share threshold) and take it. */
+static char *evidence_end(flist *fl, xp_buf *b, double last) {
+  xp_buf_append_g17(b, last);
+  xp_buf_appendchar(b, 1, '}');
+  return take(fl, b);
+}
+
 static int is_device_plane(const xp_plane *pl) {
   return pl->name.n >= 8 && memcmp(pl->name.p, "/device:", 8) == 0;
 }
@@ -290,9 +297,7 @@ static void find_recompilation(xp_profile *p, const xp_find_params *fp, const he
                       "\"all_compile_ps\":%lld,\"recompile_min\":%lld,\"compile_share_min\":",
                    (long long)mods[m].count, (long long)mods[m].time_ps, (long long)span, (long long)n_compiles,
                    (long long)compile_ps, (long long)fp->recompile_min);
-    xp_buf_append_g17(b, fp->compile_share);
-    xp_buf_appendchar(b, 1, '}');
-    f->evidence = take(fl, b);
+    f->evidence = evidence_end(fl, b, fp->compile_share);
     f->suggestion = f->count >= fp->recompile_min
                         ? "The same function is compiled again: shapes, dtypes or static arguments change between calls "
                           "(shape churn). Pad or bucket input shapes, mark fewer arguments static, and check "
@@ -417,9 +422,7 @@ static void find_host_bound(xp_profile *p, const xp_find_params *fp, const hevve
                    (long long)n_steps, (long long)n_bound, (long long)dur, (long long)idle, (long long)host);
     xp_buf_append_g17(b, fp->idle_share);
     xp_buf_appendall(b, ",\"host_busy_share_min\":");
-    xp_buf_append_g17(b, fp->host_busy_share);
-    xp_buf_appendchar(b, 1, '}');
-    f->evidence = take(fl, b);
+    f->evidence = evidence_end(fl, b, fp->host_busy_share);
     f->suggestion = "The device waits for the host: move input preprocessing off the training loop (prefetch, "
                     "asynchronous data loading), avoid Python work and host callbacks between steps, and "
                     "dispatch the next step before reading results of the last one.";
@@ -571,9 +574,7 @@ static void find_transfers(xp_profile *p, const xp_find_params *fp, const xp_op 
                         "\"reference_ps\":%lld,\"reference\":\"%s\",\"transfer_share_min\":",
                      copy_kind_names[k], (long long)a->count, (long long)a->bytes, (long long)a->time,
                      (long long)a->in_steps, (long long)ref, n_steps ? "step time" : "op span");
-      xp_buf_append_g17(b, fp->transfer_share);
-      xp_buf_appendchar(b, 1, '}');
-      f->evidence = take(fl, b);
+      f->evidence = evidence_end(fl, b, fp->transfer_share);
       f->suggestion = k == 2 ? "Device-to-host copies inside the loop stall it: keep values on the device, log "
                                "metrics every N steps, and fetch with jax.device_get outside the step."
                       : k == 1 ? "Host-to-device copies take step time: prefetch inputs to the device ahead "
@@ -660,9 +661,7 @@ static void find_tiny(xp_profile *p, const xp_find_params *fp, const xp_op *ops,
                       "\"tiny_threshold_ps\":%lld,\"tiny_min\":%lld,\"tiny_share_min\":",
                    (long long)n, (long long)n_tiny, (long long)tiny_ps, (long long)gap_ps, (long long)fp->tiny_ps,
                    (long long)fp->tiny_min);
-    xp_buf_append_g17(b, fp->tiny_share);
-    xp_buf_appendchar(b, 1, '}');
-    f->evidence = take(fl, b);
+    f->evidence = evidence_end(fl, b, fp->tiny_share);
     f->suggestion = "Many kernels are shorter than their launch cost: let XLA fuse more (avoid host callbacks "
                     "and custom calls between elementwise ops), batch small operations, or capture the step as "
                     "a CUDA graph (XLA command buffers).";
