@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "cancel.h"
 #include "findings.h"
 #include "json.h"
 #include "util.h"
@@ -103,8 +104,14 @@ static const char *const copy_kind_names[5] = {"", "HtoD", "DtoH", "DtoD", "othe
 typedef struct flist {
   xp_finding *v;
   int64_t n, cap;
-  int oom;
+  int oom; /* out of memory, or the query was interrupted (cancel.h): give up */
 } flist;
+
+/* Every 4096 items of a long loop: has the query been interrupted? */
+static int stop_at(flist *fl, int64_t k) {
+  if ((k & 4095) == 4095 && xp_cancelled()) fl->oom = 1;
+  return fl->oom;
+}
 
 static xp_finding *f_add(flist *fl, const char *id) {
   if (fl->oom || !xp_grow((void **)&fl->v, &fl->cap, fl->n + 1, sizeof(xp_finding))) {
@@ -240,7 +247,7 @@ static void find_recompilation(xp_profile *p, const xp_find_params *fp, const he
   int64_t n_mods = 0, cap = 0, n_compiles = 0, compile_ps = 0;
   /* per line: a stack of open events (indexes into hv) */
   int64_t *stack = NULL, sp = 0, scap = 0;
-  for (int64_t k = 0; k < hv->n && !fl->oom; k++) {
+  for (int64_t k = 0; k < hv->n && !stop_at(fl, k); k++) {
     const hev *e = &hv->v[k];
     if (k == 0 || e->plane != hv->v[k - 1].plane || e->line != hv->v[k - 1].line) sp = 0;
     while (sp > 0 && hv->v[stack[sp - 1]].start + hv->v[stack[sp - 1]].dur <= e->start) sp--;
@@ -386,7 +393,7 @@ static void find_host_bound(xp_profile *p, const xp_find_params *fp, const hevve
   for (int32_t plane = 0; plane < p->n_planes && !fl->oom; plane++) {
     int64_t n_steps = 0, n_bound = 0, idle = 0, dur = 0, host = 0, first = INT64_MAX, last = INT64_MIN, nl = 0;
     xp_buf *list = NULL;
-    for (int64_t i = 0; i < ns; i++) {
+    for (int64_t i = 0; i < ns && !stop_at(fl, i | 4095); i++) { /* each step scans host events: check every step */
       const xp_step *s = &steps[i];
       if (s->plane != plane || s->dur_ps <= 0) continue;
       n_steps++;
@@ -601,7 +608,7 @@ static void find_tiny(xp_profile *p, const xp_find_params *fp, const xp_op *ops,
   lastend *le = NULL;
   int64_t nle = 0, cle = 0;
   if (!gap) { fl->oom = 1; return; }
-  for (int64_t i = 0; i < n_ops; i++) {
+  for (int64_t i = 0; i < n_ops && !stop_at(fl, i); i++) {
     const xp_op *o = &ops[i];
     int64_t k = nle && le[nle - 1].plane == o->plane && le[nle - 1].line == o->line ? nle - 1 : 0;
     while (k < nle && !(le[k].plane == o->plane && le[k].line == o->line)) k++;
@@ -721,7 +728,7 @@ static void find_sync(xp_profile *p, const xp_find_params *fp, const xp_op *ops,
       }
     }
   }
-  for (int64_t k = 0; k < hv->n && !fl->oom; k++) {
+  for (int64_t k = 0; k < hv->n && !stop_at(fl, k); k++) {
     const hev *e = &hv->v[k];
     if (!xp_find_is_sync(e->name.p, e->name.n)) continue;
     int64_t t = e->start + e->dur, idle = 0;

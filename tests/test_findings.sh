@@ -176,6 +176,29 @@ check "findings.sql: clean profile, all findings: []" "0" \
 canned "$(R sync)/host0.xplane.pb" bogus >/dev/null
 check "findings.sql: a bad @finding exits 1" "1" "$?"
 
+# --- an interrupt (a progress handler that says stop after 5 ms) ends the scan
+# with "interrupted", and the next query gets the whole answer (nothing partial
+# was kept): 4 devices, 50 steps of 2000 ops with tiny kernels = 4 rows.
+"$GEN" --out "$T/big" --run big --devices 4 --steps 50 --ops-per-step 2000 --heavy-every 0 --inject tiny >/dev/null ||
+  fail "xplane_gen big exited $?"
+check "interrupted, then whole" "error: interrupted|4" "$(/usr/bin/python3 - "$EXT" "$T/big/plugins/profile/big" <<'EOF'
+import sqlite3, sys, time
+db = sqlite3.connect(":memory:")
+db.enable_load_extension(True)
+db.load_extension(sys.argv[1])
+p = sys.argv[2]
+db.execute("SELECT count(*) FROM xplane_ops(?)", [p]).fetchone()  # decoded and analysed: the findings remain
+t0 = time.monotonic()
+db.set_progress_handler(lambda: 1 if time.monotonic() - t0 > 0.005 else 0, 100)
+try:
+    r = "rows: %d" % db.execute("SELECT count(*) FROM xplane_findings(?)", [p]).fetchone()[0]
+except sqlite3.OperationalError as e:
+    r = "error: %s" % e
+db.set_progress_handler(None, 0)
+print("%s|%d" % (r, db.execute("SELECT count(*) FROM xplane_findings(?)", [p]).fetchone()[0]))
+EOF
+)"
+
 # --- a multi-file path: rows per file, a bad path is an error naming it
 check "logdir: findings per run directory" "5" \
   "$(q "SELECT count(DISTINCT id) FROM xplane_findings('$T')")"
