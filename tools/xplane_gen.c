@@ -103,6 +103,26 @@
 **    division) run their all-reduces 4x longer: all-reduce time is 7% of the
 **    nominal compute elsewhere, 28% there. On GPU they overlap compute on
 **    their own stream; on TPU they are in line and lengthen the step.
+** Problems injected on request (--inject LIST, comma-separated; none by
+** default, so the default files stay clean for xplane_findings; every name
+** but `recompile` needs --style gpu). The constants are the INJ_* below:
+**   recompile  before step 0, the host's python/main line has 3
+**              `PjitFunction(train_step)` calls 25 ms apart, each enclosing one
+**              `backend_compile` of exactly 20 ms (steps start 75 ms later),
+**              which encloses a `PjRtCompiler::Compile` of 10 ms (as libtpu's
+**              backend_compile encloses TfrtTpuCompiler::Compile)
+**   host-bound in steps s % 4 == 0, the launch thread spends exactly 3 ms in
+**              `host_preprocess` (inside Execute) before launching anything
+**   transfers  the input copy lasts exactly 600 us (32 MiB, HtoD), and each
+**              step ends with a `CopyDeviceToHost` of exactly 300 us (16 MiB,
+**              memcpy_details "kind:DtoH size:16777216 ..."), launched by
+**              cuMemcpyDtoHAsync_v2 after the last kernel launch
+**   tiny       every even slot other than the payload and the hot op runs
+**              exactly 2 us (GPU compute kernels; N=100: 48 per step)
+**   sync       in steps s % 3 == 2 the python line calls `block_until_ready`
+**              from 20 us after the step starts until 10 us before its end
+**              (the devices are done), then the host pauses 2 ms more before
+**              the next step
 ** Durations jitter +-8% per op occurrence (seeded). GPU times are whole ns,
 ** TPU times whole 1250 ps cycles.
 **
@@ -158,13 +178,14 @@ typedef struct options {
   style_t style;
   int64_t hosts, devices, steps, ops, target_mb, heavy_every;
   int steps_given; /* --steps was on the command line */
+  unsigned inject;  /* INJ_* bits (--inject) */
   uint64_t seed;
 } options;
 
 static void usage(FILE *f) {
   fputs("usage: xplane_gen --out DIR [--run NAME] [--style gpu|tpu] [--hosts N]\n"
         "                  [--devices N] [--steps N] [--ops-per-step N] [--target-mb M]\n"
-        "                  [--seed S] [--heavy-every K]\n"
+        "                  [--seed S] [--heavy-every K] [--inject LIST]\n"
         "Writes synthetic JAX-like XPlane profiles to DIR/plugins/profile/NAME/hostH.xplane.pb\n"
         "and prints one JSON line per file (path, bytes, planes, lines, events).\n"
         "  --out DIR          logdir root (required)\n"
@@ -178,6 +199,8 @@ static void usage(FILE *f) {
         "                     (10^6 bytes), 1..2048; an explicit --steps is then a minimum\n"
         "  --seed S           random seed, 0..2^64-1 (default 1)\n"
         "  --heavy-every K    every K-th step runs 2x longer, 0 = none (default 5)\n"
+        "  --inject LIST      inject problems, comma-separated: recompile, host-bound,\n"
+        "                     transfers, tiny, sync (all but recompile need --style gpu)\n"
         "  --help             this text\n"
         "Injected features and file layout: see the header of tools/xplane_gen.c.\n",
         f);
@@ -203,9 +226,39 @@ static int64_t parse_int(const char *flag, const char *v, int64_t lo, int64_t hi
   return x;
 }
 
+/* --inject: the problems to inject (see the header). */
+enum { INJ_RECOMPILE = 1, INJ_HOST_BOUND = 2, INJ_TRANSFERS = 4, INJ_TINY = 8, INJ_SYNC = 16 };
+#define INJ_COMPILES 3
+#define INJ_COMPILE_PS (20000 * US)
+#define INJ_COMPILE_EVERY (25000 * US)
+#define INJ_HOST_BOUND_EVERY 4
+#define INJ_HOST_PREP_PS (3000 * US)
+#define INJ_H2D_PS (600 * US)
+#define INJ_D2H_PS (300 * US)
+#define INJ_D2H_BYTES 16777216
+#define INJ_TINY_PS (2 * US)
+#define INJ_SYNC_EVERY 3
+#define INJ_SYNC_PAUSE_PS (2000 * US)
+
+static unsigned parse_inject(const char *list) {
+  static const char *const names[] = {"recompile", "host-bound", "transfers", "tiny", "sync"};
+  unsigned bits = 0;
+  const char *p = list;
+  for (;;) {
+    size_t n = strcspn(p, ",");
+    int k = 0;
+    while (k < 5 && !(strlen(names[k]) == n && strncmp(p, names[k], n) == 0)) k++;
+    if (k == 5) bad_usage("--inject wants recompile, host-bound, transfers, tiny or sync, not '%.*s'", (int)n, p);
+    bits |= 1u << k;
+    if (!p[n]) break;
+    p += n + 1;
+  }
+  return bits;
+}
+
 static void parse_options(int argc, char **argv, options *o) {
   enum { O_OUT = 1, O_RUN, O_STYLE, O_HOSTS, O_DEVICES, O_STEPS, O_OPS, O_TARGET, O_SEED,
-         O_HEAVY, O_HELP };
+         O_HEAVY, O_INJECT, O_HELP };
   static const struct option longopts[] = {
       {"out", required_argument, NULL, O_OUT},
       {"run", required_argument, NULL, O_RUN},
@@ -217,6 +270,7 @@ static void parse_options(int argc, char **argv, options *o) {
       {"target-mb", required_argument, NULL, O_TARGET},
       {"seed", required_argument, NULL, O_SEED},
       {"heavy-every", required_argument, NULL, O_HEAVY},
+      {"inject", required_argument, NULL, O_INJECT},
       {"help", no_argument, NULL, O_HELP},
       {NULL, 0, NULL, 0}};
   *o = (options){.run = "run1", .style = STYLE_GPU, .hosts = 1, .devices = 4, .steps = 20,
@@ -246,6 +300,7 @@ static void parse_options(int argc, char **argv, options *o) {
       case O_OPS: o->ops = parse_int("--ops-per-step", optarg, MIN_OPS, MAX_OPS); break;
       case O_TARGET: o->target_mb = parse_int("--target-mb", optarg, 1, 2048); break;
       case O_HEAVY: o->heavy_every = parse_int("--heavy-every", optarg, 0, 1000000); break;
+      case O_INJECT: o->inject |= parse_inject(optarg); break;
       case O_SEED: {
         char *end;
         errno = 0;
@@ -262,6 +317,8 @@ static void parse_options(int argc, char **argv, options *o) {
   }
   if (optind < argc) bad_usage("unexpected argument '%s'", argv[optind]);
   if (!o->out || !*o->out) bad_usage("--out DIR is required");
+  if ((o->inject & ~INJ_RECOMPILE) && o->style != STYLE_GPU)
+    bad_usage("--inject host-bound, transfers, tiny and sync need --style gpu");
 }
 
 /* -------------------------------------------------------------------- model */
@@ -556,6 +613,8 @@ typedef struct step_tl {
   int64_t copy_launch, copy_launch_dur, copy_start, copy_dur; /* GPU input copy */
   int64_t module_start, module_end, while_start, while_dur;   /* TPU */
   int64_t end;                   /* device busy until */
+  int64_t prep_start, prep_dur;  /* --inject host-bound: host preprocessing (0 = none) */
+  int64_t d2h_launch, d2h_start; /* --inject transfers: the DtoH copy */
 } step_tl;
 
 /* Stat name ids (interned per plane) and per-plane metadata ids. */
@@ -577,6 +636,7 @@ typedef struct plane_ids {
   int64_t module_ref, copy_details;
   int64_t m_train, m_pjit, m_exec, m_copy_launch, m_launch, m_copy, m_module, m_while,
       m_enqueue, m_steps0, m_async[TPU_ASYNC];
+  int64_t m_compile, m_compile_inner, m_prep, m_d2h, m_d2h_launch, m_sync, d2h_details; /* --inject */
 } plane_ids;
 
 /* Line kinds (xs_add_line's kind). */
@@ -628,8 +688,16 @@ static int comm_phase(const gen *g, int64_t s) {
   return s >= lo && s < lo + len;
 }
 
+/* --inject tiny: is slot i one of the 2 us kernels? */
+static int inj_tiny_slot(const gen *g, int i) {
+  const model *m = g->m;
+  return (g->o->inject & INJ_TINY) && i % 2 == 0 && i != m->payload && i != m->hot &&
+         m->ops[i].kind != OP_COLLECTIVE;
+}
+
 static int64_t op_dur(const gen *g, int d, int64_t s, int i) {
   const op_slot *op = &g->m->ops[i];
+  if (inj_tiny_slot(g, i)) return INJ_TINY_PS;
   double f = 0.92 + 0.16 * rnd(g, R_DUR, d, s, i);
   if (op->kind == OP_COLLECTIVE) {
     if (comm_phase(g, s)) f *= 4.0;
@@ -644,6 +712,30 @@ static int64_t injected_gap(const gen *g, int d, int64_t s) {
   return quant(g, (double)g->m->gap_ps * f);
 }
 
+/* --inject host-bound: the launch thread's preprocessing from h; returns
+** where the launches resume. */
+static int64_t inj_host_prep(gen *g, int64_t s, int64_t h) {
+  g->tl.prep_start = h;
+  g->tl.prep_dur = 0;
+  if (!(g->o->inject & INJ_HOST_BOUND) || s % INJ_HOST_BOUND_EVERY != 0) return h;
+  g->tl.prep_dur = INJ_HOST_PREP_PS;
+  return h + INJ_HOST_PREP_PS;
+}
+
+/* --inject transfers: the DtoH copy launched at h once the device is done
+** (device_done); returns where the launch thread goes on. */
+static int64_t inj_d2h(gen *g, int64_t h, int64_t device_done) {
+  if (!(g->o->inject & INJ_TRANSFERS)) return h;
+  g->tl.d2h_launch = h;
+  g->tl.d2h_start = max64(h + GPU_LAUNCH_LATENCY, device_done + US);
+  return h + 3 * US;
+}
+
+/* --inject sync: does step s end with a block_until_ready? */
+static int inj_sync_step(const gen *g, int64_t s) {
+  return (g->o->inject & INJ_SYNC) && s % INJ_SYNC_EVERY == INJ_SYNC_EVERY - 1;
+}
+
 /* GPU: the launch thread of device d issues the copy and the N kernels; the
 ** compute stream runs kernels in order once launched, the collective stream
 ** runs each all-reduce once its producer is done (overlapping compute). */
@@ -653,11 +745,13 @@ static void gpu_walk(gen *g, int d, int64_t s) {
   int64_t h = g->t0[s] + 20 * US + d * 3 * US;
   tl->exec_start = h;
   h += 5 * US;
+  h = inj_host_prep(g, s, h);
   tl->copy_launch = h;
   tl->copy_launch_dur = quant(g, 3 * US + 2 * US * rnd(g, R_COPY_LAUNCH, d, s, 0));
   h += tl->copy_launch_dur + US;
   tl->copy_start = tl->copy_launch + GPU_LAUNCH_LATENCY;
   tl->copy_dur = quant(g, 30 * US + 20 * US * rnd(g, R_COPY, d, s, 0));
+  if (g->o->inject & INJ_TRANSFERS) tl->copy_dur = INJ_H2D_PS;
   int64_t busy = 0, comm_free = 0;
   for (int i = 0; i < m->n; i++) {
     if (i == m->iota) h = max64(h, busy + injected_gap(g, d, s)); /* sync, then stall */
@@ -678,8 +772,10 @@ static void gpu_walk(gen *g, int d, int64_t s) {
     tl->start[i] = st;
     tl->dur[i] = dur;
   }
+  h = inj_d2h(g, h, max64(busy, comm_free));
   tl->exec_end = h + 2 * US;
   tl->end = max64(max64(busy, comm_free), tl->copy_start + tl->copy_dur);
+  if (g->o->inject & INJ_TRANSFERS) tl->end = max64(tl->end, tl->d2h_start + INJ_D2H_PS);
 }
 
 static int64_t tpu_skew(int d) { /* the device's start offset in a step */
@@ -724,6 +820,7 @@ static void walk(gen *g, int d, int64_t s) {
 /* Step starts and ends: a step starts when the host is done with the last one. */
 static void schedule(gen *g) {
   int64_t t = quant(g, 2000 * US + 1000 * US * rnd(g, R_T0, 0, 0, 0));
+  if (g->o->inject & INJ_RECOMPILE) t += INJ_COMPILES * INJ_COMPILE_EVERY;
   for (int64_t s = 0; s < g->steps; s++) {
     g->t0[s] = t;
     int64_t end = 0;
@@ -735,6 +832,7 @@ static void schedule(gen *g) {
     if (g->o->style == STYLE_GPU) {
       g->t1[s] = end + 15 * US;
       t = g->t1[s] + quant(g, 40 * US + 40 * US * rnd(g, R_IDLE, 0, s, 0));
+      if (inj_sync_step(g, s)) t += INJ_SYNC_PAUSE_PS;
     } else {
       g->t1[s] = end + TPU_CYCLE;
       t = g->t1[s] + quant(g, 12.5 * US + 17.5 * US * rnd(g, R_IDLE, 0, s, 0));
@@ -814,6 +912,11 @@ static uint64_t corr_id(const gen *g, int d, int64_t s, int i) {
          (uint64_t)i;
 }
 
+/* Correlation id of the injected DtoH copy: above every corr_id. */
+static uint64_t inj_d2h_corr(const gen *g, int d, int64_t s) {
+  return ((uint64_t)1 << 48) + (uint64_t)s * (uint64_t)g->o->devices + (uint64_t)d;
+}
+
 static void emit_gpu_stream(gen *g, int d, int64_t ts_ps, int line_kind, xs_sink *out) {
   const model *m = g->m;
   const plane_ids *id = &g->ids;
@@ -825,6 +928,12 @@ static void emit_gpu_stream(gen *g, int d, int64_t ts_ps, int line_kind, xs_sink
       xs_stat_uint(ev_stat(&b), id->st[ST_CORRELATION_ID], corr_id(g, d, s, m->n));
       xs_stat_ref(ev_stat(&b), id->st[ST_MEMCPY_DETAILS], id->copy_details);
       xs_event(out, &b.ev);
+      if (g->o->inject & INJ_TRANSFERS) {
+        ev_begin(&b, id->m_d2h, g->tl.d2h_start - ts_ps, INJ_D2H_PS);
+        xs_stat_uint(ev_stat(&b), id->st[ST_CORRELATION_ID], inj_d2h_corr(g, d, s));
+        xs_stat_ref(ev_stat(&b), id->st[ST_MEMCPY_DETAILS], id->d2h_details);
+        xs_event(out, &b.ev);
+      }
       continue;
     }
     for (int i = 0; i < m->n; i++) {
@@ -850,6 +959,10 @@ static void emit_gpu_launches(gen *g, int d, int64_t ts_ps, xs_sink *out) {
     const step_tl *tl = &g->tl;
     ev_begin(&b, id->m_exec, tl->exec_start - ts_ps, tl->exec_end - tl->exec_start);
     xs_event(out, &b.ev);
+    if (tl->prep_dur) {
+      ev_begin(&b, id->m_prep, tl->prep_start - ts_ps, tl->prep_dur);
+      xs_event(out, &b.ev);
+    }
     ev_begin(&b, id->m_copy_launch, tl->copy_launch - ts_ps, tl->copy_launch_dur);
     xs_stat_uint(ev_stat(&b), id->st[ST_DEVICE_ID], (uint64_t)d);
     xs_stat_uint(ev_stat(&b), id->st[ST_CORRELATION_ID], corr_id(g, d, s, m->n));
@@ -863,6 +976,27 @@ static void emit_gpu_launches(gen *g, int d, int64_t ts_ps, xs_sink *out) {
       xs_stat_int(ev_stat(&b), id->st[ST_PROGRAM_ID], PROGRAM_ID);
       xs_event(out, &b.ev);
     }
+    if (g->o->inject & INJ_TRANSFERS) {
+      ev_begin(&b, id->m_d2h_launch, tl->d2h_launch - ts_ps, 2 * US);
+      xs_stat_uint(ev_stat(&b), id->st[ST_DEVICE_ID], (uint64_t)d);
+      xs_stat_uint(ev_stat(&b), id->st[ST_CORRELATION_ID], inj_d2h_corr(g, d, s));
+      xs_event(out, &b.ev);
+    }
+  }
+}
+
+/* --inject recompile: the compiles before step 0 (python/main line). */
+static void inj_emit_compiles(gen *g, int64_t ts_ps, xs_sink *out) {
+  if (!(g->o->inject & INJ_RECOMPILE) || g->emit_lo != 0) return;
+  evb b;
+  for (int k = 0; k < INJ_COMPILES; k++) {
+    int64_t c = 1000 * US + k * INJ_COMPILE_EVERY;
+    ev_begin(&b, g->ids.m_pjit, c - ts_ps, INJ_COMPILE_PS + 2 * US);
+    xs_event(out, &b.ev);
+    ev_begin(&b, g->ids.m_compile, c + US - ts_ps, INJ_COMPILE_PS);
+    xs_event(out, &b.ev);
+    ev_begin(&b, g->ids.m_compile_inner, c + 2 * US - ts_ps, INJ_COMPILE_PS / 2);
+    xs_event(out, &b.ev);
   }
 }
 
@@ -872,6 +1006,7 @@ static void emit_python(gen *g, int64_t ts_ps, xs_sink *out) {
   const plane_ids *id = &g->ids;
   int tpu = g->o->style == STYLE_TPU;
   evb b;
+  inj_emit_compiles(g, ts_ps, out);
   for (int64_t s = g->emit_lo; s < g->emit_hi; s++) {
     int64_t start = g->t0[s] - (tpu ? 8 * US : 0), end = g->t1[s] + (tpu ? 2 * US : 0);
     ev_begin(&b, id->m_train, start - ts_ps, end - start);
@@ -880,6 +1015,10 @@ static void emit_python(gen *g, int64_t ts_ps, xs_sink *out) {
     xs_event(out, &b.ev);
     ev_begin(&b, id->m_pjit, start + US - ts_ps, quant(g, 5 * US + 10 * US * rnd(g, R_PJIT, 0, s, 0)));
     xs_event(out, &b.ev);
+    if (inj_sync_step(g, s)) { /* --inject sync */
+      ev_begin(&b, id->m_sync, g->t0[s] + 20 * US - ts_ps, g->t1[s] - 10 * US - (g->t0[s] + 20 * US));
+      xs_event(out, &b.ev);
+    }
   }
 }
 
@@ -1004,7 +1143,24 @@ static xs_plane *gpu_device_plane(gen *g, int d) {
   id->m_copy = xs_event_meta(p, "CopyHostToDevice", NULL);
   snprintf(name, sizeof(name), "kind:HtoD size:33554432 dest:%d async:1", d);
   id->copy_details = xs_intern(p, name);
+  if (g->o->inject & INJ_TRANSFERS) {
+    id->m_d2h = xs_event_meta(p, "CopyDeviceToHost", NULL);
+    snprintf(name, sizeof(name), "kind:DtoH size:%d dest:%d async:0", INJ_D2H_BYTES, d);
+    id->d2h_details = xs_intern(p, name);
+  }
   return p;
+}
+
+/* Host event names of the injected problems (only those injected). */
+static void inj_host_meta(gen *g, xs_plane *p) {
+  unsigned j = g->o->inject;
+  if (j & INJ_RECOMPILE) {
+    g->ids.m_compile = xs_event_meta(p, "backend_compile", NULL);
+    g->ids.m_compile_inner = xs_event_meta(p, "PjRtCompiler::Compile", NULL);
+  }
+  if (j & INJ_HOST_BOUND) g->ids.m_prep = xs_event_meta(p, "host_preprocess", NULL);
+  if (j & INJ_TRANSFERS) g->ids.m_d2h_launch = xs_event_meta(p, "cuMemcpyDtoHAsync_v2", NULL);
+  if (j & INJ_SYNC) g->ids.m_sync = xs_event_meta(p, "block_until_ready", NULL);
 }
 
 static xs_plane *gpu_host_plane(gen *g) {
@@ -1023,6 +1179,7 @@ static xs_plane *gpu_host_plane(gen *g) {
   id->m_exec = xs_event_meta(p, "PjRtStreamExecutorLoadedExecutable::Execute", NULL);
   id->m_copy_launch = xs_event_meta(p, "cuMemcpyHtoDAsync_v2", NULL);
   id->m_launch = xs_event_meta(p, "cuLaunchKernel", NULL);
+  inj_host_meta(g, p);
   static const int used[] = {ST_STEP_NUM, ST_R, ST_DEVICE_ID, ST_CORRELATION_ID, ST_HLO_OP,
                              ST_HLO_MODULE, ST_PROGRAM_ID};
   intern_stats(g, p, used, (int)(sizeof(used) / sizeof(used[0])));
@@ -1098,6 +1255,7 @@ static xs_plane *tpu_host_plane(gen *g) {
   id->m_train = xs_event_meta(p, "train", NULL);
   id->m_pjit = xs_event_meta(p, "PjitFunction(train_step)", NULL);
   id->m_enqueue = xs_event_meta(p, "DoEnqueueProgram", NULL);
+  inj_host_meta(g, p);
   static const int used[] = {ST_STEP_NUM, ST_R};
   intern_stats(g, p, used, 2);
   return p;

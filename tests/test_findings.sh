@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# test_findings.sh: xplane_findings finds each problem tools/xplane_gen
+# --inject puts in a profile, with the evidence the generator's constants give
+# (derived by hand below, from the header of tools/xplane_gen.c), and nothing
+# in a clean generated profile. Where a figure depends on the seeded jitter
+# (idle times, step spans), it is recomputed here by an independent SQL query
+# over xplane_ops / xplane_steps / xplane_events, and bounded by the injected
+# constant. Needs no real data.
+#
+#   XPLANE_EXT=build/xplane XPLANE_BUILD=build SQLITE3=sqlite3 bash tests/test_findings.sh
+set -u -o pipefail
+. "$(dirname "$0")/test_env.sh"
+
+GEN="$BUILD/tools/xplane_gen"
+[ -x "$GEN" ] || { echo "FAIL: no generator at $GEN" >&2; exit 1; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+D=2 S=10 N=100
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+check() { if [ "$2" == "$3" ]; then echo "ok - $1"; else fail "$1: expected [$2], got [$3]"; fi; }
+q() { "$SQLITE3" -batch -noheader -cmd ".load $EXT" :memory: "$1" 2>&1; }
+gen() { # gen RUN STYLE [INJECT]
+  local inj=()
+  [ -n "${3:-}" ] && inj=(--inject "$3")
+  "$GEN" --out "$T" --run "$1" --style "$2" --devices $D --steps $S --ops-per-step $N \
+    --heavy-every 0 --seed 3 "${inj[@]}" >/dev/null || fail "xplane_gen $1 exited $?"
+}
+R() { echo "$T/plugins/profile/$1"; }
+
+gen clean_gpu gpu
+gen clean_tpu tpu
+for j in recompile host-bound transfers tiny sync; do gen "$j" gpu "$j"; done
+gen recompile_tpu tpu recompile
+
+# --- a clean profile has no finding; each injected one only its own kind
+check "clean gpu: no finding" "0" "$(q "SELECT count(*) FROM xplane_findings('$(R clean_gpu)')")"
+check "clean tpu: no finding" "0" "$(q "SELECT count(*) FROM xplane_findings('$(R clean_tpu)')")"
+for pair in recompile:recompilation host-bound:host_bound transfers:transfers tiny:tiny_kernels \
+  sync:synchronization recompile_tpu:recompilation; do
+  check "${pair%%:*}: only ${pair#*:}" "${pair#*:}" \
+    "$(q "SELECT group_concat(DISTINCT id) FROM xplane_findings('$(R "${pair%%:*}")')")"
+done
+
+# --- recompilation: 3 backend_compile of exactly 20 ms, each inside a
+# PjitFunction(train_step): one module compiled 3 times, 60 ms = 6e10 ps (the
+# PjRtCompiler::Compile nested in each is part of it, not a compile of its own).
+for run in recompile recompile_tpu; do
+  check "$run: module, count, time" "high|PjitFunction(train_step)|3|3|60000000000|60000000000" \
+    "$(q "SELECT severity, subject, count, of_total, time_ps, evidence->>'compile_ps'
+            FROM xplane_findings('$(R $run)')")"
+  check "$run: share of the span (span from xplane_events)" "1" \
+    "$(q "SELECT abs(f.share - 6e10 / (SELECT max(start_ps + dur_ps) - min(start_ps)
+                                         FROM xplane_events('$(R $run)'))) < 1e-12
+            FROM xplane_findings('$(R $run)') f")"
+done
+
+# --- host_bound: steps s % 4 == 0 of 10 (0, 4, 8) on both devices; each has
+# 3 ms of host preprocessing with the device idle, so >= 9 ms of idle; the
+# idle equals xplane_steps' idle_ps of those steps.
+P="$(R host-bound)"
+check "host-bound: steps per device" "0|3|10|0,4,8;1|3|10|0,4,8" \
+  "$(q "SELECT group_concat(plane_index || '|' || count || '|' || of_total || '|' || steps, ';')
+          FROM (SELECT * FROM xplane_findings('$P') ORDER BY plane_index)")"
+check "host-bound: idle = xplane_steps idle of steps 0,4,8, >= 9 ms" "1|1" \
+  "$(q "SELECT min(f.time_ps = (SELECT sum(idle_ps) FROM xplane_steps('$P') s
+                               WHERE s.plane_index = f.plane_index AND s.step % 4 = 0)),
+               min(f.time_ps >= 9000000000 AND f.evidence->>'host_busy_ps' >= 9000000000
+                   AND f.share >= 0.25)
+          FROM xplane_findings('$P') f")"
+
+# --- transfers: per step and device one HtoD copy of exactly 600 us and
+# 32 MiB, one DtoH of exactly 300 us and 16 MiB; 10 steps.
+P="$(R transfers)"
+check "transfers: direction, count, time, bytes, in steps" \
+  "0|HtoD|10|6000000000|335544320|10;0|DtoH|10|3000000000|167772160|10;1|HtoD|10|6000000000|335544320|10;1|DtoH|10|3000000000|167772160|10" \
+  "$(q "SELECT group_concat(plane_index || '|' || subject || '|' || count || '|' || time_ps || '|' ||
+                            bytes || '|' || (evidence->>'in_steps'), ';')
+          FROM (SELECT * FROM xplane_findings('$P') ORDER BY plane_index, subject = 'DtoH')")"
+check "transfers: share = copy time / the device's step time (xplane_steps)" "1" \
+  "$(q "SELECT min(abs(share - time_ps * 1.0 / (SELECT sum(dur_ps) FROM xplane_steps('$P') s
+                                               WHERE s.plane_index = f.plane_index)) < 1e-12)
+          FROM xplane_findings('$P') f")"
+
+# --- tiny_kernels: even slots but the payload (N/4+1 = 26) and the hot op
+# (5N/8 = 62) run 2 us; the all-reduces are odd slots: 50 - 2 = 48 per step,
+# 480 of the 1000 kernels per device, 480 x 2 us of kernel time. The launch
+# gap is recomputed with a window query (idle on the line before each tiny
+# kernel, under 50 us).
+P="$(R tiny)"
+check "tiny: count, of, tiny time" "0|480|1000|960000000;1|480|1000|960000000" \
+  "$(q "SELECT group_concat(plane_index || '|' || count || '|' || of_total || '|' || (evidence->>'tiny_ps'), ';')
+          FROM (SELECT * FROM xplane_findings('$P') ORDER BY plane_index)")"
+check "tiny: launch gap = window query over xplane_ops" "1" \
+  "$(q "WITH o AS (SELECT plane_index, line_index, start_ps, dur_ps,
+                          max(end_ps) OVER (PARTITION BY plane_index, line_index ORDER BY start_ps, op_id
+                                            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_end
+                     FROM xplane_ops('$P')),
+               g AS (SELECT plane_index, sum(CASE WHEN start_ps - prev_end BETWEEN 1 AND 50000000
+                                                  THEN start_ps - prev_end ELSE 0 END) AS gap
+                       FROM o WHERE dur_ps < 5000000 GROUP BY plane_index)
+          SELECT min(f.time_ps = g.gap AND g.gap > 0) FROM xplane_findings('$P') f JOIN g USING (plane_index)")"
+
+# --- synchronization: block_until_ready in steps 2, 5, 8; after each the
+# host pauses 2 ms, so each of the 2 devices idles >= 2 ms after each call:
+# >= 12 ms. The idle is recomputed from xplane_events and xplane_ops.
+P="$(R sync)"
+check "sync: call, count" "block_until_ready|3" \
+  "$(q "SELECT subject || '|' || count FROM xplane_findings('$P')")"
+check "sync: idle after the calls = independent query, >= 12 ms" "1|1" \
+  "$(q "WITH c AS (SELECT start_ps + dur_ps AS t FROM xplane_events('$P') WHERE name = 'block_until_ready'),
+               o AS (SELECT plane_index, start_ps, end_ps FROM xplane_ops('$P')),
+               idle AS (SELECT (SELECT min(start_ps) FROM o WHERE o.plane_index = p.plane_index AND o.start_ps > c.t) - c.t AS ps
+                          FROM c, (SELECT DISTINCT plane_index FROM o) p
+                         WHERE NOT EXISTS (SELECT 1 FROM o WHERE o.plane_index = p.plane_index
+                                              AND o.start_ps <= c.t AND o.end_ps > c.t))
+          SELECT f.time_ps = (SELECT sum(ps) FROM idle), f.time_ps >= 12000000000
+            FROM xplane_findings('$P') f")"
+check "sync: call time = the events' durations" "1" \
+  "$(q "SELECT (SELECT evidence->>'call_ps' FROM xplane_findings('$P'))
+             = (SELECT sum(dur_ps) FROM xplane_events('$P') WHERE name = 'block_until_ready')")"
+
+# --- edge cases (tests/make_findings_fixtures.c): a step-covering annotation
+# is not host work; a call that returns while the device runs adds no idle.
+"$BUILD/tests/make_findings_fixtures" "$T" || fail "make_findings_fixtures exited $?"
+check "annotation only: no host_bound; sync 2 calls, 250 us after" "synchronization|2|250000000" \
+  "$(q "SELECT group_concat(id || '|' || count || '|' || time_ps) FROM xplane_findings('$T/annotation_only.xplane.pb')")"
+check "host busy 70 %: host_bound 1/1 step, 300 us idle, 700 us host" \
+  "host_bound|1|1|300000000|700000000|0.3;synchronization|2|250000000" \
+  "$(q "SELECT group_concat(id || '|' || count || '|' || coalesce(of_total || '|', '') || time_ps ||
+                            coalesce('|' || (evidence->>'host_busy_ps'), '') ||
+                            CASE id WHEN 'host_bound' THEN '|' || share ELSE '' END, ';')
+          FROM (SELECT * FROM xplane_findings('$T/host_busy.xplane.pb') ORDER BY id)")"
+
+# --- real profiles (skipped without them): the synchronization rows agree
+# with the independent query (there, devices are sometimes busy when a call
+# returns, and some calls come before the first op).
+sync_idle_sql() { # PATH CALL
+  echo "WITH c AS (SELECT start_ps + dur_ps AS t FROM xplane_events('$1') WHERE name = '$2'),
+             o AS (SELECT plane_index, start_ps, end_ps FROM xplane_ops('$1')),
+             idle AS (SELECT (SELECT min(start_ps) FROM o WHERE o.plane_index = p.plane_index AND o.start_ps > c.t) - c.t AS ps
+                        FROM c, (SELECT DISTINCT plane_index FROM o) p
+                       WHERE NOT EXISTS (SELECT 1 FROM o WHERE o.plane_index = p.plane_index
+                                            AND o.start_ps <= c.t AND o.end_ps > c.t)
+                         AND EXISTS (SELECT 1 FROM o WHERE o.plane_index = p.plane_index AND o.start_ps <= c.t))
+        SELECT sum(ps) FROM idle"
+}
+if [ -d "$DATA" ]; then
+  for f in tracelens_jax_conv_minimal_08 tracelens_jax_conv_minimal_legacy tracelens_te_fused_attn; do
+    P="$DATA/$f.xplane.pb"
+    [ -f "$P" ] || continue
+    call=$(q "SELECT subject FROM xplane_findings('$P') WHERE id = 'synchronization'")
+    [ -n "$call" ] || { fail "$f: no synchronization finding"; continue; }
+    check "$f: sync idle = independent query" "$(q "$(sync_idle_sql "$P" "$call")")" \
+      "$(q "SELECT time_ps FROM xplane_findings('$P') WHERE id = 'synchronization'")"
+  done
+else
+  echo "skip - real profiles: $DATA absent"
+fi
+
+# --- the canned question (queries/findings.sql), run from the source root
+canned() { (cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $1" \
+  ${2:+-cmd ".parameter set @finding $2"} :memory: '.read queries/findings.sql' 2>&1); }
+out=$(canned "$(R transfers)/host0.xplane.pb" transfers)
+check "findings.sql @finding transfers: 4 results, HtoD first, 600 us x 10" "4|HtoD|6000000000|6.0" \
+  "$(q "SELECT json_array_length(j, '\$.results') || '|' || (j->>'\$.results[0].subject') || '|' ||
+               (j->>'\$.results[0].time_ps') || '|' || (j->>'\$.results[0].time_ms')
+          FROM (SELECT '$(printf '%s' "$out" | tr -d '\n' | sed "s/'/''/g")' AS j)")"
+out=$(canned "$(R sync)/host0.xplane.pb" transfers)
+check "findings.sql: a profile without that finding gives []" "0" \
+  "$(q "SELECT json_array_length('$(printf '%s' "$out" | tr -d '\n' | sed "s/'/''/g")', '\$.results')")"
+out=$(canned "$(R clean_gpu)/host0.xplane.pb")
+check "findings.sql: clean profile, all findings: []" "0" \
+  "$(q "SELECT json_array_length('$(printf '%s' "$out" | tr -d '\n' | sed "s/'/''/g")', '\$.results')")"
+canned "$(R sync)/host0.xplane.pb" bogus >/dev/null
+check "findings.sql: a bad @finding exits 1" "1" "$?"
+
+# --- an interrupt (a progress handler that says stop after 5 ms) ends the scan
+# with "interrupted", and the next query gets the whole answer (nothing partial
+# was kept): 4 devices, 50 steps of 2000 ops with tiny kernels = 4 rows.
+"$GEN" --out "$T/big" --run big --devices 4 --steps 50 --ops-per-step 2000 --heavy-every 0 --inject tiny >/dev/null ||
+  fail "xplane_gen big exited $?"
+# (an instrumented extension, tests/run_sanitized.sh, needs its runtimes preloaded into Python)
+py=(/usr/bin/python3)
+if ldd "$EXT.so" 2>/dev/null | grep -q libasan; then
+  py=(env LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+      ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" /usr/bin/python3)
+fi
+check "interrupted, then whole" "error: interrupted|4" "$("${py[@]}" - "$EXT" "$T/big/plugins/profile/big" <<'EOF'
+import sqlite3, sys, time
+db = sqlite3.connect(":memory:")
+db.enable_load_extension(True)
+db.load_extension(sys.argv[1])
+p = sys.argv[2]
+db.execute("SELECT count(*) FROM xplane_ops(?)", [p]).fetchone()  # decoded and analysed: the findings remain
+t0 = time.monotonic()
+db.set_progress_handler(lambda: 1 if time.monotonic() - t0 > 0.005 else 0, 100)
+try:
+    r = "rows: %d" % db.execute("SELECT count(*) FROM xplane_findings(?)", [p]).fetchone()[0]
+except sqlite3.OperationalError as e:
+    r = "error: %s" % e
+db.set_progress_handler(None, 0)
+print("%s|%d" % (r, db.execute("SELECT count(*) FROM xplane_findings(?)", [p]).fetchone()[0]))
+EOF
+)"
+
+# --- a multi-file path: rows per file, a bad path is an error naming it
+check "logdir: findings per run directory" "5" \
+  "$(q "SELECT count(DISTINCT id) FROM xplane_findings('$T')")"
+msg=$(q "SELECT * FROM xplane_findings('$T/nope')")
+grep -q "$T/nope" <<<"$msg" || fail "a missing path: the error does not name it: $msg"
+
+[ $failures -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
+echo "all findings checks passed"

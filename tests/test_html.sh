@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# test_html.sh: queries/report_html.sql renders in a real browser. For the
+# demo profile (the one tools/report.sh generates) and a "showcase" profile
+# (heavy every 3rd step, every injectable problem but host-bound), the HTML is
+# rendered by headless Chromium to a PNG and to a DOM dump; the DOM must hold
+# every chart with the marks the data calls for (counted here from the tables
+# by queries of their own, or derived by hand from the generator's options),
+# units in every axis title, and nothing that could load from elsewhere.
+# Skipped (exit 77) with a message when chromium is absent.
+#
+#   XPLANE_EXT=build/xplane XPLANE_BUILD=build SQLITE3=sqlite3 bash tests/test_html.sh
+#   KEEP=/tmp/out bash tests/test_html.sh    # keep the HTML, DOM and PNG files there
+set -u -o pipefail
+. "$(dirname "$0")/test_env.sh"
+
+CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+if [ -z "$CHROMIUM" ]; then
+  echo "skip: chromium is not installed (apt-get install chromium)"
+  exit 77
+fi
+GEN="$BUILD/tools/xplane_gen"
+[ -x "$GEN" ] || { echo "FAIL: no generator at $GEN" >&2; exit 1; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+OUT=${KEEP:-$T}
+mkdir -p "$OUT"
+
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+check() { if [ "$2" == "$3" ]; then echo "ok - $1"; else fail "$1: expected [$2], got [$3]"; fi; }
+q() { "$SQLITE3" -batch -noheader -cmd ".load $EXT" :memory: "$1" 2>&1; }
+
+"$GEN" --out "$T" --run demo --style gpu --hosts 2 --devices 2 --steps 12 --ops-per-step 64 --seed 7 >/dev/null ||
+  fail "demo generator"
+"$GEN" --out "$T" --run show --style gpu --devices 2 --steps 20 --heavy-every 3 \
+  --inject recompile,transfers,tiny,sync >/dev/null || fail "showcase generator"
+
+# marks NAME: counts of the DOM's marks as "chart:n ..." plus checks, by an
+# HTML parser (Python's html.parser: independent of the SQL that wrote them).
+marks() {
+  /usr/bin/python3 - "$1" <<'EOF'
+import sys, html.parser
+class P(html.parser.HTMLParser):
+    def __init__(s):
+        super().__init__(); s.chart = None; s.counts = {}; s.cls = {}; s.titles = {}; s.in_title = None
+        s.external = []; s.end = False; s.findings = 0; s.findings_attr = None; s.lvl0 = []
+    def handle_starttag(s, tag, a):
+        a = dict(a)
+        for k in ("src", "href", "xlink:href"):
+            if k in a: s.external.append(f"{tag} {k}={a[k]}")
+        if tag in ("script", "link", "iframe", "img", "object", "embed"): s.external.append(tag)
+        if "style" in a and "url(" in a["style"]: s.external.append("style url(")
+        if tag == "svg" and "data-chart" in a:
+            s.chart = a["data-chart"]; s.counts.setdefault(s.chart, 0); s.titles.setdefault(s.chart, [])
+        c = a.get("class", "").split()
+        if "mark" in c and s.chart:
+            s.counts[s.chart] += 1
+            for x in c: s.cls[x] = s.cls.get(x, 0) + 1
+            if "region-rect" in c and a.get("y") == "10": s.lvl0.append(float(a["width"]))
+            if "step-bar" in c: s.cls.setdefault("steps:" + c[-1], 0); s.cls["steps:" + c[-1]] += 1
+        if "axis-title" in c: s.in_title = s.chart
+        if "finding-row" in c: s.findings += 1
+        if "data-findings" in a: s.findings_attr = a["data-findings"]
+        if a.get("id") == "report-end": s.end = True
+    def handle_endtag(s, tag):
+        if tag == "svg": s.chart = None
+        if tag == "text": s.in_title = None
+    def handle_data(s, d):
+        if s.in_title: s.titles[s.in_title].append(d)
+p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read())
+out = [f"{k}:{v}" for k, v in sorted(p.counts.items())]
+out += [f"class:{k}:{v}" for k, v in sorted(p.cls.items())]
+out.append("findings:%d:%s" % (p.findings, p.findings_attr))
+out.append("external:%d" % len(p.external))
+out.append("end:%d" % p.end)
+out.append("lvl0_width:%.0f" % sum(p.lvl0))
+units = [k for k, t in p.titles.items() if not any("(ms)" in x or "(%)" in x for x in t)]
+out.append("no_unit:" + ",".join(sorted(units)))
+print(" ".join(out))
+EOF
+}
+field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2://p"; }
+
+for run in demo show; do
+  P="$T/plugins/profile/$run/host0.xplane.pb"
+  (cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $P" :memory: \
+    '.read queries/report_html.sql') >"$OUT/$run.html" 2>"$T/$run.err" || fail "$run: report_html.sql exited $?: $(cat "$T/$run.err")"
+  # nothing the page could fetch: no script, link, src/href, url( but the inline #hatch pattern
+  n_ext=$(grep -Eoi '<script|<link|<img|<iframe| src=| href=|@import|https?://' "$OUT/$run.html" | grep -v 'http://www.w3.org' | wc -l)
+  check "$run: no external reference in the HTML" "0" "$n_ext"
+  check "$run: url() only for the inline pattern" "" "$(grep -o 'url([^)]*)' "$OUT/$run.html" | sort -u | grep -v '^url(#hatch)$')"
+  # the browser: a DOM dump and a screenshot, its log kept for load errors
+  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --enable-logging=stderr \
+    --dump-dom "file://$OUT/$run.html" >"$OUT/$run.dom.html" 2>"$T/$run.dom.log" || fail "$run: chromium --dump-dom exited $?"
+  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1040,3200 \
+    --screenshot="$OUT/$run.png" "file://$OUT/$run.html" >/dev/null 2>"$T/$run.png.log" || fail "$run: chromium --screenshot exited $?"
+  check "$run: PNG written" "89504e47" "$(head -c 4 "$OUT/$run.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')"
+  check "$run: nothing failed to load" "" \
+    "$(grep -hiE 'Failed to load|net::ERR_|Refused to|Uncaught' "$T/$run.dom.log" "$T/$run.png.log")"
+  m=$(marks "$OUT/$run.dom.html")
+  check "$run: the whole page was parsed (end marker in the DOM)" "1" "$(field "$m" end)"
+  check "$run: no external element in the DOM" "0" "$(field "$m" external)"
+  check "$run: every chart's axis titles carry a unit" "" "$(field "$m" no_unit)"
+
+  # steps: one bar per step number of the steps (device Steps lines or train annotations)
+  check "$run: step bars = steps" \
+    "$(q "SELECT count(DISTINCT step) FROM xplane_steps('$P') WHERE source IN ('steps_line', 'host_annotation')")" \
+    "$(field "$m" steps)"
+  # breakdown: one segment per category with time
+  check "$run: breakdown segments = categories with time" \
+    "$(q "SELECT count(DISTINCT xplane_event_category(plane_name, name)) FROM xplane_events('$P')
+           WHERE dur_ps > 0 AND line_name <> 'Steps'")" "$(field "$m" breakdown)"
+  # regions: the level-1 rectangles tile the plot width (840 px) when every root is >= 1 px
+  check "$run: region roots tile the axis" "840" "$(field "$m" lvl0_width)"
+  check "$run: region roots = xplane_scopes roots" \
+    "$(q "SELECT count(*) FROM xplane_scopes('$P') WHERE parent_path IS NULL")" \
+    "$(/usr/bin/python3 -c "
+import re,sys; d=open('$OUT/$run.dom.html').read()
+print(len(re.findall(r'class=\"mark region-rect\"[^>]*y=\"10\"', d)))")"
+  # top ops: the first 10 op names by exclusive time (fewer if fewer)
+  check "$run: top op bars" "$(q "SELECT min(count(DISTINCT name), 10) FROM xplane_ops('$P')")" "$(field "$m" top_ops)"
+  # findings: one row per xplane_findings row
+  nf=$(q "SELECT count(*) FROM xplane_findings('$P')")
+  check "$run: finding rows" "$nf:$nf" "$(field "$m" findings | sed 's/^\([0-9]*\):\(.*\)$/\1:\2/')"
+done
+
+# demo: 12 steps, heavy every 5th (4, 9): steady steps 5..11 hold one heavy
+# step, too few for the summary's light/heavy split: warmup 0-4, typical 5-11.
+m=$(marks "$OUT/demo.dom.html")
+check "demo: step classes" "5|7|0|0" \
+  "$(field "$m" class:steps:warmup)|$(field "$m" class:steps:typical)|$(field "$m" class:steps:heavy | grep . || echo 0)|$(field "$m" class:steps:light | grep . || echo 0)"
+check "demo: no findings" "0:0" "$(field "$m" findings)"
+# showcase: heavy every 3rd (s % 3 == 2): steady heavy 5, 8, 11, 14, 17; light
+# the 10 other steady steps; warmup 0-4; 8 findings (1 recompilation, 1 sync,
+# 4 transfers, 2 tiny_kernels: test_findings.sh checks their figures).
+m=$(marks "$OUT/show.dom.html")
+check "showcase: step classes" "5|5|10" \
+  "$(field "$m" class:steps:warmup)|$(field "$m" class:steps:heavy)|$(field "$m" class:steps:light)"
+check "showcase: heavy bars are steps 5,8,11,14,17" "5,8,11,14,17" \
+  "$(/usr/bin/python3 -c "
+import re; d=open('$OUT/show.dom.html').read()
+print(','.join(re.findall(r'<title>step (\d+): [0-9.]+ ms \(heavy\)</title>', d)))")"
+check "showcase: 8 finding rows" "8:8" "$(field "$m" findings)"
+
+# timeline (both): the ops of the representative step's plane within the step,
+# and the idle gaps (>= 1 % of the step) of their union, recomputed here.
+for run in demo show; do
+  P="$T/plugins/profile/$run/host0.xplane.pb"
+  rep=$(grep -o 'Step [0-9]* on /device:GPU:[0-9]*' "$OUT/$run.dom.html" | head -1)
+  step=$(sed -E 's/Step ([0-9]+) on .*/\1/' <<<"$rep") plane=$(sed -E 's/.* on //' <<<"$rep")
+  check "$run: representative step = the summary's" "$step" \
+    "$(cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $P" :memory: '.read queries/summary.sql' |
+       /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["step_time"]["classes"][0]["representative_step"])')"
+  rows=$(q "SELECT max(o.start_ps, s.start_ps) || ' ' || min(o.end_ps, s.end_ps) || ' ' || s.start_ps || ' ' || s.end_ps
+              FROM xplane_steps('$P') s JOIN xplane_ops('$P') o ON o.plane_index = s.plane_index
+             WHERE s.step = $step AND s.plane_name = '$plane' AND o.start_ps < s.end_ps AND o.end_ps > s.start_ps
+               AND o.start_ps >= s.start_ps - s.dur_ps")
+  expect=$(/usr/bin/python3 - "$rows" <<'EOF'
+import sys
+rows = [list(map(int, l.split())) for l in sys.argv[1].splitlines() if l.strip()]
+s0, s1 = rows[0][2], rows[0][3]
+iv = sorted((r[0], r[1]) for r in rows)
+gaps, cur = [], s0
+for a, b in iv:
+    if a > cur: gaps.append(a - cur)
+    cur = max(cur, b)
+if s1 > cur: gaps.append(s1 - cur)
+print("%d:%d" % (len(rows), sum(1 for g in gaps if g >= 0.01 * (s1 - s0))))
+EOF
+)
+  m=$(marks "$OUT/$run.dom.html")
+  check "$run: timeline ops and gaps" "$expect" "$(field "$m" class:tl-op):$(field "$m" class:tl-gap | grep . || echo 0)"
+done
+
+# a real profile without Steps line or train annotation (skipped without the
+# data): one bar per XLA module run, as many as xplane_steps numbers them.
+P="$DATA/xprof_tpu_inference_2.xplane.pb"
+if [ -f "$P" ]; then
+  (cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $P" :memory: \
+    '.read queries/report_html.sql') >"$OUT/tpu.html" 2>"$T/tpu.err" || fail "tpu: report_html.sql exited $?: $(cat "$T/tpu.err")"
+  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --dump-dom "file://$OUT/tpu.html" >"$OUT/tpu.dom.html" 2>/dev/null ||
+    fail "tpu: chromium --dump-dom exited $?"
+  m=$(marks "$OUT/tpu.dom.html")
+  check "real TPU profile: module-run bars = xplane_steps module steps" \
+    "$(q "SELECT count(DISTINCT step) FROM xplane_steps('$P') WHERE source = 'module'")" "$(field "$m" class:steps:module)"
+  check "real TPU profile: finding rows" "$(q "SELECT count(*) FROM xplane_findings('$P')")" "$(field "$m" findings | cut -d: -f1)"
+else
+  echo "skip - real TPU profile: $P absent"
+fi
+
+[ $failures -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
+echo "all html checks passed"
