@@ -9,8 +9,8 @@
 --
 -- One body, two engines. It reads the tables by name, without a path:
 -- xplane_files, xplane_space, xplane_tracks, xplane_hints, xplane_steps,
--- xplane_op_names, xplane_op_tf_ops, xplane_gaps, xplane_scopes and (global
--- breakdown only) xplane_events, and calls only functions both engines have.
+-- xplane_op_names, xplane_op_tf_ops, xplane_gaps, xplane_scopes,
+-- xplane_op_regions and (global breakdown only) xplane_events, and calls only functions both engines have.
 -- In the sqlite3 shell they are the extension's tables over the profile that
 -- queries/lib/use_profile.sql chose with xplane_use(@profile); in trace
 -- processor they are the PerfettoSQL package's (tp_plugin/xplane, module
@@ -26,8 +26,8 @@
 -- inside aggregates); JSON read back from a column or a subquery is wrapped
 -- in json() outside the subquery (a sort drops the JSON subtype). The device
 -- op-level sections read the cached aggregates (xplane_op_names,
--- xplane_op_tf_ops, xplane_gaps, xplane_scopes), computed once per decode by
--- the extension.
+-- xplane_op_tf_ops, xplane_gaps, xplane_scopes, xplane_op_regions), computed
+-- once per decode by the extension.
 
 -- ---- the profile file -------------------------------------------------------
 DROP TABLE IF EXISTS temp.xq_file;
@@ -396,6 +396,20 @@ SELECT s.scope_path AS path, s.depth, s.count AS n, s.inclusive_ps, s.exclusive_
   FROM xplane_scopes s;
 DELETE FROM xq_regions WHERE rank > (SELECT long_limit FROM xq_file);
 
+-- ---- device-op region aggregates ------------------------------------------------
+-- Each device op counted under the region window open at its midpoint (an
+-- analysis event that is not a device op, with a non-fallback scope path;
+-- deepest, then shortest, then greatest path) and its name: the extension's
+-- xplane_op_regions, cached per decode. Ranked by (exclusive desc, total desc,
+-- region path, op name); max(hot-op limit, 500) rows.
+DROP TABLE IF EXISTS temp.xq_op_regions;
+CREATE TEMP TABLE xq_op_regions AS
+SELECT r.region_path, r.name AS op_name, r.canonical_name, r.category, r.count AS n, r.total_ps,
+       r.self_ps AS excl_ps, r.shape_signature,
+       row_number() OVER (ORDER BY r.self_ps DESC, r.total_ps DESC, r.region_path, r.name) AS rank
+  FROM xplane_op_regions r;
+DELETE FROM xq_op_regions WHERE rank > (SELECT long_limit FROM xq_file);
+
 -- ---- overview ------------------------------------------------------------------------
 -- Every event counts in the total (for a JSON trace: every traceEvents entry);
 -- planes are processes; threads are distinct (plane, line id or index + 1),
@@ -516,6 +530,12 @@ SELECT json_object(
       'avg_duration', json(xplane_repr((total_ps / 1e6) / n)), 'collective', collective, 'count', n,
       'total_duration', json(xplane_repr(total_ps / 1e6))))
       FROM (SELECT * FROM xq_comm ORDER BY rank)),
+  'device_op_region_aggregates', (SELECT json_group_array(json_object(
+      'avg_duration', json(xplane_repr((total_ps / 1e6) / n)), 'canonical_name', canonical_name,
+      'category', category, 'count', n, 'exclusive_duration', json(xplane_repr(excl_ps / 1e6)),
+      'op_name', op_name, 'region_path', region_path, 'shape_signature', shape_signature,
+      'total_duration', json(xplane_repr(total_ps / 1e6))))
+      FROM (SELECT * FROM xq_op_regions ORDER BY rank)),
   'gap_before_ops', (SELECT json_group_array(json_object(
       'avg_gap_duration', json(xplane_repr((total_ps / 1e6) / n)), 'count', n, 'marker_op', marker_op,
       'max_gap_duration', json(xplane_repr(max_ps / 1e6)), 'name', name, 'payload_op', name,
