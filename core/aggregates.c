@@ -691,12 +691,13 @@ static int op_region_order(const void *x, const void *y) {
 static int collect_windows(xp_profile *p, op_regions *out, region_window **wv, int64_t *wn) {
   static const char *const win_stats[] = {"tf_op", "name"};
   counter paths;
-  ptr3_map memo; /* (name, tf_op) pointers -> 0: not a window, k + 1: path k */
+  ptr3_map memo; /* (name, tf_op) pointers -> 0: not a window, k + 1: kind k */
+  struct { int64_t path; int32_t depth; } *kinds = NULL; /* a window's path and number of parts */
+  int64_t n_kinds = 0, cap_kinds = 0;
   memset(&paths, 0, sizeof(paths));
   memset(&memo, 0, sizeof(memo));
   xp_buf *path = xp_buf_new(), *canon = xp_buf_new();
-  int32_t *depth_of = NULL;
-  int64_t cap = 0, cap_depth = 0;
+  int64_t cap = 0;
   xp_str none = {"", 0};
   int ok = 1;
   for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
@@ -739,15 +740,10 @@ static int collect_windows(xp_profile *p, op_regions *out, region_window **wv, i
           if (!fallback) {
             int64_t k = counter_put(&paths, 0, 0, z ? z : "", zn, paths.n);
             if (k < 0) { ok = 0; break; }
-            if (k >= cap_depth) {
-              int64_t nc = cap_depth ? cap_depth * 2 : 256;
-              int32_t *d = xp_realloc(depth_of, sizeof(int32_t) * (uint64_t)nc);
-              if (!d) { ok = 0; break; }
-              depth_of = d;
-              cap_depth = nc;
-            }
-            depth_of[k] = parts;
-            e = k + 1;
+            if (!xp_grow((void **)&kinds, &cap_kinds, n_kinds + 1, sizeof(*kinds))) { ok = 0; break; }
+            kinds[n_kinds].path = k;
+            kinds[n_kinds].depth = parts;
+            e = ++n_kinds;
           }
           q->a = name.p, q->an = name.n, q->b = eff.p, q->bn = eff.n, q->c = none.p, q->cn = 0;
           q->e = e;
@@ -765,8 +761,8 @@ static int collect_windows(xp_profile *p, op_regions *out, region_window **wv, i
         w->start = xp_event_start(ln, &ev);
         w->dur = ev.duration_ps;
         w->end = (int64_t)((uint64_t)w->start + (uint64_t)w->dur);
-        w->path = q->e - 1;
-        w->depth = depth_of[w->path];
+        w->path = kinds[q->e - 1].path;
+        w->depth = kinds[q->e - 1].depth;
       }
     }
   }
@@ -794,7 +790,7 @@ static int collect_windows(xp_profile *p, op_regions *out, region_window **wv, i
   xp_free(order);
   counter_free(&paths, ok); /* on success the values moved to out->paths */
   xp_free(memo.slot);
-  xp_free(depth_of);
+  xp_free(kinds);
   xp_free(xp_buf_finish(path));
   xp_free(xp_buf_finish(canon));
   return ok;
