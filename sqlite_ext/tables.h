@@ -24,6 +24,9 @@ extern const xp_table xp_table_op_names;
 extern const xp_table xp_table_op_tf_ops;
 extern const xp_table xp_table_gaps;
 extern const xp_table xp_table_op_regions;
+extern const xp_table xp_table_devices;        /* tables_xprof.c */
+extern const xp_table xp_table_hlo_stats;
+extern const xp_table xp_table_kernel_stats;
 extern const xp_table xp_table_pf_slice;        /* tables_perfetto.c */
 extern const xp_table xp_table_pf_thread_track;
 extern const xp_table xp_table_pf_thread;
