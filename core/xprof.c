@@ -365,7 +365,7 @@ static int build_hlo(xp_profile *p, hlo_stats *out) {
       s->self_ps += self;
       double x;
       if (stat_num(&v[0], &x)) s->flops += x, s->n_flops++;
-      if (stat_num(&v[1], &x)) s->model_flops += x;
+      if (stat_num(&v[1], &x)) s->model_flops += x, s->n_model_flops++;
       if (stat_num(&v[2], &x)) s->bytes += x, s->n_bytes++;
       if (s->has_peaks && !(peaks && d->peak_flops_per_s == s->peak_flops_per_s &&
                             d->peak_bw_bytes_per_s == s->peak_bw_bytes_per_s))
@@ -423,10 +423,11 @@ int64_t xp_hlo_stats(xp_profile *p, const xp_hlo_stat **rows, int64_t *device_se
 }
 
 void xp_roofline_of(const xp_hlo_stat *s, xp_roofline *r) {
-  double secs = (double)s->self_ps * 1e-12;
+  /* per second: x * 1e12 / ps (one rounding less than x / (ps * 1e-12)) */
+  double ps = (double)s->self_ps;
   int flops = s->n_flops == s->count && s->count > 0, bytes = s->n_bytes == s->count && s->count > 0;
-  r->flops_per_s = flops && secs > 0 ? s->flops / secs : NAN;
-  r->bytes_per_s = bytes && secs > 0 ? s->bytes / secs : NAN;
+  r->flops_per_s = flops && ps > 0 ? s->flops * 1e12 / ps : NAN;
+  r->bytes_per_s = bytes && ps > 0 ? s->bytes * 1e12 / ps : NAN;
   r->intensity = flops && bytes && s->bytes > 0 ? s->flops / s->bytes : NAN;
   r->ridge = s->has_peaks ? s->peak_flops_per_s / s->peak_bw_bytes_per_s : NAN;
   r->flop_utilization = s->has_peaks ? r->flops_per_s / s->peak_flops_per_s : NAN;

@@ -90,6 +90,7 @@ typedef struct xp_hlo_stat {
   xp_str category;            /* op rows: their most frequent hlo_category (ties: first seen) */
   int64_t count, total_ps, self_ps;
   int64_t n_flops, n_bytes;   /* invocations that carry a flops / bytes_accessed stat */
+  int64_t n_model_flops;      /* ... a model_flops stat */
   double flops, model_flops, bytes;
   int has_peaks;              /* every device the ops ran on has both peaks, all equal */
   double peak_flops_per_s, peak_bw_bytes_per_s;

@@ -171,7 +171,7 @@ static int hlo_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case H_SELF_PS: sqlite3_result_int64(ctx, s->self_ps); break;
     case H_SHARE: if (st->base > 0) sqlite3_result_double(ctx, (double)s->self_ps / (double)st->base); break;
     case H_FLOPS: if (s->n_flops) result_real(ctx, s->flops); break;
-    case H_MODEL_FLOPS: if (s->n_flops) result_real(ctx, s->model_flops); break;
+    case H_MODEL_FLOPS: if (s->n_model_flops) result_real(ctx, s->model_flops); break;
     case H_BYTES: if (s->n_bytes) result_real(ctx, s->bytes); break;
     case H_FLOPS_PER_S: result_real(ctx, r.flops_per_s); break;
     case H_BYTES_PER_S: result_real(ctx, r.bytes_per_s); break;
