@@ -718,9 +718,10 @@ static int collect_windows(xp_profile *p, op_regions *out, region_window **wv, i
         xp_stat_pick(p, pl, &ev, &ids, 2, sv);
         xp_str tf = text_of(&sv[0]), nm = text_of(&sv[1]), eff;
         eff.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &eff.n);
-        ptr3 *q = ptr3_slot(&memo, name, eff, none);
-        if (!q) { ok = 0; break; }
-        if (q->e < 0) {
+        uint64_t pos;
+        if (!ptr3_find(&memo, name, eff, none, &pos)) { ok = 0; break; }
+        int64_t kind = memo.index.slot[pos] >= 0 ? memo.v[memo.index.slot[pos]].e : -1;
+        if (kind < 0) {
           xp_buf_reset(path);
           int parts = xp_scope_path(path, eff.p, eff.n, name.p, name.n, 0);
           const char *z = xp_buf_value(path);
@@ -745,24 +746,17 @@ static int collect_windows(xp_profile *p, op_regions *out, region_window **wv, i
             kinds[n_kinds].depth = parts;
             e = ++n_kinds;
           }
-          q->a = name.p, q->an = name.n, q->b = eff.p, q->bn = eff.n, q->c = none.p, q->cn = 0;
-          q->e = e;
-          memo.n++;
+          if (!ptr3_put(&memo, pos, name, eff, none, e)) { ok = 0; break; }
+          kind = e;
         }
-        if (q->e == 0) continue;
-        if (*wn == cap) {
-          int64_t nc = cap ? cap * 2 : 1024;
-          region_window *v = xp_realloc(*wv, sizeof(region_window) * (uint64_t)nc);
-          if (!v) { ok = 0; break; }
-          *wv = v;
-          cap = nc;
-        }
+        if (kind == 0) continue;
+        if (!xp_grow((void **)wv, &cap, *wn + 1, sizeof(region_window))) { ok = 0; break; }
         region_window *w = &(*wv)[(*wn)++];
         w->start = xp_event_start(ln, &ev);
         w->dur = ev.duration_ps;
         w->end = (int64_t)((uint64_t)w->start + (uint64_t)w->dur);
-        w->path = kinds[q->e - 1].path;
-        w->depth = kinds[q->e - 1].depth;
+        w->path = kinds[kind - 1].path;
+        w->depth = kinds[kind - 1].depth;
       }
     }
   }
@@ -789,7 +783,8 @@ static int collect_windows(xp_profile *p, op_regions *out, region_window **wv, i
   xp_free(rank_of);
   xp_free(order);
   counter_free(&paths, ok); /* on success the values moved to out->paths */
-  xp_free(memo.slot);
+  xp_free(memo.v);
+  xp_hmap_free(&memo.index);
   xp_free(kinds);
   xp_free(xp_buf_finish(path));
   xp_free(xp_buf_finish(canon));
@@ -862,13 +857,7 @@ static int build_op_regions(xp_profile *p, op_regions *out) {
     int64_t g = counter_put(&groups, best->path, 0, name.p, name.n, seq);
     if (g < 0) { ok = 0; break; }
     if (g == out->n) {
-      if (out->n == cap) {
-        int64_t nc = cap ? cap * 2 : 256;
-        xp_op_region *v = xp_realloc(out->v, sizeof(xp_op_region) * (uint64_t)nc);
-        if (!v) { ok = 0; break; }
-        out->v = v;
-        cap = nc;
-      }
+      if (!xp_grow((void **)&out->v, &cap, out->n + 1, sizeof(xp_op_region))) { ok = 0; break; }
       xp_op_region *r = &out->v[out->n++];
       memset(r, 0, sizeof(*r));
       r->path = out->paths[best->path];
