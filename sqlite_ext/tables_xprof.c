@@ -13,13 +13,17 @@
 ** hlo_category (kind 'category'): times in ps, FLOPs and bytes summed from
 ** the ops' stats, rates over self time, the ridge point and bound-by from
 ** the device peaks. xplane_kernel_stats: GPU kernels by name and launch
-** configuration (kernel_details). No filter is pushed down: each table is a
+** configuration (kernel_details). xplane_memory: the allocator events
+** (MemoryAllocation / MemoryDeallocation) in time order; xplane_memory_peaks:
+** per allocator, the peak in use, when, and the device ops running then.
+** No filter is pushed down: each table is a
 ** small cached list per profile.
 */
 #include <math.h>
 
 #include "result.h"
 #include "tables.h"
+#include "memory.h"
 #include "xprof.h"
 
 SQLITE_EXTENSION_INIT3
@@ -267,4 +271,129 @@ const xp_table xp_table_kernel_stats = {
     .next = list_next,
     .column = kernels_column,
     .prepare = prepare_kernels,
+};
+
+/* ---- xplane_memory: allocator events ---- */
+
+enum { M_PLANE_INDEX, M_PLANE_NAME, M_LINE_INDEX, M_EVENT_INDEX, M_TIME_PS, M_KIND, M_ALLOCATOR, M_BYTES,
+       M_REQUESTED, M_IN_USE, M_PEAK, M_AVAILABLE, M_RESERVED, M_FRAG, M_ADDR, M_TF_OP, M_SHAPE, M_REGION, M_N0 };
+enum { M_BASE = XP_COL_FIRST_OWN, M_N = XP_COL_FIRST_OWN + M_N0 };
+static const char *const memory_cols[] = {
+    "plane_index INTEGER", "plane_name TEXT", "line_index INTEGER", "event_index INTEGER", "time_ps INTEGER",
+    "kind TEXT", "allocator TEXT", "bytes INTEGER", "requested_bytes INTEGER", "in_use_bytes INTEGER",
+    "peak_in_use_bytes INTEGER", "available_bytes INTEGER", "reserved_bytes INTEGER", "fragmentation REAL",
+    "addr INTEGER", "tf_op TEXT", "shape TEXT", "region_type TEXT"};
+
+static int prepare_memory(xp_profile *p) {
+  const xp_mem_event *rows;
+  return xp_mem_events(p, &rows) >= 0;
+}
+
+static int memory_first(xp_cursor *cur) {
+  list_state *st = cur->state;
+  const xp_mem_event *rows;
+  st->n = xp_mem_events(cur->prof, &rows);
+  if (st->n < 0) return SQLITE_NOMEM;
+  st->rows = rows;
+  st->i = 0;
+  cur->file_eof = st->n == 0;
+  return SQLITE_OK;
+}
+
+static int memory_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  list_state *st = cur->state;
+  const xp_mem_event *e = (const xp_mem_event *)st->rows + st->i;
+  switch (col - M_BASE) {
+    case M_PLANE_INDEX: sqlite3_result_int64(ctx, e->plane); break;
+    case M_PLANE_NAME: xp_result_str(ctx, cur->prof->planes[e->plane].name); break;
+    case M_LINE_INDEX: sqlite3_result_int64(ctx, e->line); break;
+    case M_EVENT_INDEX: sqlite3_result_int64(ctx, e->event_index); break;
+    case M_TIME_PS: sqlite3_result_int64(ctx, e->time_ps); break;
+    case M_KIND: sqlite3_result_text(ctx, e->deallocation ? "deallocation" : "allocation", -1, SQLITE_STATIC); break;
+    case M_ALLOCATOR: sqlite3_result_text(ctx, xp_mem_allocator(cur->prof, e->allocator), -1, SQLITE_TRANSIENT); break;
+    case M_BYTES: if (e->has & XP_MEM_BYTES) sqlite3_result_int64(ctx, e->bytes); break;
+    case M_REQUESTED: if (e->has & XP_MEM_REQUESTED) sqlite3_result_int64(ctx, e->requested_bytes); break;
+    case M_IN_USE: sqlite3_result_int64(ctx, e->in_use_bytes); break;
+    case M_PEAK: if (e->has & XP_MEM_PEAK) sqlite3_result_int64(ctx, e->peak_in_use_bytes); break;
+    case M_AVAILABLE: if (e->has & XP_MEM_AVAILABLE) sqlite3_result_int64(ctx, e->available_bytes); break;
+    case M_RESERVED: if (e->has & XP_MEM_RESERVED) sqlite3_result_int64(ctx, e->reserved_bytes); break;
+    case M_FRAG: if (e->has & XP_MEM_FRAGMENTATION) result_real(ctx, e->fragmentation); break;
+    case M_ADDR: if (e->has & XP_MEM_ADDR) sqlite3_result_int64(ctx, (sqlite3_int64)e->addr); break;
+    case M_TF_OP: result_text_or_null(ctx, e->tf_op); break;
+    case M_SHAPE: result_text_or_null(ctx, e->shape); break;
+    case M_REGION: result_text_or_null(ctx, e->region_type); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_memory = {
+    .name = "xplane_memory",
+    .columns = memory_cols,
+    .n_columns = M_N + 1,
+    .needs_profile = 1,
+    .push = {-1, -1, -1, -1, -1},
+    .state_size = sizeof(list_state),
+    .first = memory_first,
+    .next = list_next,
+    .column = memory_column,
+    .prepare = prepare_memory,
+};
+
+/* ---- xplane_memory_peaks: one row per allocator ---- */
+
+enum { P_ALLOCATOR, P_N_ALLOC, P_N_DEALLOC, P_ALLOCATED, P_PEAK, P_PEAK_TIME, P_REPORTED, P_FINAL, P_FIRST, P_LAST,
+       P_N_OPS, P_OPS, P_N0 };
+enum { P_BASE = XP_COL_FIRST_OWN, P_N = XP_COL_FIRST_OWN + P_N0 };
+static const char *const peaks_cols[] = {
+    "allocator TEXT", "n_allocations INTEGER", "n_deallocations INTEGER", "allocated_bytes INTEGER",
+    "peak_in_use_bytes INTEGER", "peak_time_ps INTEGER", "reported_peak_bytes INTEGER", "final_in_use_bytes INTEGER",
+    "first_time_ps INTEGER", "last_time_ps INTEGER", "n_ops_at_peak INTEGER", "ops_at_peak TEXT"};
+
+static int prepare_peaks(xp_profile *p) {
+  const xp_mem_peak *rows;
+  return xp_mem_peaks(p, &rows) >= 0;
+}
+
+static int peaks_first(xp_cursor *cur) {
+  list_state *st = cur->state;
+  const xp_mem_peak *rows;
+  st->n = xp_mem_peaks(cur->prof, &rows);
+  if (st->n < 0) return SQLITE_NOMEM;
+  st->rows = rows;
+  st->i = 0;
+  cur->file_eof = st->n == 0;
+  return SQLITE_OK;
+}
+
+static int peaks_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  list_state *st = cur->state;
+  const xp_mem_peak *k = (const xp_mem_peak *)st->rows + st->i;
+  switch (col - P_BASE) {
+    case P_ALLOCATOR: sqlite3_result_text(ctx, xp_mem_allocator(cur->prof, k->allocator), -1, SQLITE_TRANSIENT); break;
+    case P_N_ALLOC: sqlite3_result_int64(ctx, k->n_allocations); break;
+    case P_N_DEALLOC: sqlite3_result_int64(ctx, k->n_deallocations); break;
+    case P_ALLOCATED: sqlite3_result_int64(ctx, k->allocated_bytes); break;
+    case P_PEAK: sqlite3_result_int64(ctx, k->peak_in_use_bytes); break;
+    case P_PEAK_TIME: sqlite3_result_int64(ctx, k->peak_time_ps); break;
+    case P_REPORTED: if (k->reported_peak_bytes >= 0) sqlite3_result_int64(ctx, k->reported_peak_bytes); break;
+    case P_FINAL: sqlite3_result_int64(ctx, k->final_in_use_bytes); break;
+    case P_FIRST: sqlite3_result_int64(ctx, k->first_time_ps); break;
+    case P_LAST: sqlite3_result_int64(ctx, k->last_time_ps); break;
+    case P_N_OPS: sqlite3_result_int64(ctx, k->n_ops_at_peak); break;
+    case P_OPS: sqlite3_result_text(ctx, k->ops_at_peak, -1, SQLITE_TRANSIENT); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_memory_peaks = {
+    .name = "xplane_memory_peaks",
+    .columns = peaks_cols,
+    .n_columns = P_N + 1,
+    .needs_profile = 1,
+    .push = {-1, -1, -1, -1, -1},
+    .state_size = sizeof(list_state),
+    .first = peaks_first,
+    .next = list_next,
+    .column = peaks_column,
+    .prepare = prepare_peaks,
 };

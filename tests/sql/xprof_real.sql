@@ -48,3 +48,22 @@ SELECT 'op_regions' AS t, o.host, coalesce(r.n, 0) <= o.n AS ok, coalesce(r.empt
   LEFT JOIN (SELECT host, sum(count) n, sum(region_path = '') empty_paths FROM xplane_op_regions('@DATA@')
               GROUP BY host) r USING (host)
  ORDER BY o.host;
+
+-- Memory: every MemoryAllocation / MemoryDeallocation event with a start and
+-- a bytes_allocated stat is one xplane_memory row; each allocator's peak is
+-- the largest in_use_bytes of its rows, reached at peak_time_ps, and never
+-- above the allocator's own reported peak.
+CREATE TEMP TABLE mem AS SELECT * FROM xplane_memory('@DATA@');
+SELECT 'memory' AS t, e.host, e.n AS events, coalesce(m.n, 0) = e.n AS ok
+  FROM (SELECT host, count(*) n FROM xplane_events('@DATA@')
+         WHERE coalesce(nullif(display_name, ''), name) IN ('MemoryAllocation', 'MemoryDeallocation')
+           AND start_ps IS NOT NULL AND typeof(stats ->> '$.bytes_allocated') IN ('integer', 'real')
+         GROUP BY host) e
+  LEFT JOIN (SELECT host, count(*) n FROM mem GROUP BY host) m USING (host)
+ ORDER BY e.host;
+SELECT 'memory_peaks' AS t, p.host, count(*) AS allocators,
+       sum(p.peak_in_use_bytes = (SELECT max(in_use_bytes) FROM mem m WHERE m.host = p.host AND m.allocator = p.allocator)
+           AND EXISTS (SELECT 1 FROM mem m WHERE m.host = p.host AND m.allocator = p.allocator
+                         AND m.time_ps = p.peak_time_ps AND m.in_use_bytes = p.peak_in_use_bytes)) AS peaks_ok,
+       sum(p.reported_peak_bytes IS NOT NULL AND p.peak_in_use_bytes > p.reported_peak_bytes) AS above_reported
+  FROM xplane_memory_peaks('@DATA@') p GROUP BY p.host ORDER BY p.host;
