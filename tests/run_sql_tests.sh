@@ -29,7 +29,8 @@
 #   @TMP@/logs/plugins/profile/run_b/worker-1.xplane.pb   (a copy)
 # @FIXTURES@ is a folder holding each tests/fixtures/NAME.textproto (a
 # hand-written XSpace in protobuf text format) encoded as NAME.xplane.pb with
-# protoc and schema/xplane.proto.
+# protoc and schema/xplane.proto, and each NAME.hlo.textproto (an HloProto)
+# encoded as NAME.hlo_proto.pb with schema/hlo.proto.
 # A script that mentions @DATA@ is skipped when the data folder holds no
 # profile. A script that expects an SQL error turns `.bail off` before it.
 # Prints a diff for each mismatch and ends with the line `N passed, M failed`
@@ -61,8 +62,14 @@ touch -d "$MTIME" "$runs"/run_*/*.xplane.pb
 TINY=$runs/run_a/tiny.xplane.pb
 FIXTURES=$tmp/fixtures
 mkdir -p "$FIXTURES"
+for f in "$HERE"/fixtures/*.hlo.textproto; do
+  [ -e "$f" ] || continue
+  protoc --encode=xla.HloProto -I "$SRC/schema" "$SRC/schema/hlo.proto" < "$f" \
+    > "$FIXTURES/$(basename "$f" .hlo.textproto).hlo_proto.pb" || { echo "error: protoc could not encode $f" >&2; exit 1; }
+done
 for f in "$HERE"/fixtures/*.textproto; do
   [ -e "$f" ] || continue
+  case $f in *.hlo.textproto) continue ;; esac
   protoc --encode=tensorflow.profiler.XSpace -I "$SRC/schema" "$SRC/schema/xplane.proto" < "$f" \
     > "$FIXTURES/$(basename "$f" .textproto).xplane.pb" || { echo "error: protoc could not encode $f" >&2; exit 1; }
 done
