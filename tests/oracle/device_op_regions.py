@@ -4,14 +4,19 @@ summary's `device_op_region_aggregates` (shared/spec/analysis.md, "Device-op
 region aggregates"), to check the extension's xplane_op_regions and the
 section queries/lib/summary_json.sql builds from it.
 
-    /usr/bin/python3 tests/oracle/device_op_regions.py build/xplane PROFILE [LIMIT]
+    sqlite3 -cmd '.load build/xplane' -json :memory: "$(cat tests/oracle/events.sql)" ... > events.json
+    /usr/bin/python3 tests/oracle/device_op_regions.py events.json [LIMIT]
 
-prints the section as JSON (a list, sorted keys, 2-space indent).
+(tests/test_op_regions.sh does both) prints the section as JSON (a list,
+sorted keys, 2-space indent).
 
-What it takes from the extension: only the decoded events (xplane_events:
-plane, line, names, exact start and duration in ps, effective stats as JSON)
-and the shape-signature rule (xplane_shape_signature, checked by its own
-tests). Everything this section decides is worked out again here, in plain
+What it takes from the extension: only the decoded events, dumped by the
+sqlite3 shell with tests/oracle/events.sql (plane, line, names, exact start
+and duration in ps, effective stats as JSON) and the shape-signature rule
+(xplane_shape_signature of each event's long name, checked by its own
+tests). Reading a dump rather than loading the extension lets the same
+oracle check a sanitizer build (whose extension only the wrapped shell can
+load). Everything this section decides is worked out again here, in plain
 Python over exact integers: which events are analysis events, device ops
 and region windows, exclusive time (the stack rule), the scope-path rules,
 the midpoint sweep and the choice of the best window, grouping, modes and
@@ -21,7 +26,6 @@ reference's total / count of that double.
 """
 import json
 import re
-import sqlite3
 import sys
 from collections import Counter, defaultdict
 from fractions import Fraction
@@ -143,28 +147,25 @@ def us(ps):
 
 
 def main():
-    ext, profile = sys.argv[1], sys.argv[2]
-    limit = int(sys.argv[3]) if len(sys.argv) > 3 else 500
-    db = sqlite3.connect(":memory:")
-    db.enable_load_extension(True)
-    db.load_extension(ext)
-    rows = db.execute(
-        "SELECT plane_index, plane_name, line_index, line_id, line_name, line_display_name, name,"
-        " display_name, start_ps, dur_ps, stats FROM xplane_events(?)"
-        " ORDER BY plane_index, line_index, event_index", (profile,)).fetchall()
+    dump = sys.argv[1]
+    limit = int(sys.argv[2]) if len(sys.argv) > 2 else 500
+    rows = json.load(open(dump)) if open(dump).read(1) else []
     events = []
-    for (pi, plane, li, lid, lname, ldisp, mname, mdisp, start, dur, stats) in rows:
+    for r in rows:
+        mname, mdisp, start, dur = r["name"], r["display_name"], r["start_ps"], r["dur_ps"]
         label = mdisp or mname
         if mname is None or start is None or not dur or dur <= 0 or not label:
             continue
-        thread = ldisp or lname or "xline:%d" % li
-        st = json.loads(stats) if stats else {}
-        long_name = text_stat(st, "long_name") or (mname if mname != label else None)
+        li = r["line_index"]
+        thread = r["line_display_name"] or r["line_name"] or "xline:%d" % li
+        st = json.loads(r["stats"]) if r["stats"] else {}
+        plane = r["plane_name"]
         events.append({
-            "track": (pi, lid or li + 1), "start": start, "dur": dur, "name": label,
+            "track": (r["plane_index"], r["line_id"] or li + 1), "start": start, "dur": dur, "name": label,
             "device_op": plane.startswith("/device:") and (
                 thread in ("XLA Ops", "Async XLA Ops") or thread.startswith("Stream #")),
-            "tf_op": effective_tf_op(st), "long_name": long_name})
+            "tf_op": effective_tf_op(st),
+            "signature": r["signature_of_long_name"] if (text_stat(st, "long_name") or (mname if mname != label else None)) else None})
     excl = exclusive_times(events)
 
     windows = []
@@ -184,7 +185,6 @@ def main():
             points.append((2 * e["start"] + e["dur"], 1, i))
     points.sort()
 
-    sig_cache = {}
     active, groups = set(), {}
     for _, kind, k in points:
         if kind == 0:
@@ -198,11 +198,8 @@ def main():
             g["n"] += 1
             g["total"] += e["dur"]
             g["excl"] += excl[k]
-            ln = e["long_name"]
-            if ln not in sig_cache:
-                sig_cache[ln] = db.execute("SELECT xplane_shape_signature(?)", (ln,)).fetchone()[0] if ln else None
-            if sig_cache[ln]:
-                g["shapes"][sig_cache[ln]] += 1
+            if e["signature"]:
+                g["shapes"][e["signature"]] += 1
 
     ranked = sorted(groups.items(), key=lambda kv: (-kv[1]["excl"], -kv[1]["total"], kv[0][0], kv[0][1]))
     out = []
