@@ -48,4 +48,31 @@ typedef struct xp_hlo {
 int xp_hlo_decode(const uint8_t *buf, size_t n, xp_hlo **out, char **err);
 void xp_hlo_free(xp_hlo *h);
 
+/* ---- the reference's HLO-proto path rewrite (hot ops, op regions) ----
+**
+** The reference summarizer reads the HloProto files beside a profile as raw
+** bytes, not as protobuf: runs of 4+ printable ASCII characters in file order;
+** a run holding "jit(train_step)" gives the path from the first
+** "jit(train_step)/" at or after it to the end of the first "dot_general"
+** after that; each run 1 to 4 positions before or after it that holds a
+** kernel name `gemm_fusion_dot[._]N` or `gemm_fusion_dot_general[._]N`
+** (normalized to `..._N`) counts one vote of that kernel for that path.
+** Each kernel maps to its most voted path (ties: the smaller path). Files:
+** `jit_train_step*.hlo_proto.pb` in the directory, else every
+** `*.hlo_proto.pb`, in path order. */
+typedef struct xp_hlo_kernel_path {
+  char *kernel;                /* gemm_fusion_dot_N / gemm_fusion_dot_general_N */
+  char *path;                  /* jit(train_step)/...dot_general */
+  int64_t votes;
+} xp_hlo_kernel_path;
+
+/* Scan the directory `dir`. 1 on success (*out sorted by kernel, *n rows, 0
+** when there is no HLO proto); 0 with *err (xp_free it) when a file cannot
+** be read. */
+int xp_hlo_kernel_paths(const char *dir, xp_hlo_kernel_path **out, int64_t *n, char **err);
+void xp_hlo_kernel_paths_free(xp_hlo_kernel_path *v, int64_t n);
+/* The lookup name of a kernel (`gemm_fusion_dot_3` for `gemm_fusion_dot.3`)
+** into buf; 0 when the name holds none. */
+int xp_hlo_kernel_lookup_name(const char *p, size_t n, char *buf, size_t cap);
+
 #endif

@@ -29,6 +29,7 @@ extern const xp_table xp_table_hlo_stats;
 extern const xp_table xp_table_kernel_stats;
 extern const xp_table xp_table_memory;
 extern const xp_table xp_table_memory_peaks;
+extern const xp_table xp_table_hlo_op_paths; /* tables_hlo.c */
 extern const xp_table xp_table_pf_slice;        /* tables_perfetto.c */
 extern const xp_table xp_table_pf_thread_track;
 extern const xp_table xp_table_pf_thread;

@@ -1,5 +1,7 @@
 /*
-** tables_hlo.c: xplane_hlo_instructions(path), the instructions of an
+** tables_hlo.c: xplane_hlo_instructions(path) and xplane_hlo_op_paths(path).
+**
+** xplane_hlo_instructions(path): the instructions of an
 ** HloProto file (`*.hlo_proto.pb`, XLA's optimized module dumped beside a
 ** profile), decoded by core/hlo.c, so device ops join to their HLO
 ** instruction, opcode and framework name stack:
@@ -18,10 +20,13 @@
 ** error naming the file.
 */
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "aggregates.h"
 #include "hlo.h"
 #include "sqlite3ext.h"
 #include "tables.h"
@@ -207,3 +212,109 @@ static const sqlite3_module hlo_module = {
 int xp_register_hlo_table(sqlite3 *db) {
   return sqlite3_create_module(db, "xplane_hlo_instructions", &hlo_module, NULL);
 }
+
+/* ---- xplane_hlo_op_paths(path): the reference's HLO-proto rewrite ----
+** One row per device-op name of each profile whose kernel name
+** (gemm_fusion_dot[._]N, gemm_fusion_dot_general[._]N) is voted a
+** `jit(train_step)/...dot_general` path by the HloProto files beside the
+** profile (core/hlo.h, xp_hlo_kernel_paths): the path the reference gives
+** such hot ops (and their device-op regions) when their own is generic. No
+** rows without an HLO proto in the profile's directory. */
+
+
+typedef struct op_path {
+  xp_str name;
+  char kernel[96];
+  const char *path;
+  int64_t votes;
+} op_path;
+
+typedef struct kp_state {
+  xp_hlo_kernel_path *map;
+  int64_t n_map;
+  op_path *rows;
+  int64_t n, i;
+} kp_state;
+
+enum { KP_NAME = XP_COL_FIRST_OWN, KP_KERNEL, KP_PATH, KP_VOTES, KP_N };
+static const char *const kp_cols[] = {"name TEXT", "kernel TEXT", "tf_op_path TEXT", "votes INTEGER"};
+
+static void kp_free(xp_cursor *cur) {
+  kp_state *st = cur->state;
+  xp_hlo_kernel_paths_free(st->map, st->n_map);
+  xp_free(st->rows);
+  memset(st, 0, sizeof(*st));
+}
+
+static int kp_prepare(xp_profile *p) {
+  const xp_op_group *g;
+  return xp_op_groups(p, &g) >= 0;
+}
+
+static int by_map_kernel(const void *key, const void *elt) {
+  return strcmp((const char *)key, ((const xp_hlo_kernel_path *)elt)->kernel);
+}
+
+static int kp_first(xp_cursor *cur) {
+  kp_state *st = cur->state;
+  kp_free(cur);
+  const xp_op_group *g;
+  int64_t ng = xp_op_groups(cur->prof, &g);
+  if (ng < 0) return SQLITE_NOMEM;
+  char *copy = sqlite3_mprintf("%s", cur->file->path);
+  if (!copy) return SQLITE_NOMEM;
+  char *err = NULL;
+  int ok = xp_hlo_kernel_paths(dirname(copy), &st->map, &st->n_map, &err);
+  sqlite3_free(copy);
+  if (!ok) {
+    int rc = err ? xp_cursor_error(cur, "xplane_hlo_op_paths: %s", err) : SQLITE_NOMEM;
+    xp_free(err);
+    return rc;
+  }
+  int64_t cap = 0;
+  for (int64_t i = 0; st->n_map && i < ng; i++) {
+    op_path r;
+    if (!xp_hlo_kernel_lookup_name(g[i].name.p, g[i].name.n, r.kernel, sizeof(r.kernel))) continue;
+    const xp_hlo_kernel_path *m = bsearch(r.kernel, st->map, (size_t)st->n_map, sizeof(*st->map), by_map_kernel);
+    if (!m) continue;
+    if (!xp_grow((void **)&st->rows, &cap, st->n + 1, sizeof(op_path))) return SQLITE_NOMEM;
+    r.name = g[i].name;
+    r.path = m->path;
+    r.votes = m->votes;
+    st->rows[st->n++] = r;
+  }
+  cur->file_eof = st->n == 0;
+  return SQLITE_OK;
+}
+
+static int kp_next(xp_cursor *cur) {
+  kp_state *st = cur->state;
+  cur->file_eof = ++st->i >= st->n;
+  return SQLITE_OK;
+}
+
+static int kp_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  kp_state *st = cur->state;
+  const op_path *r = &st->rows[st->i];
+  switch (col) {
+    case KP_NAME: xp_result_str(ctx, r->name); break;
+    case KP_KERNEL: sqlite3_result_text(ctx, r->kernel, -1, SQLITE_TRANSIENT); break;
+    case KP_PATH: sqlite3_result_text(ctx, r->path, -1, SQLITE_TRANSIENT); break;
+    case KP_VOTES: sqlite3_result_int64(ctx, r->votes); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_hlo_op_paths = {
+    .name = "xplane_hlo_op_paths",
+    .columns = kp_cols,
+    .n_columns = KP_N + 1,
+    .needs_profile = 1,
+    .push = {-1, -1, -1, -1, -1},
+    .state_size = sizeof(kp_state),
+    .first = kp_first,
+    .next = kp_next,
+    .column = kp_column,
+    .state_free = kp_free,
+    .prepare = kp_prepare,
+};

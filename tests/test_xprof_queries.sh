@@ -14,6 +14,8 @@
 #   Memory and Step Overview sections, the GPU ones Device, Kernel Stats and
 #   Memory.
 # - tp_query.sh refuses the sqlite3-only query files.
+# - The reference's HLO-proto rewrite of hot-op and region paths, with and
+#   without an HLO proto beside a profile.
 #
 #   bash tests/test_xprof_queries.sh
 set -uo pipefail
@@ -91,6 +93,38 @@ q bound_by "$tmp/xprof.xplane.pb" > "$tmp/b.json"
 check "bound_by time split" "20.0|20.0|41.0" \
   "$("$SQLITE3" :memory: "SELECT (j ->> '\$.by_time.compute.self_time_us') || '|' || (j ->> '\$.by_time.memory.self_time_us') || '|'
                                 || (j ->> '\$.by_time.unknown.self_time_us') FROM (SELECT readfile('$tmp/b.json') AS j);")"
+
+# ---- the reference's HLO-proto rewrite (tests/fixtures/jit_train_step.hlo.textproto
+# says which kernels get which path): a hot op with a generic tf_op path (XlaModule:)
+# and device-op region rows with a generic region (GpuExecutable=>Run) take the path;
+# a specific path stays; without the HLO proto nothing changes.
+mkdir -p "$tmp/hp" "$tmp/nohp"
+protoc --encode=xla.HloProto -I schema schema/hlo.proto < tests/fixtures/jit_train_step.hlo.textproto \
+  > "$tmp/hp/jit_train_step.hlo_proto.pb" || { echo "FAIL: protoc hlo"; exit 1; }
+printf '%s' '{"traceEvents": [
+ {"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "/host:CPU"}},
+ {"ph": "M", "name": "process_name", "pid": 2, "args": {"name": "/device:GPU:0"}},
+ {"ph": "M", "name": "thread_name", "pid": 2, "tid": 20, "args": {"name": "Stream #1"}},
+ {"ph": "X", "pid": 1, "tid": 1, "name": "GpuExecutable::Run", "ts": 0, "dur": 100},
+ {"ph": "X", "pid": 2, "tid": 20, "name": "gemm_fusion_dot_7", "ts": 10, "dur": 30, "args": {"tf_op": "XlaModule:"}},
+ {"ph": "X", "pid": 2, "tid": 20, "name": "gemm_fusion_dot_general_2", "ts": 50, "dur": 20, "args": {"tf_op": "jit(train_step)/specific"}},
+ {"ph": "X", "pid": 2, "tid": 20, "name": "fusion.9", "ts": 80, "dur": 10, "args": {"tf_op": "XlaModule:"}}]}' > "$tmp/hp/host.trace.json"
+cp "$tmp/hp/host.trace.json" "$tmp/nohp/host.trace.json"
+P='jit(train_step)/layer_0/dense/dot_general'
+paths() { q summary "$1" > "$tmp/p.json"; /usr/bin/python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+print(" ".join(h["name"] + "=" + str(h["tf_op_path"]) for h in d["hot_ops"]))
+print(" ".join(r["op_name"] + "=" + r["region_path"] for r in d["device_op_region_aggregates"]))' "$tmp/p.json"; }
+check "HLO rewrite: hot ops and regions" \
+  "gemm_fusion_dot_7=$P gemm_fusion_dot_general_2=jit(train_step)/specific fusion.9=XlaModule:
+gemm_fusion_dot_7=$P gemm_fusion_dot_general_2=$P fusion.9=GpuExecutable=>Run" "$(paths "$tmp/hp/host.trace.json")"
+check "HLO rewrite: nothing without the HLO proto" \
+  "gemm_fusion_dot_7=XlaModule: gemm_fusion_dot_general_2=jit(train_step)/specific fusion.9=XlaModule:
+gemm_fusion_dot_7=GpuExecutable=>Run gemm_fusion_dot_general_2=GpuExecutable=>Run fusion.9=GpuExecutable=>Run" \
+  "$(paths "$tmp/nohp/host.trace.json")"
+check "xplane_hlo_op_paths rows" "gemm_fusion_dot_7|gemm_fusion_dot_7|$P|1
+gemm_fusion_dot_general_2|gemm_fusion_dot_general_2|$P|1" \
+  "$("$SQLITE3" -cmd ".load $EXT" :memory: "SELECT name, kernel, tf_op_path, votes FROM xplane_hlo_op_paths('$tmp/hp/host.trace.json') ORDER BY name;")"
 
 # ---- no data: no section ----
 printf '%s' '{"traceEvents": [{"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "/host:CPU"}},

@@ -1,7 +1,7 @@
 -- xplane.xprof: the xprof-style tables of the extension that a converted
 -- trace can hold, with the extension's columns and meanings
 -- (schema/TABLES.md). Today: xplane_op_regions (the summary's
--- device_op_region_aggregates).
+-- device_op_region_aggregates) and xplane_hlo_op_paths.
 --
 --   INCLUDE PERFETTO MODULE xplane.xprof;
 --   SELECT region_path, name, count, self_ps FROM xplane_op_regions ORDER BY self_ps DESC LIMIT 10;
@@ -210,3 +210,19 @@ SELECT
 FROM counted c
 GROUP BY c.path, c.name
 ORDER BY self_ps DESC, total_ps DESC, region_path, name;
+
+-- The extension's HLO-proto rewrite map (device-op name -> the path the
+-- HloProto files beside the profile give it). A trace holds no HLO proto file,
+-- so in trace processor it has no rows: the summary prints the profile's own
+-- paths, as the reference does for a profile without HLO protos beside it.
+CREATE PERFETTO TABLE xplane_hlo_op_paths(
+  -- Device-op name.
+  name STRING,
+  -- Its kernel lookup name (gemm_fusion_dot_N, gemm_fusion_dot_general_N).
+  kernel STRING,
+  -- The jit(train_step)/...dot_general path.
+  tf_op_path STRING,
+  -- Votes for that path.
+  votes LONG
+) AS
+SELECT NULL AS name, NULL AS kernel, NULL AS tf_op_path, NULL AS votes WHERE 0;
