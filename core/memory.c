@@ -10,6 +10,7 @@
 
 #include "json.h"
 #include "util.h"
+#include "xprof.h"
 
 typedef struct mem {
   xp_mem_event *v;
@@ -28,22 +29,6 @@ static void mem_free(void *m_) {
   xp_free(m->peaks);
   xp_free(m->v);
   xp_free(m);
-}
-
-static xp_str text_of(const xp_stat *s) {
-  xp_str none = {"", 0};
-  return (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n ? s->s : none;
-}
-static int int_of(const xp_stat *s, int64_t *out) {
-  switch (s->type) {
-    case XP_V_INT64: *out = s->num.i; return 1;
-    case XP_V_UINT64: if (s->num.u > (uint64_t)INT64_MAX) return 0; *out = (int64_t)s->num.u; return 1;
-    case XP_V_DOUBLE:
-      if (!(s->num.d >= -9.2e18 && s->num.d <= 9.2e18)) return 0;
-      *out = (int64_t)s->num.d;
-      return 1;
-    default: return 0;
-  }
 }
 
 enum { S_IN_USE, S_BYTES, S_REQUESTED, S_PEAK, S_AVAILABLE, S_RESERVED, S_FRAG, S_ADDR, S_N1 };
@@ -99,7 +84,7 @@ static int build_events(xp_profile *p, mem *m) {
         xp_stat a[S_N1], b[S_N2];
         xp_stat_pick(p, pl, &ev, &ids1, S_N1, a);
         int64_t in_use;
-        if (!int_of(&a[S_IN_USE], &in_use)) continue;
+        if (!xp_stat_as_int(&a[S_IN_USE], &in_use)) continue;
         xp_stat_pick(p, pl, &ev, &ids2, S_N2, b);
         if (!xp_grow((void **)&m->v, &cap, m->n + 1, sizeof(xp_mem_event))) return 0;
         xp_mem_event *e = &m->v[m->n];
@@ -110,23 +95,23 @@ static int build_events(xp_profile *p, mem *m) {
         e->deallocation = dealloc;
         e->time_ps = xp_event_start(ln, &ev);
         e->in_use_bytes = in_use;
-        if (int_of(&a[S_BYTES], &e->bytes)) e->has |= XP_MEM_BYTES;
-        if (int_of(&a[S_REQUESTED], &e->requested_bytes)) e->has |= XP_MEM_REQUESTED;
-        if (int_of(&a[S_PEAK], &e->peak_in_use_bytes)) e->has |= XP_MEM_PEAK;
-        if (int_of(&a[S_AVAILABLE], &e->available_bytes)) e->has |= XP_MEM_AVAILABLE;
-        if (int_of(&a[S_RESERVED], &e->reserved_bytes)) e->has |= XP_MEM_RESERVED;
+        if (xp_stat_as_int(&a[S_BYTES], &e->bytes)) e->has |= XP_MEM_BYTES;
+        if (xp_stat_as_int(&a[S_REQUESTED], &e->requested_bytes)) e->has |= XP_MEM_REQUESTED;
+        if (xp_stat_as_int(&a[S_PEAK], &e->peak_in_use_bytes)) e->has |= XP_MEM_PEAK;
+        if (xp_stat_as_int(&a[S_AVAILABLE], &e->available_bytes)) e->has |= XP_MEM_AVAILABLE;
+        if (xp_stat_as_int(&a[S_RESERVED], &e->reserved_bytes)) e->has |= XP_MEM_RESERVED;
         if (a[S_FRAG].type == XP_V_DOUBLE) e->fragmentation = a[S_FRAG].num.d, e->has |= XP_MEM_FRAGMENTATION;
-        else if (int_of(&a[S_FRAG], &in_use)) e->fragmentation = (double)in_use, e->has |= XP_MEM_FRAGMENTATION;
+        else if (xp_stat_as_int(&a[S_FRAG], &in_use)) e->fragmentation = (double)in_use, e->has |= XP_MEM_FRAGMENTATION;
         if (a[S_ADDR].type == XP_V_UINT64) e->addr = a[S_ADDR].num.u, e->has |= XP_MEM_ADDR;
         else if (a[S_ADDR].type == XP_V_INT64) e->addr = (uint64_t)a[S_ADDR].num.i, e->has |= XP_MEM_ADDR;
-        e->tf_op = text_of(&b[S_TF_OP]);
-        e->shape = text_of(&b[S_SHAPE]);
-        e->region_type = text_of(&b[S_REGION]);
+        e->tf_op = xp_stat_as_text(&b[S_TF_OP]);
+        e->shape = xp_stat_as_text(&b[S_SHAPE]);
+        e->region_type = xp_stat_as_text(&b[S_REGION]);
         /* the allocator: allocator_name, else index_on_host:<n>, else unknown */
-        xp_str an = text_of(&b[S_ALLOCATOR]);
+        xp_str an = xp_stat_as_text(&b[S_ALLOCATOR]);
         int64_t index;
         char buf[48];
-        if (!an.n && int_of(&b[S_INDEX], &index)) {
+        if (!an.n && xp_stat_as_int(&b[S_INDEX], &index)) {
           snprintf(buf, sizeof(buf), "index_on_host:%lld", (long long)index);
           an.p = buf;
           an.n = strlen(buf);

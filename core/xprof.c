@@ -35,8 +35,7 @@ static int str_cmp(xp_str a, xp_str b) {
 }
 static int str_same(xp_str a, xp_str b) { return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0); }
 
-/* The text of a stat (str, ref or bytes), empty if none. */
-static xp_str stat_text(const xp_stat *s) {
+xp_str xp_stat_as_text(const xp_stat *s) {
   xp_str none = {"", 0};
   return (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n ? s->s : none;
 }
@@ -49,7 +48,7 @@ static int stat_num(const xp_stat *s, double *out) {
     default: return 0;
   }
 }
-static int stat_int(const xp_stat *s, int64_t *out) {
+int xp_stat_as_int(const xp_stat *s, int64_t *out) {
   switch (s->type) {
     case XP_V_INT64: *out = s->num.i; return 1;
     case XP_V_UINT64: if (s->num.u > (uint64_t)INT64_MAX) return 0; *out = (int64_t)s->num.u; return 1;
@@ -59,6 +58,22 @@ static int stat_int(const xp_stat *s, int64_t *out) {
       return 1;
     default: return 0;
   }
+}
+
+/* The named stats of an op into v (ids re-resolved when the plane changes). */
+static void pick_op_stats(const xp_profile *p, const xp_op *o, int32_t *plane, xp_stat_pick_ids *ids,
+                          const char *const *names, int n, xp_stat *v) {
+  const xp_plane *pl = &p->planes[o->plane];
+  if (o->plane != *plane) {
+    xp_stat_pick_init(pl, names, n, ids);
+    *plane = o->plane;
+  }
+  xp_event ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.msg = o->msg;
+  ev.msg_n = o->msg_n;
+  ev.metadata_id = pl->emeta[o->emeta].id;
+  xp_stat_pick(p, pl, &ev, ids, n, v);
 }
 
 /* An unsigned decimal p[0..n) (at most 18 digits); 0 if it is not one. */
@@ -192,9 +207,9 @@ static int build_devices(xp_profile *p, devices *d) {
     dv->plane = pi;
     const xp_stat *s;
     xp_str none = {"", 0};
-    dv->device_type = (s = xp_statvec_find(&sv, dev_stats[0])) ? stat_text(s) : none;
-    dv->vendor = (s = xp_statvec_find(&sv, dev_stats[1])) ? stat_text(s) : none;
-    dv->core_details = (s = xp_statvec_find(&sv, dev_stats[2])) ? stat_text(s) : none;
+    dv->device_type = (s = xp_statvec_find(&sv, dev_stats[0])) ? xp_stat_as_text(s) : none;
+    dv->vendor = (s = xp_statvec_find(&sv, dev_stats[1])) ? xp_stat_as_text(s) : none;
+    dv->core_details = (s = xp_statvec_find(&sv, dev_stats[2])) ? xp_stat_as_text(s) : none;
     dv->core_details_bytes = s && s->type == XP_V_BYTES;
     double x;
     if ((s = xp_statvec_find(&sv, dev_stats[3])) && stat_num(s, &x) && x > 0)
@@ -204,12 +219,12 @@ static int build_devices(xp_profile *p, devices *d) {
     else if ((s = xp_statvec_find(&sv, dev_stats[5])) && stat_num(s, &x) && x > 0)
       dv->peak_bw_bytes_per_s = x, dv->has |= XP_DEV_PEAK_BW;
     int64_t v;
-    if ((s = xp_statvec_find(&sv, dev_stats[6])) && stat_int(s, &v)) dv->core_count = v, dv->has |= XP_DEV_CORES;
-    if ((s = xp_statvec_find(&sv, dev_stats[7])) && stat_int(s, &v)) dv->clock_rate_khz = v, dv->has |= XP_DEV_CLOCK;
-    if ((s = xp_statvec_find(&sv, dev_stats2[0])) && stat_int(s, &v)) dv->memory_size_bytes = v, dv->has |= XP_DEV_MEMORY;
+    if ((s = xp_statvec_find(&sv, dev_stats[6])) && xp_stat_as_int(s, &v)) dv->core_count = v, dv->has |= XP_DEV_CORES;
+    if ((s = xp_statvec_find(&sv, dev_stats[7])) && xp_stat_as_int(s, &v)) dv->clock_rate_khz = v, dv->has |= XP_DEV_CLOCK;
+    if ((s = xp_statvec_find(&sv, dev_stats2[0])) && xp_stat_as_int(s, &v)) dv->memory_size_bytes = v, dv->has |= XP_DEV_MEMORY;
     int64_t ma, mi;
-    if ((s = xp_statvec_find(&sv, dev_stats2[1])) && stat_int(s, &ma) &&
-        xp_statvec_find(&sv, dev_stats2[2]) && stat_int(xp_statvec_find(&sv, dev_stats2[2]), &mi))
+    if ((s = xp_statvec_find(&sv, dev_stats2[1])) && xp_stat_as_int(s, &ma) &&
+        xp_statvec_find(&sv, dev_stats2[2]) && xp_stat_as_int(xp_statvec_find(&sv, dev_stats2[2]), &mi))
       dv->compute_cap_major = ma, dv->compute_cap_minor = mi, dv->has |= XP_DEV_CC;
     xp_statvec_free(&sv);
     d->of_plane[pi] = (int32_t)d->n++;
@@ -319,19 +334,9 @@ static int build_hlo(xp_profile *p, hlo_stats *out) {
   int ok = 1;
   for (int64_t i = 0; ok && i < n_ops; i++) {
     const xp_op *o = &ops[i];
-    const xp_plane *pl = &p->planes[o->plane];
-    if (o->plane != plane) {
-      xp_stat_pick_init(pl, names, 4, &ids);
-      plane = o->plane;
-    }
-    xp_event ev;
-    memset(&ev, 0, sizeof(ev));
-    ev.msg = o->msg;
-    ev.msg_n = o->msg_n;
-    ev.metadata_id = pl->emeta[o->emeta].id;
     xp_stat v[4];
-    xp_stat_pick(p, pl, &ev, &ids, 4, v);
-    xp_str cat = stat_text(&v[3]);
+    pick_op_stats(p, o, &plane, &ids, names, 4, v);
+    xp_str cat = xp_stat_as_text(&v[3]);
     int64_t self = o->self_ps > 0 ? o->self_ps : 0;
     out->device_self_ps += self;
     const xp_device *d = dv->of_plane[o->plane] >= 0 ? &dv->v[dv->of_plane[o->plane]] : NULL;
@@ -498,28 +503,18 @@ static int build_kernels(xp_profile *p, kernel_stats *out) {
   int ok = 1;
   for (int64_t i = 0; ok && i < n_ops; i++) {
     const xp_op *o = &ops[i];
-    const xp_plane *pl = &p->planes[o->plane];
-    if (o->plane != plane) {
-      xp_stat_pick_init(pl, names, 5, &ids);
-      plane = o->plane;
-    }
-    xp_event ev;
-    memset(&ev, 0, sizeof(ev));
-    ev.msg = o->msg;
-    ev.msg_n = o->msg_n;
-    ev.metadata_id = pl->emeta[o->emeta].id;
     xp_stat v[5];
-    xp_stat_pick(p, pl, &ev, &ids, 5, v);
-    xp_str details = stat_text(&v[0]);
+    pick_op_stats(p, o, &plane, &ids, names, 5, v);
+    xp_str details = xp_stat_as_text(&v[0]);
     if (!details.n) continue;
     xp_kernel_stat key;
     memset(&key, 0, sizeof(key));
     key.name = xp_op_name(p, o);
     xp_kernel_details_parse(details.p, details.n, &key.kd);
-    xp_str tf = stat_text(&v[1]), nm = stat_text(&v[2]);
+    xp_str tf = xp_stat_as_text(&v[1]), nm = xp_stat_as_text(&v[2]);
     key.op_name.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &key.op_name.n);
-    if (!key.op_name.n) key.op_name = stat_text(&v[3]);
-    if (!key.op_name.n) key.op_name = stat_text(&v[4]);
+    if (!key.op_name.n) key.op_name = xp_stat_as_text(&v[3]);
+    if (!key.op_name.n) key.op_name = xp_stat_as_text(&v[4]);
     g.rows = out->v;
     g.key = &key;
     if (!xp_hmap_reserve(&g.m, gm_hash, &g)) { ok = 0; break; }

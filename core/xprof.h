@@ -25,6 +25,13 @@
 
 #include "analysis.h"
 
+/* ---- stat values as the xprof tables read them ---- */
+
+/* The text of a stat (str, ref or bytes), empty if none. */
+xp_str xp_stat_as_text(const xp_stat *s);
+/* An integer stat (int64, uint64 up to INT64_MAX, a double truncated); 0 if none. */
+int xp_stat_as_int(const xp_stat *s, int64_t *out);
+
 /* ---- kernel launch details ---- */
 
 /* A `kernel_details` stat, parsed. Tokens are `key:value` separated by
