@@ -14,6 +14,8 @@
 #   Memory and Step Overview sections, the GPU ones Device, Kernel Stats and
 #   Memory.
 # - tp_query.sh refuses the sqlite3-only query files.
+# - The PerfettoSQL package's xplane_memory / xplane_memory_peaks give the
+#   extension's rows (memory fixture, every real profile).
 # - The reference's HLO-proto rewrite of hot-op and region paths, with and
 #   without an HLO proto beside a profile.
 #
@@ -137,6 +139,30 @@ for f in report_xprof summary_xprof bound_by top_kernels peak_memory; do
   out=$(tp_plugin/tp_query.sh "queries/$f.sql" 2>&1 >/dev/null)
   case $out in *"runs in the sqlite3 shell only"*) pass=$((pass + 1)) ;; *) fail=$((fail + 1)); echo "FAIL: tp_query.sh accepted $f.sql" ;; esac
 done
+
+# ---- the PerfettoSQL package's memory tables = the extension's ----
+# (tp_plugin/xplane/xprof.sql over the converted trace, run by the shim as
+# test_engines.sh does), on the memory fixture and every real profile.
+SHIM=$BUILD/tests/perfetto_sql_shim
+mem_cols='allocator, n_allocations, n_deallocations, allocated_bytes, peak_in_use_bytes, peak_time_ps,
+  reported_peak_bytes, final_in_use_bytes, first_time_ps, last_time_ps, n_ops_at_peak, ops_at_peak'
+ev_sums='count(*), sum(in_use_bytes), sum(coalesce(bytes, 0)), sum(coalesce(requested_bytes, 0)),
+  sum(coalesce(available_bytes, 0)), count(tf_op), count(shape), count(region_type), count(addr), total(fragmentation)'
+pkg_vs_ext() { # pkg_vs_ext PROFILE LABEL
+  printf 'INCLUDE PERFETTO MODULE xplane.xprof;\nSELECT %s FROM xplane_memory_peaks ORDER BY allocator;\nSELECT %s FROM xplane_memory;\nSELECT group_concat(kind || allocator || time_ps, %s) FROM (SELECT * FROM xplane_memory ORDER BY rowid);\n' \
+    "$mem_cols" "$ev_sums" "','" > "$tmp/mp.sql"
+  "$SHIM" "$EXT" tp_plugin/xplane "$1" "$tmp/mp.sql" > "$tmp/mp.out" 2>&1
+  "$SQLITE3" -cmd ".load $EXT" :memory: "SELECT $mem_cols FROM xplane_memory_peaks('$1') ORDER BY allocator;
+    SELECT $ev_sums FROM xplane_memory('$1');
+    SELECT group_concat(kind || allocator || time_ps, ',') FROM xplane_memory('$1');" > "$tmp/me.out" 2>&1
+  check "$2: package memory tables = the extension's" "$(cat "$tmp/me.out")" "$(cat "$tmp/mp.out")"
+}
+if [ -x "$SHIM" ]; then
+  pkg_vs_ext "$tmp/memory.xplane.pb" "memory fixture"
+  for f in "$DATA"/*.xplane.pb; do [ -e "$f" ] && pkg_vs_ext "$f" "$(basename "$f" .xplane.pb)"; done
+else
+  echo "note: $SHIM missing, package checks skipped"
+fi
 
 # ---- real profiles ----
 shopt -s nullglob

@@ -1,7 +1,11 @@
 -- xplane.xprof: the xprof-style tables of the extension that a converted
 -- trace can hold, with the extension's columns and meanings
 -- (schema/TABLES.md). Today: xplane_op_regions (the summary's
--- device_op_region_aggregates) and xplane_hlo_op_paths.
+-- device_op_region_aggregates), xplane_hlo_op_paths (always empty here), and
+-- xplane_memory / xplane_memory_peaks. Not here: xplane_devices, xplane_hlo_stats
+-- and xplane_kernel_stats (the converter does not carry plane stats, so the
+-- device peaks are not in the trace; kernel stats would need a PerfettoSQL
+-- kernel_details parser).
 --
 --   INCLUDE PERFETTO MODULE xplane.xprof;
 --   SELECT region_path, name, count, self_ps FROM xplane_op_regions ORDER BY self_ps DESC LIMIT 10;
@@ -226,3 +230,139 @@ CREATE PERFETTO TABLE xplane_hlo_op_paths(
   votes LONG
 ) AS
 SELECT NULL AS name, NULL AS kernel, NULL AS tf_op_path, NULL AS votes WHERE 0;
+
+-- The allocator events of the trace (xplane_memory of the extension, the
+-- same rows and columns): slices named MemoryAllocation / MemoryDeallocation
+-- with a numeric bytes_allocated arg, in (time, plane, line, event) order.
+CREATE PERFETTO TABLE xplane_memory(
+  -- XPlane index of the plane.
+  plane_index LONG,
+  -- Plane name.
+  plane_name STRING,
+  -- XLine index.
+  line_index LONG,
+  -- XEvent index.
+  event_index LONG,
+  -- Start in ps.
+  time_ps LONG,
+  -- allocation or deallocation.
+  kind STRING,
+  -- allocator_name, else index_on_host:<n>, else unknown.
+  allocator STRING,
+  -- allocation_bytes.
+  bytes LONG,
+  -- requested_bytes.
+  requested_bytes LONG,
+  -- bytes_allocated: in use after the event.
+  in_use_bytes LONG,
+  -- peak_bytes_in_use.
+  peak_in_use_bytes LONG,
+  -- bytes_available.
+  available_bytes LONG,
+  -- bytes_reserved.
+  reserved_bytes LONG,
+  -- fragmentation.
+  fragmentation DOUBLE,
+  -- addr.
+  addr LONG,
+  -- tf_op.
+  tf_op STRING,
+  -- shape.
+  shape STRING,
+  -- region_type.
+  region_type STRING
+) AS
+WITH
+  ev AS (
+    SELECT s.plane_index, s.plane_name, s.line_index, s.event_index, s.start_ps, s.name, s.arg_set_id
+    FROM xplane_slice s
+    WHERE s.name IN ('MemoryAllocation', 'MemoryDeallocation') AND s.start_ps IS NOT NULL
+  ),
+  a AS (
+    SELECT a.arg_set_id,
+      max(CASE WHEN a.key = 'debug.bytes_allocated' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS in_use,
+      max(CASE WHEN a.key = 'debug.allocation_bytes' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS bytes,
+      max(CASE WHEN a.key = 'debug.requested_bytes' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS requested,
+      max(CASE WHEN a.key = 'debug.peak_bytes_in_use' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS peak,
+      max(CASE WHEN a.key = 'debug.bytes_available' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS available,
+      max(CASE WHEN a.key = 'debug.bytes_reserved' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS reserved,
+      max(CASE WHEN a.key = 'debug.fragmentation' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS frag,
+      max(CASE WHEN a.key = 'debug.addr' AND a.value_type != 'string' THEN a.int_value END) AS addr,
+      max(CASE WHEN a.key = 'debug.tf_op' AND a.string_value != '' THEN a.string_value END) AS tf_op,
+      max(CASE WHEN a.key = 'debug.shape' AND a.string_value != '' THEN a.string_value END) AS shape,
+      max(CASE WHEN a.key = 'debug.region_type' AND a.string_value != '' THEN a.string_value END) AS region_type,
+      max(CASE WHEN a.key = 'debug.allocator_name' AND a.string_value != '' THEN a.string_value END) AS allocator_name,
+      max(CASE WHEN a.key = 'debug.index_on_host' AND a.value_type != 'string' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS index_on_host
+    FROM args a
+    WHERE a.arg_set_id IN (SELECT arg_set_id FROM ev)
+    GROUP BY a.arg_set_id
+  )
+SELECT
+  ev.plane_index, ev.plane_name, ev.line_index, ev.event_index, ev.start_ps AS time_ps,
+  CASE WHEN ev.name = 'MemoryDeallocation' THEN 'deallocation' ELSE 'allocation' END AS kind,
+  coalesce(a.allocator_name, 'index_on_host:' || CAST(a.index_on_host AS INT), 'unknown') AS allocator,
+  CAST(a.bytes AS INT) AS bytes, CAST(a.requested AS INT) AS requested_bytes, CAST(a.in_use AS INT) AS in_use_bytes,
+  CAST(a.peak AS INT) AS peak_in_use_bytes, CAST(a.available AS INT) AS available_bytes,
+  CAST(a.reserved AS INT) AS reserved_bytes, CAST(a.frag AS DOUBLE) AS fragmentation, a.addr,
+  a.tf_op, a.shape, a.region_type
+FROM ev JOIN a USING (arg_set_id)
+WHERE a.in_use IS NOT NULL
+ORDER BY time_ps, ev.plane_index, ev.line_index, ev.event_index;
+
+-- Per allocator of xplane_memory: the peak in use and when it was first
+-- reached, the allocator-reported peak, and the device ops running then
+-- (xplane_memory_peaks of the extension, the same columns).
+CREATE PERFETTO TABLE xplane_memory_peaks(
+  -- The allocator.
+  allocator STRING,
+  -- Allocation events.
+  n_allocations LONG,
+  -- Deallocation events.
+  n_deallocations LONG,
+  -- Summed allocation_bytes of the allocations.
+  allocated_bytes LONG,
+  -- The largest in_use_bytes.
+  peak_in_use_bytes LONG,
+  -- When it was first reached (ps).
+  peak_time_ps LONG,
+  -- The largest peak_bytes_in_use (NULL if none).
+  reported_peak_bytes LONG,
+  -- In use after the last event.
+  final_in_use_bytes LONG,
+  -- First event (ps).
+  first_time_ps LONG,
+  -- Last event (ps).
+  last_time_ps LONG,
+  -- Device ops running at the peak (start <= t < end).
+  n_ops_at_peak LONG,
+  -- JSON array of their distinct names, the first 10 in op order.
+  ops_at_peak STRING
+) AS
+WITH
+  m AS (SELECT *, row_number() OVER (ORDER BY time_ps, plane_index, line_index, event_index) AS seq FROM xplane_memory),
+  agg AS (
+    SELECT allocator,
+      sum(kind = 'allocation') AS n_allocations, sum(kind = 'deallocation') AS n_deallocations,
+      coalesce(sum(CASE WHEN kind = 'allocation' THEN bytes END), 0) AS allocated_bytes,
+      max(in_use_bytes) AS peak_in_use_bytes, max(peak_in_use_bytes) AS reported_peak_bytes,
+      min(time_ps) AS first_time_ps, max(time_ps) AS last_time_ps, max(seq) AS last_seq,
+      min(plane_index * 4294967296 + line_index * 65536 + event_index) AS first_seen
+    FROM m GROUP BY allocator
+  ),
+  pk AS (
+    SELECT g.*, (SELECT m.time_ps FROM m WHERE m.allocator = g.allocator AND m.in_use_bytes = g.peak_in_use_bytes
+                 ORDER BY m.seq LIMIT 1) AS peak_time_ps,
+           (SELECT m.in_use_bytes FROM m WHERE m.seq = g.last_seq) AS final_in_use_bytes
+    FROM agg g
+  )
+SELECT
+  pk.allocator, pk.n_allocations, pk.n_deallocations, pk.allocated_bytes, pk.peak_in_use_bytes, pk.peak_time_ps,
+  pk.reported_peak_bytes, pk.final_in_use_bytes, pk.first_time_ps, pk.last_time_ps,
+  (SELECT count(*) FROM _xplane_op_base o WHERE o.start_ps <= pk.peak_time_ps AND pk.peak_time_ps < o.end_ps)
+    AS n_ops_at_peak,
+  '[' || coalesce((SELECT group_concat(xplane_json_string(name), ',') FROM (
+      SELECT o.name, min(o.op_id) AS first_op FROM _xplane_op_base o
+      WHERE o.start_ps <= pk.peak_time_ps AND pk.peak_time_ps < o.end_ps
+      GROUP BY o.name ORDER BY first_op LIMIT 10)), '') || ']' AS ops_at_peak
+FROM pk
+ORDER BY pk.first_seen;
