@@ -34,7 +34,7 @@
 
 SQLITE_EXTENSION_INIT3
 
-enum { C_MODULE, C_MODULE_ID, C_COMPUTATION, C_COMPUTATION_ID, C_IS_ENTRY, C_NAME, C_OPCODE, C_ID, C_SHAPE,
+enum { C_FILE, C_RUN, C_HOST, C_MODULE, C_MODULE_ID, C_COMPUTATION, C_COMPUTATION_ID, C_IS_ENTRY, C_NAME, C_OPCODE, C_ID, C_SHAPE,
        C_FUSION_KIND, C_CUSTOM_CALL_TARGET, C_OP_TYPE, C_OP_NAME, C_SOURCE_FILE, C_SOURCE_LINE, C_IS_ROOT, C_CALLED,
        C_PATH };
 
@@ -42,12 +42,13 @@ typedef struct hlo_cursor {
   sqlite3_vtab_cursor base;
   xp_hlo *h;
   int64_t i;
+  char *file, *run, *host; /* as the other tables: the path, its directory's name, its name without .hlo_proto.pb */
 } hlo_cursor;
 
 static int hlo_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out, char **err) {
   (void)aux, (void)argc, (void)argv, (void)err;
   int rc = sqlite3_declare_vtab(db,
-      "CREATE TABLE x(module TEXT, module_id INTEGER, computation TEXT, computation_id INTEGER, is_entry INTEGER,"
+      "CREATE TABLE x(file TEXT, run TEXT, host TEXT, module TEXT, module_id INTEGER, computation TEXT, computation_id INTEGER, is_entry INTEGER,"
       " name TEXT, opcode TEXT, id INTEGER, shape TEXT, fusion_kind TEXT, custom_call_target TEXT, op_type TEXT,"
       " op_name TEXT, source_file TEXT, source_line INTEGER, is_root INTEGER, called_computations TEXT,"
       " path HIDDEN)");
@@ -92,8 +93,16 @@ static int hlo_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
   return SQLITE_OK;
 }
 
+static void names_free(hlo_cursor *c) {
+  sqlite3_free(c->file);
+  sqlite3_free(c->run);
+  sqlite3_free(c->host);
+  c->file = c->run = c->host = NULL;
+}
+
 static int hlo_close(sqlite3_vtab_cursor *cur) {
   hlo_cursor *c = (hlo_cursor *)cur;
+  names_free(c);
   xp_hlo_free(c->h);
   sqlite3_free(c);
   return SQLITE_OK;
@@ -115,6 +124,18 @@ static int hlo_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, in
     return fail(cur, "(none)", "give the path of a .hlo_proto.pb file: xplane_hlo_instructions('<file>')");
   const char *path = (const char *)sqlite3_value_text(argv[0]);
   if (!path) return SQLITE_NOMEM;
+  names_free(c);
+  {
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    size_t bn = strlen(base), suffix = strlen(".hlo_proto.pb");
+    if (bn > suffix && strcmp(base + bn - suffix, ".hlo_proto.pb") == 0) bn -= suffix;
+    const char *dir_end = slash ? slash : path, *dir_start = dir_end;
+    while (dir_start > path && dir_start[-1] != '/') dir_start--;
+    c->file = sqlite3_mprintf("%s", path);
+    c->host = sqlite3_mprintf("%.*s", (int)bn, base);
+    c->run = sqlite3_mprintf("%.*s", (int)(dir_end - dir_start), dir_start);
+    if (!c->file || !c->host || !c->run) return SQLITE_NOMEM;
+  }
   FILE *f = fopen(path, "rb");
   if (!f) return fail(cur, path, strerror(errno));
   struct stat st;
@@ -167,6 +188,9 @@ static int hlo_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
   hlo_cursor *c = (hlo_cursor *)cur;
   const xp_hlo_row *r = &c->h->rows[c->i];
   switch (col) {
+    case C_FILE: sqlite3_result_text(ctx, c->file, -1, SQLITE_TRANSIENT); break;
+    case C_RUN: sqlite3_result_text(ctx, c->run, -1, SQLITE_TRANSIENT); break;
+    case C_HOST: sqlite3_result_text(ctx, c->host, -1, SQLITE_TRANSIENT); break;
     case C_MODULE: text_or_null(ctx, r->module); break;
     case C_MODULE_ID: sqlite3_result_int64(ctx, r->module_id); break;
     case C_COMPUTATION: text_or_null(ctx, r->computation); break;
