@@ -25,3 +25,4 @@ SELECT xplane_json_pretty(json_object(
                         FROM xplane_hlo_stats WHERE kind = 'op' GROUP BY bound_by ORDER BY bound_by)),
   'results', x.doc -> '$.roofline.ops'))
   FROM xq_xprof x;
+.read queries/lib/cleanup.sql

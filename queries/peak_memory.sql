@@ -17,3 +17,4 @@
 .mode list
 .headers off
 SELECT xplane_json_pretty(json_object('query_type', 'peak_memory', 'results', x.doc -> '$.memory')) FROM xq_xprof x;
+.read queries/lib/cleanup.sql

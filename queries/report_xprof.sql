@@ -20,3 +20,4 @@
 .mode list
 .headers off
 SELECT md || coalesce((SELECT md FROM xq_xprof_md), '') FROM xq_report;
+.read queries/lib/cleanup.sql

@@ -18,3 +18,4 @@
 .mode list
 .headers off
 SELECT xplane_json_pretty(json_set(s.doc, '$.xprof', json(x.doc))) FROM xq_summary s, xq_xprof x;
+.read queries/lib/cleanup.sql

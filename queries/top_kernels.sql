@@ -18,3 +18,4 @@
 .mode list
 .headers off
 SELECT xplane_json_pretty(json_object('query_type', 'top_kernels', 'results', x.doc -> '$.kernels')) FROM xq_xprof x;
+.read queries/lib/cleanup.sql
