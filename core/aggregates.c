@@ -5,6 +5,7 @@
 #include "aggregates.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "semantics.h"
@@ -597,4 +598,324 @@ int64_t xp_gap_groups(xp_profile *p, const xp_gap_group **rows) {
   }
   *rows = ((gaps *)*slot)->v;
   return ((gaps *)*slot)->n;
+}
+
+/* ---- op regions (device_op_region_aggregates) ---- */
+
+typedef struct op_regions {
+  xp_op_region *v;
+  int64_t n;
+  int64_t n_windows;
+  char **paths;      /* the distinct window paths (owned) */
+  int64_t n_paths;
+} op_regions;
+
+static void op_regions_free(void *r_) {
+  op_regions *r = r_;
+  for (int64_t i = 0; i < r->n; i++) xp_free(r->v[i].shape_signature);
+  for (int64_t i = 0; i < r->n_paths; i++) xp_free(r->paths[i]);
+  xp_free(r->paths);
+  xp_free(r->v);
+  xp_free(r);
+}
+
+/* A region window: an interval with its path's id, rank and depth. */
+typedef struct region_window {
+  int64_t start, end, dur;
+  int64_t path;      /* id into the distinct paths */
+  int64_t rank;      /* the path's position in byte order */
+  int32_t depth;
+} region_window;
+
+/* A point of the sweep: time doubled (so midpoints stay integers), and the
+** window or op it belongs to. */
+typedef struct sweep_point {
+  __int128 t2;
+  int64_t i;
+} sweep_point;
+
+static int by_sweep_point(const void *x, const void *y) {
+  const sweep_point *a = x, *b = y;
+  if (a->t2 != b->t2) return a->t2 < b->t2 ? -1 : 1;
+  return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Does window a beat window b: greater depth, then shorter, then greater path. */
+static int window_beats(const region_window *a, const region_window *b) {
+  if (a->depth != b->depth) return a->depth > b->depth;
+  if (a->dur != b->dur) return a->dur < b->dur;
+  return a->rank > b->rank;
+}
+
+typedef struct path_ref {
+  const char *z;
+  int64_t id;
+} path_ref;
+
+static int by_path_text(const void *x, const void *y) {
+  return strcmp(((const path_ref *)x)->z, ((const path_ref *)y)->z);
+}
+
+/* Max-heap of window indices (best window on top), lazily pruned. */
+static void heap_up(int64_t *h, int64_t k, const region_window *w) {
+  while (k > 0) {
+    int64_t parent = (k - 1) / 2;
+    if (!window_beats(&w[h[k]], &w[h[parent]])) break;
+    int64_t t = h[k]; h[k] = h[parent]; h[parent] = t;
+    k = parent;
+  }
+}
+static void heap_down(int64_t *h, int64_t n, const region_window *w) {
+  int64_t k = 0;
+  for (;;) {
+    int64_t l = 2 * k + 1, r = l + 1, best = k;
+    if (l < n && window_beats(&w[h[l]], &w[h[best]])) best = l;
+    if (r < n && window_beats(&w[h[r]], &w[h[best]])) best = r;
+    if (best == k) break;
+    int64_t t = h[k]; h[k] = h[best]; h[best] = t;
+    k = best;
+  }
+}
+
+static int op_region_order(const void *x, const void *y) {
+  const xp_op_region *a = x, *b = y;
+  if (a->self_ps != b->self_ps) return a->self_ps > b->self_ps ? -1 : 1;
+  if (a->total_ps != b->total_ps) return a->total_ps > b->total_ps ? -1 : 1;
+  int c = strcmp(a->path, b->path);
+  if (c) return c;
+  size_t n = a->name.n < b->name.n ? a->name.n : b->name.n;
+  c = n ? memcmp(a->name.p, b->name.p, n) : 0;
+  if (c) return c;
+  return a->name.n < b->name.n ? -1 : a->name.n > b->name.n;
+}
+
+/* The region windows of every analysis event that is not a device op. */
+static int collect_windows(xp_profile *p, op_regions *out, region_window **wv, int64_t *wn) {
+  static const char *const win_stats[] = {"tf_op", "name"};
+  counter paths;
+  ptr3_map memo; /* (name, tf_op) pointers -> 0: not a window, k + 1: kind k */
+  struct { int64_t path; int32_t depth; } *kinds = NULL; /* a window's path and number of parts */
+  int64_t n_kinds = 0, cap_kinds = 0;
+  memset(&paths, 0, sizeof(paths));
+  memset(&memo, 0, sizeof(memo));
+  xp_buf *path = xp_buf_new(), *canon = xp_buf_new();
+  int64_t cap = 0;
+  xp_str none = {"", 0};
+  int ok = 1;
+  for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
+    const xp_plane *pl = &p->planes[pi];
+    xp_stat_pick_ids ids;
+    xp_stat_pick_init(pl, win_stats, 2, &ids);
+    for (int32_t li = 0; ok && li < pl->n_lines; li++) {
+      const xp_line *ln = &pl->lines[li];
+      if (xp_device_op_line(pl, ln)) continue;
+      xp_event_iter it;
+      xp_event ev;
+      xp_events_begin(p, ln, &it);
+      while (ok && xp_events_next(&it, &ev)) {
+        const xp_event_meta *em;
+        xp_str name;
+        if (!xp_analysis_event(pl, &ev, &em, &name)) continue;
+        xp_stat sv[2];
+        xp_stat_pick(p, pl, &ev, &ids, 2, sv);
+        xp_str tf = text_of(&sv[0]), nm = text_of(&sv[1]), eff;
+        eff.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &eff.n);
+        uint64_t pos;
+        if (!ptr3_find(&memo, name, eff, none, &pos)) { ok = 0; break; }
+        int64_t kind = memo.index.slot[pos] >= 0 ? memo.v[memo.index.slot[pos]].e : -1;
+        if (kind < 0) {
+          xp_buf_reset(path);
+          int parts = xp_scope_path(path, eff.p, eff.n, name.p, name.n, 0);
+          const char *z = xp_buf_value(path);
+          size_t zn = (size_t)xp_buf_length(path);
+          int64_t e = 0;
+          int fallback = 1;
+          if (parts == 1) {
+            xp_buf_reset(canon);
+            xp_canonical_name(canon, name.p, name.n);
+            const char *cz = xp_buf_value(canon);
+            size_t cn = (size_t)xp_buf_length(canon);
+            fallback = cn == zn && (zn == 0 || memcmp(cz, z, zn) == 0);
+          } else if (parts > 1) {
+            fallback = 0;
+          }
+          if (xp_buf_errcode(path) || xp_buf_errcode(canon)) { ok = 0; break; }
+          if (!fallback) {
+            int64_t k = counter_put(&paths, 0, 0, z ? z : "", zn, paths.n);
+            if (k < 0) { ok = 0; break; }
+            if (!xp_grow((void **)&kinds, &cap_kinds, n_kinds + 1, sizeof(*kinds))) { ok = 0; break; }
+            kinds[n_kinds].path = k;
+            kinds[n_kinds].depth = parts;
+            e = ++n_kinds;
+          }
+          if (!ptr3_put(&memo, pos, name, eff, none, e)) { ok = 0; break; }
+          kind = e;
+        }
+        if (kind == 0) continue;
+        if (!xp_grow((void **)wv, &cap, *wn + 1, sizeof(region_window))) { ok = 0; break; }
+        region_window *w = &(*wv)[(*wn)++];
+        w->start = xp_event_start(ln, &ev);
+        w->dur = ev.duration_ps;
+        w->end = (int64_t)((uint64_t)w->start + (uint64_t)w->dur);
+        w->path = kinds[kind - 1].path;
+        w->depth = kinds[kind - 1].depth;
+      }
+    }
+  }
+  /* the paths, owned by the result, and their byte-order ranks */
+  path_ref *order = NULL;
+  int64_t *rank_of = NULL;
+  if (ok) {
+    out->paths = xp_malloc(sizeof(char *) * (uint64_t)(paths.n + 1));
+    order = xp_malloc(sizeof(path_ref) * (uint64_t)(paths.n + 1));
+    rank_of = xp_malloc(sizeof(int64_t) * (uint64_t)(paths.n + 1));
+    ok = out->paths && order && rank_of;
+  }
+  if (ok) {
+    for (int64_t i = 0; i < paths.n; i++) {
+      out->paths[i] = paths.v[i].value;
+      order[i].z = paths.v[i].value;
+      order[i].id = i;
+    }
+    out->n_paths = paths.n;
+    if (paths.n) qsort(order, (size_t)paths.n, sizeof(path_ref), by_path_text);
+    for (int64_t i = 0; i < paths.n; i++) rank_of[order[i].id] = i;
+    for (int64_t i = 0; i < *wn; i++) (*wv)[i].rank = rank_of[(*wv)[i].path];
+  }
+  xp_free(rank_of);
+  xp_free(order);
+  counter_free(&paths, ok); /* on success the values moved to out->paths */
+  xp_free(memo.v);
+  xp_hmap_free(&memo.index);
+  xp_free(kinds);
+  xp_free(xp_buf_finish(path));
+  xp_free(xp_buf_finish(canon));
+  return ok;
+}
+
+static int build_op_regions(xp_profile *p, op_regions *out) {
+  const xp_op *ops;
+  int64_t n_ops = xp_ops(p, &ops);
+  if (n_ops < 0) return 0;
+  region_window *w = NULL;
+  int64_t nw = 0;
+  if (!collect_windows(p, out, &w, &nw)) {
+    xp_free(w);
+    return 0;
+  }
+  out->n_windows = nw;
+  if (nw == 0 || n_ops == 0) {
+    xp_free(w);
+    return 1;
+  }
+  /* the three kinds of points, each sorted by (time, index); at equal times
+  ** starts come before midpoints, midpoints before ends */
+  sweep_point *starts = xp_malloc(sizeof(sweep_point) * (uint64_t)nw);
+  sweep_point *ends = xp_malloc(sizeof(sweep_point) * (uint64_t)nw);
+  sweep_point *mids = xp_malloc(sizeof(sweep_point) * (uint64_t)n_ops);
+  int64_t *heap = xp_malloc(sizeof(int64_t) * (uint64_t)nw);
+  uint8_t *open = xp_malloc((uint64_t)nw);
+  int ok = starts && ends && mids && heap && open;
+  for (int64_t i = 0; ok && i < nw; i++) {
+    starts[i].t2 = (__int128)w[i].start * 2;
+    ends[i].t2 = (__int128)w[i].end * 2;
+    starts[i].i = ends[i].i = i;
+    open[i] = 0;
+  }
+  for (int64_t i = 0; ok && i < n_ops; i++) {
+    mids[i].t2 = (__int128)ops[i].start_ps * 2 + ops[i].dur_ps;
+    mids[i].i = i;
+  }
+  if (ok) {
+    qsort(starts, (size_t)nw, sizeof(sweep_point), by_sweep_point);
+    qsort(ends, (size_t)nw, sizeof(sweep_point), by_sweep_point);
+    qsort(mids, (size_t)n_ops, sizeof(sweep_point), by_sweep_point);
+  }
+  counter groups, shapes; /* groups: (path, op name); shapes: (group, signature) */
+  memset(&groups, 0, sizeof(groups));
+  memset(&shapes, 0, sizeof(shapes));
+  op_picker pk;
+  pk.plane = -1;
+  xp_buf *sig = xp_buf_new();
+  int64_t cap = 0, hn = 0, si = 0, ei = 0, seq = 0;
+  for (int64_t mi = 0; ok && mi < n_ops; mi++) {
+    __int128 t = mids[mi].t2;
+    while (si < nw && starts[si].t2 <= t) {
+      int64_t k = starts[si++].i;
+      open[k] = 1;
+      heap[hn++] = k;
+      heap_up(heap, hn - 1, w);
+    }
+    while (ei < nw && ends[ei].t2 < t) open[ends[ei++].i] = 0;
+    while (hn && !open[heap[0]]) {
+      heap[0] = heap[--hn];
+      heap_down(heap, hn, w);
+    }
+    if (!hn) continue;
+    const region_window *best = &w[heap[0]];
+    const xp_op *o = &ops[mids[mi].i];
+    xp_str name = xp_op_name(p, o);
+    seq++;
+    int64_t g = counter_put(&groups, best->path, 0, name.p, name.n, seq);
+    if (g < 0) { ok = 0; break; }
+    if (g == out->n) {
+      if (!xp_grow((void **)&out->v, &cap, out->n + 1, sizeof(xp_op_region))) { ok = 0; break; }
+      xp_op_region *r = &out->v[out->n++];
+      memset(r, 0, sizeof(*r));
+      r->path = out->paths[best->path];
+      r->depth = best->depth;
+      r->name = name;
+      r->first_op = mids[mi].i;
+    }
+    xp_op_region *r = &out->v[g];
+    r->count++;
+    r->total_ps += o->dur_ps;
+    r->self_ps += o->self_ps > 0 ? o->self_ps : 0;
+    pick_op(p, o, &pk);
+    xp_str ln = xp_op_long_name(p, o, text_of(&pk.v[PICK_LONG_NAME]));
+    xp_buf_reset(sig);
+    xp_shape_signature(sig, ln.p, ln.n);
+    if (xp_buf_errcode(sig)) { ok = 0; break; }
+    if (xp_buf_length(sig))
+      ok = counter_add(&shapes, g, 0, xp_buf_value(sig), (size_t)xp_buf_length(sig), seq);
+  }
+  /* the most frequent signature of each group (ties: first counted) */
+  const counted **best = ok ? xp_malloc(sizeof(counted *) * (uint64_t)(out->n + 1)) : NULL;
+  ok = ok && best;
+  for (int64_t i = 0; ok && i < out->n; i++) best[i] = NULL;
+  for (int64_t i = 0; ok && i < shapes.n; i++)
+    if (beats(&shapes.v[i], best[shapes.v[i].owner])) best[shapes.v[i].owner] = &shapes.v[i];
+  for (int64_t i = 0; ok && i < out->n; i++) {
+    if (best[i] && !(out->v[i].shape_signature = dup_value(best[i]))) ok = 0;
+  }
+  if (ok && out->n) qsort(out->v, (size_t)out->n, sizeof(xp_op_region), op_region_order);
+  xp_free(best);
+  xp_free(xp_buf_finish(sig));
+  counter_free(&groups, 0);
+  counter_free(&shapes, 0);
+  xp_free(starts);
+  xp_free(ends);
+  xp_free(mids);
+  xp_free(heap);
+  xp_free(open);
+  xp_free(w);
+  return ok;
+}
+
+int64_t xp_op_regions(xp_profile *p, const xp_op_region **rows, int64_t *n_windows) {
+  void **slot = xp_analysis_slot(p, XP_SLOT_OP_REGIONS, op_regions_free);
+  if (!slot) return -1;
+  if (!*slot) {
+    op_regions *r = xp_malloc(sizeof(*r));
+    if (!r) return -1;
+    memset(r, 0, sizeof(*r));
+    if (!build_op_regions(p, r)) {
+      op_regions_free(r);
+      return -1;
+    }
+    *slot = r;
+  }
+  *rows = ((op_regions *)*slot)->v;
+  if (n_windows) *n_windows = ((op_regions *)*slot)->n_windows;
+  return ((op_regions *)*slot)->n;
 }

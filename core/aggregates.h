@@ -14,6 +14,14 @@
 **   name runs with each tf_op (the preferred region of a gap payload).
 ** - Gap groups: the pre-op gaps by payload, marker and the payload's tf_op
 **   (the gap sections of the summary).
+** - Op regions: the device ops grouped by the named region they ran under and
+**   their name (the summary's device_op_region_aggregates). A region window is
+**   an analysis event that is not a device op and whose scope path (the
+**   hierarchical-region rules) is not the fallback; an op belongs to the
+**   window open at its midpoint (start + dur/2; windows are closed intervals)
+**   with the greatest depth, then the shortest duration, then the greatest
+**   path in byte order (the reference's max over (depth, -dur, path)). Ops
+**   outside every window are not counted.
 */
 #ifndef XPLANE_AGGREGATES_H
 #define XPLANE_AGGREGATES_H
@@ -64,10 +72,23 @@ typedef struct xp_gap_group {
   int64_t first_op;   /* the first marker (op id) */
 } xp_gap_group;
 
+/* Device ops under one region window path with one name. */
+typedef struct xp_op_region {
+  const char *path;          /* the window's scope path (parts joined with "=>") */
+  int32_t depth;             /* its number of parts */
+  xp_str name;               /* the op name */
+  int64_t count, total_ps, self_ps;
+  char *shape_signature;     /* most frequent non-empty (ties: first counted), or NULL */
+  int64_t first_op;          /* op id of the first op counted */
+} xp_op_region;
+
 /* Returns counts (-1 on OOM); the arrays stay valid while the profile lives. */
 int64_t xp_track_aggs(xp_profile *p, const xp_track_agg **aggs, const xp_hint **hints, int64_t *n_hints);
 int64_t xp_op_groups(xp_profile *p, const xp_op_group **names);
 int64_t xp_op_tf_ops(xp_profile *p, const xp_tf_count **rows);
 int64_t xp_gap_groups(xp_profile *p, const xp_gap_group **rows);
+/* Op regions ordered by (self desc, total desc, path, name); also the number
+** of region windows found (*n_windows). */
+int64_t xp_op_regions(xp_profile *p, const xp_op_region **rows, int64_t *n_windows);
 
 #endif

@@ -56,7 +56,8 @@ typedef struct xp_scope {
 /* Derived data that other files build and keep with the analysis (once
 ** per decode, freed with the profile). xp_analysis_slot returns the slot to
 ** fill (NULL on OOM); free_fn is remembered for it. */
-typedef enum { XP_SLOT_TRACKS = 0, XP_SLOT_OP_NAMES, XP_SLOT_GAPS, XP_N_SLOTS } xp_slot;
+typedef enum { XP_SLOT_TRACKS = 0, XP_SLOT_OP_NAMES, XP_SLOT_GAPS, XP_SLOT_OP_REGIONS, XP_SLOT_DEVICES,
+               XP_SLOT_HLO_STATS, XP_SLOT_KERNEL_STATS, XP_SLOT_MEMORY, XP_N_SLOTS } xp_slot;
 void **xp_analysis_slot(xp_profile *p, xp_slot slot, void (*free_fn)(void *));
 
 /* Is this event part of the analysis? Fills *em and *name when so. */

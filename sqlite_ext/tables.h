@@ -24,11 +24,21 @@ extern const xp_table xp_table_op_names;
 extern const xp_table xp_table_op_tf_ops;
 extern const xp_table xp_table_gaps;
 extern const xp_table xp_table_findings;      /* tables_findings.c */
+extern const xp_table xp_table_op_regions;
+extern const xp_table xp_table_devices;        /* tables_xprof.c */
+extern const xp_table xp_table_hlo_stats;
+extern const xp_table xp_table_kernel_stats;
+extern const xp_table xp_table_memory;
+extern const xp_table xp_table_memory_peaks;
+extern const xp_table xp_table_hlo_op_paths; /* tables_hlo.c */
 extern const xp_table xp_table_pf_slice;        /* tables_perfetto.c */
 extern const xp_table xp_table_pf_thread_track;
 extern const xp_table xp_table_pf_thread;
 extern const xp_table xp_table_pf_process;
 extern const xp_table xp_table_pf_args;
 extern const xp_table xp_table_pf_flow;
+
+/* xplane_hlo_instructions (tables_hlo.c): its own eponymous module, not an xp_table. */
+int xp_register_hlo_table(sqlite3 *db);
 
 #endif

@@ -326,3 +326,65 @@ const xp_table xp_table_gaps = {
     .column = gaps_column,
     .prepare = prepare_gaps,
 };
+
+/* ---- xplane_op_regions: device ops by the region window they ran under ---- */
+
+enum { R_PATH, R_DEPTH, R_NAME, R_CANONICAL, R_CATEGORY, R_COUNT, R_TOTAL_PS, R_SELF_PS, R_SHAPE,
+       R_FIRST_OP_ID, R_N0 };
+enum { R_BASE = XP_COL_FIRST_OWN, R_N = XP_COL_FIRST_OWN + R_N0 };
+static const char *const op_regions_cols[] = {"region_path TEXT", "depth INTEGER", "name TEXT",
+                                              "canonical_name TEXT", "category TEXT", "count INTEGER",
+                                              "total_ps INTEGER", "self_ps INTEGER", "shape_signature TEXT",
+                                              "first_op_id INTEGER"};
+
+static int prepare_op_regions(xp_profile *p) {
+  const xp_op_region *rows;
+  return xp_op_regions(p, &rows, NULL) >= 0;
+}
+
+static int op_regions_first(xp_cursor *cur) {
+  agg_state *st = cur->state;
+  const xp_op_region *rows;
+  st->n = xp_op_regions(cur->prof, &rows, NULL);
+  if (st->n < 0) return SQLITE_NOMEM;
+  st->rows = rows;
+  st->i = 0;
+  cur->file_eof = st->n == 0;
+  return SQLITE_OK;
+}
+
+static int op_regions_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
+  agg_state *st = cur->state;
+  const xp_op_region *r = (const xp_op_region *)st->rows + st->i;
+  switch (col - R_BASE) {
+    case R_PATH: sqlite3_result_text(ctx, r->path, -1, SQLITE_TRANSIENT); break;
+    case R_DEPTH: sqlite3_result_int(ctx, r->depth); break;
+    case R_NAME: xp_result_str(ctx, r->name); break;
+    case R_CANONICAL: {
+      xp_buf *s = xp_buf_new();
+      xp_canonical_name(s, r->name.p, r->name.n);
+      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+      break;
+    }
+    case R_CATEGORY: sqlite3_result_text(ctx, xp_op_category(r->name.p, r->name.n), -1, SQLITE_STATIC); break;
+    case R_COUNT: sqlite3_result_int64(ctx, r->count); break;
+    case R_TOTAL_PS: sqlite3_result_int64(ctx, r->total_ps); break;
+    case R_SELF_PS: sqlite3_result_int64(ctx, r->self_ps); break;
+    case R_SHAPE: if (r->shape_signature) sqlite3_result_text(ctx, r->shape_signature, -1, SQLITE_TRANSIENT); break;
+    case R_FIRST_OP_ID: sqlite3_result_int64(ctx, r->first_op); break;
+  }
+  return SQLITE_OK;
+}
+
+const xp_table xp_table_op_regions = {
+    .name = "xplane_op_regions",
+    .columns = op_regions_cols,
+    .n_columns = R_N + 1,
+    .needs_profile = 1,
+    .push = {-1, -1, -1, -1, -1},
+    .state_size = sizeof(agg_state),
+    .first = op_regions_first,
+    .next = rows_next,
+    .column = op_regions_column,
+    .prepare = prepare_op_regions,
+};

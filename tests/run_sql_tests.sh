@@ -27,6 +27,10 @@
 #   @TMP@/logs/plugins/profile/run_a/tiny.xplane.pb       (= @TINY@)
 #   @TMP@/logs/plugins/profile/run_b/tiny.xplane.pb       (a copy)
 #   @TMP@/logs/plugins/profile/run_b/worker-1.xplane.pb   (a copy)
+# @FIXTURES@ is a folder holding each tests/fixtures/NAME.textproto (a
+# hand-written XSpace in protobuf text format) encoded as NAME.xplane.pb with
+# protoc and schema/xplane.proto, and each NAME.hlo.textproto (an HloProto)
+# encoded as NAME.hlo_proto.pb with schema/hlo.proto.
 # A script that mentions @DATA@ is skipped when the data folder holds no
 # profile. A script that expects an SQL error turns `.bail off` before it.
 # Prints a diff for each mismatch and ends with the line `N passed, M failed`
@@ -56,6 +60,19 @@ cp "$runs/run_a/tiny.xplane.pb" "$runs/run_b/tiny.xplane.pb"
 cp "$runs/run_a/tiny.xplane.pb" "$runs/run_b/worker-1.xplane.pb"
 touch -d "$MTIME" "$runs"/run_*/*.xplane.pb
 TINY=$runs/run_a/tiny.xplane.pb
+FIXTURES=$tmp/fixtures
+mkdir -p "$FIXTURES"
+for f in "$HERE"/fixtures/*.hlo.textproto; do
+  [ -e "$f" ] || continue
+  protoc --encode=xla.HloProto -I "$SRC/schema" "$SRC/schema/hlo.proto" < "$f" \
+    > "$FIXTURES/$(basename "$f" .hlo.textproto).hlo_proto.pb" || { echo "error: protoc could not encode $f" >&2; exit 1; }
+done
+for f in "$HERE"/fixtures/*.textproto; do
+  [ -e "$f" ] || continue
+  case $f in *.hlo.textproto) continue ;; esac
+  protoc --encode=tensorflow.profiler.XSpace -I "$SRC/schema" "$SRC/schema/xplane.proto" < "$f" \
+    > "$FIXTURES/$(basename "$f" .textproto).xplane.pb" || { echo "error: protoc could not encode $f" >&2; exit 1; }
+done
 
 have_data=0
 compgen -G "$DATA/*.xplane.pb" > /dev/null && have_data=1
@@ -87,7 +104,8 @@ for name in "${names[@]}"; do
   work=$tmp/work-$name
   mkdir -p "$work"
   sed "s#@EXT@#$(sed_replacement "$EXT")#g; s#@DATA@#$(sed_replacement "$DATA")#g;
-       s#@TINY@#$(sed_replacement "$TINY")#g; s#@TMP@#$(sed_replacement "$tmp")#g" \
+       s#@TINY@#$(sed_replacement "$TINY")#g; s#@FIXTURES@#$(sed_replacement "$FIXTURES")#g;
+       s#@TMP@#$(sed_replacement "$tmp")#g" \
     "$script" > "$work/script.sql"
   (cd "$work" && "$SQLITE3" -bail -batch -header -nullvalue NULL :memory: < script.sql > raw.out 2>&1)
   # The column mask of a query plan (" cols:<hex>") shifts whenever a table

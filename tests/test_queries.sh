@@ -110,6 +110,7 @@ communication_ops[#].avg_duration
 communication_ops[#].collective
 communication_ops[#].count
 communication_ops[#].total_duration
+device_op_region_aggregates
 gap_before_ops
 gap_before_ops[#]
 gap_before_ops[#].avg_gap_duration

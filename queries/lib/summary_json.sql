@@ -9,8 +9,8 @@
 --
 -- One body, two engines. It reads the tables by name, without a path:
 -- xplane_files, xplane_space, xplane_tracks, xplane_hints, xplane_steps,
--- xplane_op_names, xplane_op_tf_ops, xplane_gaps, xplane_scopes and (global
--- breakdown only) xplane_events, and calls only functions both engines have.
+-- xplane_op_names, xplane_op_tf_ops, xplane_gaps, xplane_scopes,
+-- xplane_op_regions, xplane_hlo_op_paths and (global breakdown only) xplane_events, and calls only functions both engines have.
 -- In the sqlite3 shell they are the extension's tables over the profile that
 -- queries/lib/use_profile.sql chose with xplane_use(@profile); in trace
 -- processor they are the PerfettoSQL package's (tp_plugin/xplane, module
@@ -26,8 +26,8 @@
 -- inside aggregates); JSON read back from a column or a subquery is wrapped
 -- in json() outside the subquery (a sort drops the JSON subtype). The device
 -- op-level sections read the cached aggregates (xplane_op_names,
--- xplane_op_tf_ops, xplane_gaps, xplane_scopes), computed once per decode by
--- the extension.
+-- xplane_op_tf_ops, xplane_gaps, xplane_scopes, xplane_op_regions), computed
+-- once per decode by the extension.
 
 -- ---- the profile file -------------------------------------------------------
 DROP TABLE IF EXISTS temp.xq_file;
@@ -396,6 +396,29 @@ SELECT s.scope_path AS path, s.depth, s.count AS n, s.inclusive_ps, s.exclusive_
   FROM xplane_scopes s;
 DELETE FROM xq_regions WHERE rank > (SELECT long_limit FROM xq_file);
 
+-- ---- device-op region aggregates ------------------------------------------------
+-- Each device op counted under the region window open at its midpoint (an
+-- analysis event that is not a device op, with a non-fallback scope path;
+-- deepest, then shortest, then greatest path) and its name: the extension's
+-- xplane_op_regions, cached per decode. Ranked by (exclusive desc, total desc,
+-- region path, op name); max(hot-op limit, 500) rows.
+DROP TABLE IF EXISTS temp.xq_op_regions;
+CREATE TEMP TABLE xq_op_regions AS
+SELECT r.region_path, r.name AS op_name, r.canonical_name, r.category, r.count AS n, r.total_ps,
+       r.self_ps AS excl_ps, r.shape_signature,
+       row_number() OVER (ORDER BY r.self_ps DESC, r.total_ps DESC, r.region_path, r.name) AS rank
+  FROM xplane_op_regions r;
+DELETE FROM xq_op_regions WHERE rank > (SELECT long_limit FROM xq_file);
+
+-- ---- the HLO-proto rewrite (the reference's, applied when the document is assembled) ----
+-- With `*.hlo_proto.pb` files beside the profile, xplane_hlo_op_paths gives
+-- device-op names of gemm_fusion_dot kernels a `jit(train_step)/...dot_general`
+-- path (core/hlo.h says how the reference finds it). A hot op whose tf_op path
+-- is missing or generic (command_buffer, XlaModule, XlaModule:, command_buffer=>...,
+-- anything naming GpuExecutable) takes that path, and so does a device-op region
+-- row with a generic region path. Like the reference, only the printed rows
+-- change: families, ranks and candidates are computed before it.
+
 -- ---- overview ------------------------------------------------------------------------
 -- Every event counts in the total (for a JSON trace: every traceEvents entry);
 -- planes are processes; threads are distinct (plane, line id or index + 1),
@@ -516,6 +539,16 @@ SELECT json_object(
       'avg_duration', json(xplane_repr((total_ps / 1e6) / n)), 'collective', collective, 'count', n,
       'total_duration', json(xplane_repr(total_ps / 1e6))))
       FROM (SELECT * FROM xq_comm ORDER BY rank)),
+  'device_op_region_aggregates', (SELECT json_group_array(json_object(
+      'avg_duration', json(xplane_repr((total_ps / 1e6) / n)), 'canonical_name', canonical_name,
+      'category', category, 'count', n, 'exclusive_duration', json(xplane_repr(excl_ps / 1e6)),
+      'op_name', op_name, 'region_path', printed_region_path, 'shape_signature', shape_signature,
+      'total_duration', json(xplane_repr(total_ps / 1e6))))
+      FROM (SELECT r.*, CASE WHEN p.tf_op_path IS NOT NULL
+                                  AND (r.region_path IN ('command_buffer', 'XlaModule', 'XlaModule:')
+                                       OR r.region_path GLOB 'command_buffer=>*' OR instr(r.region_path, 'GpuExecutable') > 0)
+                             THEN p.tf_op_path ELSE r.region_path END AS printed_region_path
+              FROM xq_op_regions r LEFT JOIN xplane_hlo_op_paths p ON p.name = r.op_name ORDER BY r.rank)),
   'gap_before_ops', (SELECT json_group_array(json_object(
       'avg_gap_duration', json(xplane_repr((total_ps / 1e6) / n)), 'count', n, 'marker_op', marker_op,
       'max_gap_duration', json(xplane_repr(max_ps / 1e6)), 'name', name, 'payload_op', name,
@@ -534,9 +567,13 @@ SELECT json_object(
       'avg_duration', json(xplane_repr((total_ps / 1e6) / n)), 'canonical_name', canonical_name,
       'category', category, 'count', n, 'exclusive_duration', json(xplane_repr(excl_ps / 1e6)),
       'flop_proxy_per_invocation', json(xplane_repr(flop_per_inv)), 'name', name,
-      'shape_signature', shape_signature, 'source_file', source_file, 'tf_op_path', tf_op_path,
+      'shape_signature', shape_signature, 'source_file', source_file, 'tf_op_path', printed_tf_op_path,
       'total_duration', json(xplane_repr(total_ps / 1e6))))
-      FROM (SELECT * FROM xq_hot ORDER BY rank)),
+      FROM (SELECT h.*, CASE WHEN p.tf_op_path IS NOT NULL AND (h.tf_op_path IS NULL
+                                  OR h.tf_op_path IN ('command_buffer', 'XlaModule', 'XlaModule:')
+                                  OR h.tf_op_path GLOB 'command_buffer=>*' OR instr(h.tf_op_path, 'GpuExecutable') > 0)
+                             THEN p.tf_op_path ELSE h.tf_op_path END AS printed_tf_op_path
+              FROM xq_hot h LEFT JOIN xplane_hlo_op_paths p ON p.name = h.name ORDER BY h.rank)),
   'optimization_candidates', (SELECT json_group_array(json_object(
       'candidate_id', candidate_id, 'evidence', json(evidence), 'rationale', rationale,
       'suggestions', json(suggestions), 'title', title))

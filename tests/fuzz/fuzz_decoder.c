@@ -14,6 +14,12 @@
 ** profile is safe to scan; and the scans must agree with the counts and time
 ** bounds the index recorded, or the target aborts.
 **
+** Every input is also given to the HLO decoder (core/hlo.h), which must
+** accept it or refuse it with a message; accepted profiles also build the
+** xprof tables (op regions, devices, HLO stats with their roofline, kernel
+** stats, memory events and peaks) with invariants: every op in exactly one
+** HLO op row, no op in two regions, min <= max per kernel.
+**
 ** Inputs with two planes or more are also written to a file and opened with
 ** xp_profile_open() on XP_MAX_INDEX_THREADS threads: the parallel plane walk
 ** must give the same index, or the same error, as the one-thread walk.
@@ -40,6 +46,9 @@
 #include "aggregates.h"
 #include "analysis.h"
 #include "discover.h"
+#include "hlo.h"
+#include "memory.h"
+#include "xprof.h"
 #include "json_trace.h"
 #include "pf_model.h"
 #include "profile.h"
@@ -313,6 +322,39 @@ static void analyze_profile(xp_profile *p) {
   CHECK(xp_op_tf_ops(p, &tf) >= 0);
   const xp_gap_group *gaps;
   CHECK(xp_gap_groups(p, &gaps) >= 0);
+  /* xprof-style tables: each op counted at most once, shares and counts in bounds */
+  const xp_op_region *regions;
+  int64_t n_windows, n_regions = xp_op_regions(p, &regions, &n_windows);
+  CHECK(n_regions >= 0);
+  int64_t counted = 0;
+  for (int64_t i = 0; i < n_regions; i++) {
+    CHECK(regions[i].count > 0 && regions[i].self_ps <= regions[i].total_ps);
+    counted += regions[i].count;
+  }
+  CHECK(counted <= n_ops && (n_windows > 0 || n_regions == 0));
+  const xp_device *devices;
+  CHECK(xp_devices(p, &devices) >= 0);
+  const xp_hlo_stat *hlo;
+  int64_t base, n_hlo = xp_hlo_stats(p, &hlo, &base);
+  CHECK(n_hlo >= 0);
+  int64_t hlo_ops = 0;
+  for (int64_t i = 0; i < n_hlo; i++) {
+    xp_roofline r;
+    xp_roofline_of(&hlo[i], &r);
+    CHECK(r.bound_by != NULL);
+    if (hlo[i].kind == XP_HLO_OP) hlo_ops += hlo[i].count;
+  }
+  CHECK(hlo_ops == n_ops);
+  const xp_kernel_stat *kernels;
+  int64_t n_kernels = xp_kernel_stats(p, &kernels);
+  CHECK(n_kernels >= 0);
+  for (int64_t i = 0; i < n_kernels; i++) CHECK(kernels[i].min_ps <= kernels[i].max_ps && kernels[i].count > 0);
+  const xp_mem_event *mem;
+  CHECK(xp_mem_events(p, &mem) >= 0);
+  const xp_mem_peak *peaks;
+  int64_t n_peaks = xp_mem_peaks(p, &peaks);
+  CHECK(n_peaks >= 0);
+  for (int64_t i = 0; i < n_peaks; i++) CHECK(peaks[i].ops_at_peak != NULL && peaks[i].peak_event >= 0);
 
   pf_tally t = {0};
   pf_sink sk = {.ctx = &t, .process = tally_process, .track = tally_track, .event = tally_event, .want_args = 1};
@@ -368,7 +410,20 @@ static void fuzz_json_trace(const uint8_t *data, size_t size) {
   xp_free(t.display_time_unit);
 }
 
+/* The HLO decoder on the same bytes: accepted or refused with a message. */
+static void fuzz_hlo(const uint8_t *data, size_t size) {
+  xp_hlo *h = NULL;
+  char *err = NULL;
+  if (xp_hlo_decode(data, size, &h, &err)) {
+    for (int64_t i = 0; i < h->n; i++) CHECK(h->rows[i].name != NULL && h->rows[i].called != NULL);
+    xp_hlo_free(h);
+  } else {
+    xp_free(err);
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzz_hlo(data, size);
   char *err = NULL;
   if (looks_like_json(data, size)) fuzz_json_trace(data, size);
   xp_profile *p = xp_profile_from_memory(FUZZ_NAME, data, size, &err);
