@@ -219,6 +219,8 @@ int main(int argc, char **argv) {
           const char *nm = tab_get(&anames, d->name_iid, "annotation name");
           a->key = xrealloc(NULL, strlen(nm) + 7);
           sprintf(a->key, "debug.%s", nm);
+          for (char *c = a->key + 6; *c; c++) /* trace processor's key: '.', '[', ']' -> '_' */
+            if (*c == '.' || *c == '[' || *c == ']') *c = '_';
           switch (d->value_case) {
             case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE: a->type = 0, a->i = d->int_value; break;
             case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE: a->type = 1, a->i = (int64_t)d->uint_value; break;

@@ -121,7 +121,7 @@ FROM (
   WHERE a.key IN ('debug.hlo_category', 'debug.hlo_module', 'debug.program_id', 'debug.tf_op', 'debug.name',
                   'debug.source', 'debug.source_file', 'debug.file_name', 'debug.long_name', 'debug.flops',
                   'debug.bytes_accessed', 'debug.device_offset_ps', 'debug.device_duration_ps',
-                  'debug.correlation_id', 'debug.xplane.metadata_name')
+                  'debug.correlation_id', 'debug.xplane_metadata_name')
 )
 WHERE last = 1;
 
@@ -171,7 +171,7 @@ SELECT
   ) AS tf_op,
   coalesce(
     max(CASE WHEN key = 'debug.long_name' AND value_type = 'string' AND string_value != '' THEN string_value END),
-    max(CASE WHEN key = 'debug.xplane.metadata_name' AND string_value != '' THEN string_value END)
+    max(CASE WHEN key = 'debug.xplane_metadata_name' AND string_value != '' THEN string_value END)
   ) AS long_name,
   max(CASE WHEN key = 'debug.program_id' THEN _xplane_num(value_type, int_value, real_value) END) AS program_id,
   max(CASE WHEN key = 'debug.flops' THEN _xplane_num(value_type, int_value, real_value) END) AS flops,
@@ -276,7 +276,11 @@ WITH
         END AS kv
     FROM args a
     JOIN _xplane_op_base b USING (arg_set_id)
-    WHERE a.key GLOB 'debug.*' AND NOT a.key GLOB 'debug.xplane.*'
+    WHERE a.key GLOB 'debug.*'
+      AND a.key NOT IN ('debug.xplane_plane_index', 'debug.xplane_line_index', 'debug.xplane_event_index',
+                        'debug.xplane_start_ps', 'debug.xplane_dur_ps', 'debug.xplane_parent_line_index',
+                        'debug.xplane_parent_event_index', 'debug.xplane_metadata_id',
+                        'debug.xplane_metadata_name', 'debug.xplane_line_id', 'debug.xplane_line_display_name')
   ),
   joined AS (
     SELECT

@@ -41,19 +41,19 @@ CREATE PERFETTO TABLE _xplane_slice_args(
 ) AS
 SELECT
   arg_set_id,
-  max(CASE WHEN key = 'debug.xplane.plane_index' THEN int_value END) AS plane_index,
-  max(CASE WHEN key = 'debug.xplane.line_index' THEN int_value END) AS line_index,
-  max(CASE WHEN key = 'debug.xplane.event_index' THEN int_value END) AS event_index,
-  max(CASE WHEN key = 'debug.xplane.start_ps' THEN int_value END) AS start_ps,
-  max(CASE WHEN key = 'debug.xplane.dur_ps' THEN int_value END) AS dur_ps,
-  max(CASE WHEN key = 'debug.xplane.parent_line_index' THEN int_value END) AS parent_line_index,
-  max(CASE WHEN key = 'debug.xplane.parent_event_index' THEN int_value END) AS parent_event_index,
-  max(CASE WHEN key = 'debug.xplane.line_id' THEN int_value END) AS line_id,
-  max(CASE WHEN key = 'debug.xplane.line_display_name' THEN string_value END) AS line_display_name
+  max(CASE WHEN key = 'debug.xplane_plane_index' THEN int_value END) AS plane_index,
+  max(CASE WHEN key = 'debug.xplane_line_index' THEN int_value END) AS line_index,
+  max(CASE WHEN key = 'debug.xplane_event_index' THEN int_value END) AS event_index,
+  max(CASE WHEN key = 'debug.xplane_start_ps' THEN int_value END) AS start_ps,
+  max(CASE WHEN key = 'debug.xplane_dur_ps' THEN int_value END) AS dur_ps,
+  max(CASE WHEN key = 'debug.xplane_parent_line_index' THEN int_value END) AS parent_line_index,
+  max(CASE WHEN key = 'debug.xplane_parent_event_index' THEN int_value END) AS parent_event_index,
+  max(CASE WHEN key = 'debug.xplane_line_id' THEN int_value END) AS line_id,
+  max(CASE WHEN key = 'debug.xplane_line_display_name' THEN string_value END) AS line_display_name
 FROM args
-WHERE key IN ('debug.xplane.plane_index', 'debug.xplane.line_index', 'debug.xplane.event_index',
-              'debug.xplane.start_ps', 'debug.xplane.dur_ps', 'debug.xplane.parent_line_index',
-              'debug.xplane.parent_event_index', 'debug.xplane.line_id', 'debug.xplane.line_display_name')
+WHERE key IN ('debug.xplane_plane_index', 'debug.xplane_line_index', 'debug.xplane_event_index',
+              'debug.xplane_start_ps', 'debug.xplane_dur_ps', 'debug.xplane_parent_line_index',
+              'debug.xplane_parent_event_index', 'debug.xplane_line_id', 'debug.xplane_line_display_name')
 GROUP BY arg_set_id;
 
 -- The XLines that have slices, one row per line.
@@ -286,7 +286,10 @@ CREATE PERFETTO VIEW xplane_events(
   -- The event metadata's name (the slice name, or the name a display name
   -- hides: xplane.metadata_name).
   name STRING,
-  -- The display name when it hides a different name, else NULL.
+  -- The display name when it hides a different name, else '' (as the
+  -- extension's '' for no display name; a display name equal to the name
+  -- is not in the trace, so it reads '' here where the extension repeats
+  -- the name).
   display_name STRING,
   -- Exact start in picoseconds.
   start_ps LONG,
@@ -306,7 +309,7 @@ SELECT
   l.line_display_name,
   s.event_index,
   coalesce(m.display_name_of, s.name) AS name,
-  CASE WHEN m.display_name_of IS NOT NULL THEN s.name END AS display_name,
+  CASE WHEN m.display_name_of IS NOT NULL THEN s.name ELSE '' END AS display_name,
   s.start_ps,
   s.end_ps,
   s.dur_ps,
@@ -315,7 +318,7 @@ FROM xplane_slice s
 LEFT JOIN (
   SELECT arg_set_id, string_value AS display_name_of
   FROM args
-  WHERE key = 'debug.xplane.metadata_name'
+  WHERE key = 'debug.xplane_metadata_name'
 ) m USING (arg_set_id)
 LEFT JOIN _xplane_line l ON l.upid = s.upid AND l.line_index = s.line_index
 LEFT JOIN xplane_analysis_event e USING (id);

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# test_trace_processor.sh: the converter, the PerfettoSQL package and the
+# canned queries in the real trace processor (trace_processor_shell), the
+# evidence that the plugin works there (tests/test_perfetto.sh and
+# tests/test_engines.sh run the same package through the SQLite shim, a fast
+# extra check only).
+#
+#   XPLANE_BUILD=build XPLANE_SRC=. XPLANE_DATA=../shared/data \
+#     TRACE_PROCESSOR_SHELL=../shared/tools/trace_processor_shell bash tests/test_trace_processor.sh
+#
+# trace_processor_shell: $TRACE_PROCESSOR_SHELL, else ../shared/tools/ next
+# to the repository; the test exits 77 (skip) with a message when it is
+# absent. The real profiles: $XPLANE_DATA (the profile parts are skipped
+# without them).
+#
+# 1. Import: trace processor's own tables of each converted trace equal the
+#    extension's xplane_pf_* tables (the import they model): slices (id, ts,
+#    dur, category, name, depth, parent_id), their args (debug annotation
+#    keys as trace processor stores them: '.', '[' and ']' turned into '_',
+#    found here on a hand-written trace), thread tracks with their thread
+#    and process names, flows. Trace processor's own additions are left out
+#    (the arg `legacy_event.passthrough_utid` of the source record, its
+#    `swapper` thread 0 and process 0) and said so below.
+# 2. Package: package_compare.sql (tests/golden/perfetto/) in two halves: the
+#    extension's side run by the sqlite3 shell and dumped as SQL, the
+#    package's side run by trace processor over the converted trace after
+#    that dump; every `<object>|<extension rows>|<package rows>` line must
+#    have equal counts and no row found on one side only. On the converter
+#    fixture, package_cases.json (a JSON trace), the twelve rule fixtures,
+#    every real profile and a two-host logdir converted with --merge.
+# 3. Errors: a trace without the converter's source record (not converted by
+#    xplane2perfetto, or a Chrome JSON trace) stops the canned summary with
+#    a message naming the cause and the fix.
+set -uo pipefail
+
+. "$(dirname "$0")/test_env.sh"
+TP=${TRACE_PROCESSOR_SHELL:-$SRC/../shared/tools/trace_processor_shell}
+if [ ! -x "$TP" ]; then
+  echo "SKIP: no trace_processor_shell at $TP (set TRACE_PROCESSOR_SHELL to Perfetto's trace_processor_shell)"
+  exit 77
+fi
+GOLDEN=$SRC/tests/golden/perfetto
+CONV=$BUILD/tp_plugin/xplane2perfetto
+PKG=$SRC/tp_plugin/xplane
+
+cd "$SRC" || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# tp TRACE SQLFILE: run the file in trace processor with the package; the
+# data rows of every result (-q prints each result's column names first and
+# a blank line between results; rows are CSV without escaping).
+tp() {
+  "$TP" --add-sql-package "$PKG" -q "$2" "$1" 2> "$tmp/tp.err" |
+    awk 'BEGIN { h = 1 } /^$/ { h = 1; next } h { h = 0; next } { print }'
+}
+
+# ---- 1. trace processor's import against the xplane_pf_* tables ----
+# Rows as one text column each, the same SQL on both engines (quote() for
+# text and integers, 17 digits for reals); TABLES names the engine's tables.
+import_rows() {
+  local s=$1 a=$2 tt=$3 th=$4 pr=$5 fl=$6
+  cat <<EOF
+SELECT 'slice|' || s.id || '|' || s.ts || '|' || s.dur || '|' || quote(s.category) || '|' || quote(s.name)
+       || '|' || s.depth || '|' || quote(s.parent_id) AS r
+FROM $s s ORDER BY s.id;
+SELECT 'arg|' || s.id || '|' || a.key || '|' || a.value_type || '|' || quote(a.int_value) || '|'
+       || quote(a.string_value) || '|' || coalesce(printf('%.17g', a.real_value), 'NULL') AS r
+FROM $s s JOIN $a a ON a.arg_set_id = s.arg_set_id
+WHERE a.key GLOB 'debug.*' ORDER BY s.id, a.key, a.id;
+SELECT 'track|' || tt.id || '|' || quote(tt.name) || '|' || th.tid || '|' || quote(th.name) || '|'
+       || p.pid || '|' || quote(p.name) AS r
+FROM $tt tt JOIN $th th USING (utid) JOIN $pr p USING (upid) ORDER BY tt.id;
+SELECT 'flow|' || f.slice_out || '|' || f.slice_in AS r FROM $fl f ORDER BY f.slice_out, f.slice_in;
+EOF
+}
+
+check_import() {
+  local profile=$1 trace=$2 label=$3 q="'$1'"
+  import_rows slice args thread_track thread process flow > "$tmp/imp_tp.sql"
+  import_rows "xplane_pf_slice($q)" "xplane_pf_args($q)" "xplane_pf_thread_track($q)" "xplane_pf_thread($q)" \
+    "xplane_pf_process($q)" "xplane_pf_flow($q)" > "$tmp/imp_ext.sql"
+  tp "$trace" "$tmp/imp_tp.sql" | sed -e 's/^"//' -e 's/"$//' > "$tmp/imp_tp.txt"
+  "$SQLITE3" -bail -cmd ".load $EXT" :memory: < "$tmp/imp_ext.sql" > "$tmp/imp_ext.txt" 2>&1
+  if [ ! -s "$tmp/imp_ext.txt" ] || ! diff "$tmp/imp_ext.txt" "$tmp/imp_tp.txt" > "$tmp/diff"; then
+    bad "$label: trace processor's import differs from xplane_pf_* ($(grep -c '^[<>]' "$tmp/diff") lines; < extension, > trace processor):"
+    head -20 "$tmp/diff"
+    grep -i -m3 -A3 error "$tmp/tp.err"
+  else
+    ok
+  fi
+}
+
+# ---- 2. the package against the extension ----
+split=$(grep -n '^INCLUDE PERFETTO MODULE' "$GOLDEN/package_compare.sql" | head -1 | cut -d: -f1)
+
+# compare_package PROFILE TRACE LABEL: the 13 object lines, equal counts and
+# nothing else.
+compare_package() {
+  local profile=$1 trace=$2 label=$3 out
+  rm -f "$tmp/native.db"
+  { cat "$GOLDEN/rule_cases.sql"; head -n $((split - 1)) "$GOLDEN/package_compare.sql" | sed "s#@PROFILE@#'$profile'#g"; } |
+    sed 's/^CREATE TEMP TABLE/CREATE TABLE/' > "$tmp/native.sql"
+  if ! "$SQLITE3" -bail -cmd ".load $EXT" "$tmp/native.db" < "$tmp/native.sql" > "$tmp/native.err" 2>&1; then
+    bad "$label: the extension's side failed: $(head -c 500 "$tmp/native.err")"
+    return
+  fi
+  { "$SQLITE3" "$tmp/native.db" .dump | grep -v '^PRAGMA\|^BEGIN TRANSACTION;$\|^COMMIT;$'
+    tail -n +"$split" "$GOLDEN/package_compare.sql"; } > "$tmp/pkg.sql"
+  out=$(tp "$trace" "$tmp/pkg.sql" | tr -d '"' | tr ',' '|')
+  if [ -s "$tmp/tp.err" ] && grep -q 'ERROR\|Error\|error' "$tmp/tp.err"; then
+    bad "$label: the package failed in trace processor: $(grep -i -m3 -A3 error "$tmp/tp.err")"
+  elif ! echo "$out" | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 13 }'; then
+    bad "$label: the package differs from the extension: $out"
+  else
+    ok
+    echo "$label: $(echo "$out" | paste -sd' ')"
+  fi
+}
+
+# Trace processor's debug annotation keys: a hand-written trace.
+cat > "$tmp/keys.textproto" <<'EOF'
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 1 name: "t" } }
+packet {
+  timestamp: 1000 trusted_packet_sequence_id: 1
+  track_event {
+    type: TYPE_INSTANT track_uuid: 1 name: "x"
+    debug_annotations { name: "xplane.source.file" string_value: "f" }
+    debug_annotations { name: "a.b[c]d e-f:g/h#1" int_value: 1 }
+  }
+}
+EOF
+if command -v protoc > /dev/null; then
+  protoc --encode=perfetto.protos.Trace -I schema schema/perfetto_trace.proto < "$tmp/keys.textproto" > "$tmp/keys.pftrace"
+  echo "SELECT key FROM args WHERE key GLOB 'debug.*' ORDER BY id;" > "$tmp/keys.sql"
+  keys=$(tp "$tmp/keys.pftrace" "$tmp/keys.sql" | paste -sd' ')
+  [ "$keys" = '"debug.xplane_source_file" "debug.a_b_c_d e-f:g/h#1"' ] && ok ||
+    bad "trace processor's debug annotation keys: $keys (expected '.', '[', ']' -> '_')"
+fi
+
+# the converter fixture and package_cases.json
+"$BUILD/tests/make_perfetto_fixture" "$tmp/fx.xplane.pb"
+"$CONV" -o "$tmp/fx.pftrace" "$tmp/fx.xplane.pb" > /dev/null
+check_import "$tmp/fx.xplane.pb" "$tmp/fx.pftrace" "fixture"
+compare_package "$tmp/fx.xplane.pb" "$tmp/fx.pftrace" "fixture"
+cp "$GOLDEN/package_cases.json" "$tmp/cases.json"
+"$CONV" -o "$tmp/cases.pftrace" "$tmp/cases.json" > /dev/null
+check_import "$tmp/cases.json" "$tmp/cases.pftrace" "package_cases.json"
+compare_package "$tmp/cases.json" "$tmp/cases.pftrace" "package_cases.json"
+
+# the rule fixtures
+mkdir -p "$tmp/rules"
+"$BUILD/tests/make_rule_fixtures" "$tmp/rules" > /dev/null
+for f in "$tmp"/rules/*.xplane.pb; do
+  "$CONV" -o "${f%.xplane.pb}.pftrace" "$f" > /dev/null
+  check_import "$f" "${f%.xplane.pb}.pftrace" "$(basename "$f")"
+  compare_package "$f" "${f%.xplane.pb}.pftrace" "$(basename "$f")" > /dev/null
+done
+
+# ---- 3. errors ----
+# A trace without the source record: the hand-written one (not converted by
+# xplane2perfetto), and the fixture's Chrome JSON trace (args.* keys).
+tp_plugin/tp_query.sh queries/summary.sql > "$tmp/s.sql"
+"$CONV" --format json -o "$tmp/fx.json" "$tmp/fx.xplane.pb" > /dev/null
+for t in "$tmp/keys.pftrace" "$tmp/fx.json"; do
+  [ -f "$t" ] || continue
+  tp "$t" "$tmp/s.sql" > /dev/null
+  case $(cat "$tmp/tp.err") in
+    *"xplane queries: no profile:"*"in trace processor: the trace has no xplane.source record"*"xplane2perfetto -o HOST.pftrace HOST.xplane.pb"*) ok ;;
+    *) bad "$(basename "$t"): no source record: $(grep -m2 -i error "$tmp/tp.err")" ;;
+  esac
+done
+
+# ---- the real profiles ----
+shopt -s nullglob
+files=("$DATA"/*.xplane.pb)
+if [ ${#files[@]} -eq 0 ]; then
+  echo "$pass passed, $fail failed (fixtures only)"
+  echo "SKIP: no real profiles in $DATA"
+  [ $fail -eq 0 ] && exit 77 || exit 1
+fi
+for f in "${files[@]}"; do
+  h=$(basename "$f" .xplane.pb)
+  "$CONV" -o "$tmp/$h.pftrace" "$f" > /dev/null
+  check_import "$f" "$tmp/$h.pftrace" "$h"
+  compare_package "$f" "$tmp/$h.pftrace" "$h"
+  rm -f "$tmp/$h.pftrace"
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
