@@ -133,6 +133,18 @@ d=$(compare_tables "$tmp/fx.xplane.pb" "$tmp/fx.sql")
 "$CONV" --format json -o "$tmp/fx.json" "$tmp/fx.xplane.pb" > /dev/null
 normalize "$tmp/fx.json" | diff -u "$GOLDEN/fixture.json" - || fail "fixture Chrome JSON differs from the golden"
 
+# The command line: --help on stdout (status 0), `PATH OUT` refused with the
+# right spelling (status 2).
+"$CONV" --help > "$tmp/help" || fail "xplane2perfetto --help: status $?"
+head -1 "$tmp/help" | grep -qx 'usage: xplane2perfetto \[--format proto|json\] \[--merge\] \[-o OUT\] PATH' ||
+  fail "xplane2perfetto --help: $(head -1 "$tmp/help")"
+set +e
+"$CONV" "$tmp/fx.xplane.pb" "$tmp/out.pftrace" > /dev/null 2> "$tmp/err"
+rc=$?
+set -e
+[ $rc = 2 ] && grep -qF "one PATH only; name the output with -o: xplane2perfetto -o $tmp/out.pftrace $tmp/fx.xplane.pb" "$tmp/err" ||
+  fail "xplane2perfetto PATH OUT: status $rc, $(cat "$tmp/err")"
+
 # Refusals: a .pb output name, the input itself.
 if "$CONV" -o "$tmp/out.xplane.pb" "$tmp/fx.xplane.pb" 2> "$tmp/err"; then fail ".pb output accepted"; fi
 grep -q "refusing to write a trace to a .pb name" "$tmp/err" || fail "no .pb refusal message: $(cat "$tmp/err")"

@@ -35,8 +35,14 @@
 #    tests/test_engines.sh) prints the same bytes through tp_plugin/tp_run.sh
 #    (trace_processor_shell -q, values unwrapped) as in the sqlite3 shell
 #    over the extension (the time of day aside), on the rule fixtures and
-#    every real profile; compare_summaries on two summaries equals
-#    compare.sql on the two profiles.
+#    every real profile.
+# 5. Python: tests/tp_multihost.py drives Perfetto's TraceProcessor and
+#    BatchTraceProcessor (../shared/tools/python, /usr/bin/python3 with
+#    pandas) over the per-host traces of a two-host logdir converted with
+#    `xplane2perfetto -o TRACES LOGDIR` (two real profiles, else two rule
+#    fixtures): per host, the step count, summed and longest step, the top 5
+#    ops by self time and the op count equal the extension's over the
+#    .xplane.pb files (skipped with a message without the package or pandas).
 set -uo pipefail
 
 . "$(dirname "$0")/test_env.sh"
@@ -251,10 +257,43 @@ for t in "$tmp/keys.pftrace" "$tmp/fx.json"; do
   esac
 done
 
+# ---- 5. Python: a multi-host logdir through (Batch)TraceProcessor ----
+multihost() {
+  local a=$1 b=$2 f
+  local py=${PYTHON3:-/usr/bin/python3} pypath=${PERFETTO_PYTHON:-$SRC/../shared/tools/python}
+  if ! PYTHONPATH=$pypath "$py" -c 'import perfetto.batch_trace_processor.api, pandas' 2> /dev/null; then
+    echo "SKIP (Python part): no perfetto package at $pypath or no pandas for $py (set PERFETTO_PYTHON; apt-get install python3-pandas python3-protobuf)"
+    return
+  fi
+  rm -rf "$tmp/mh"
+  mkdir -p "$tmp/mh/logdir/plugins/profile/run1"
+  cp "$a" "$tmp/mh/logdir/plugins/profile/run1/hostA.xplane.pb"
+  cp "$b" "$tmp/mh/logdir/plugins/profile/run1/hostB.xplane.pb"
+  "$CONV" -o "$tmp/mh/traces" "$tmp/mh/logdir" > /dev/null
+  for f in "$tmp"/mh/logdir/plugins/profile/run1/*.xplane.pb; do
+    "$SQLITE3" -bail -cmd ".load $EXT" :memory: "
+      SELECT s.host, 'steps', count(st.step), coalesce(sum(st.dur_ps), 0), coalesce(max(st.dur_ps), 0)
+      FROM xplane_space('$f') s LEFT JOIN xplane_steps('$f') st GROUP BY s.host;
+      SELECT s.host, 'top', o.rank, o.name, o.self_ps FROM xplane_space('$f') s,
+        (SELECT row_number() OVER (ORDER BY sum(self_ps) DESC, name) AS rank, name, sum(self_ps) AS self_ps
+         FROM xplane_ops('$f') GROUP BY name ORDER BY rank LIMIT 5) o;
+      SELECT (SELECT host FROM xplane_space('$f')), 'ops', count(*) FROM xplane_ops('$f');"
+  done | sort > "$tmp/mh/want"
+  if ! PYTHONPATH=$pypath "$py" tests/tp_multihost.py "$TP" "$PKG" "$tmp/mh/traces" > "$tmp/mh/got" 2> "$tmp/mh/err"; then
+    bad "multi-host Python: $(tail -5 "$tmp/mh/err")"
+  elif [ "$(grep -c . "$tmp/mh/want")" -lt 4 ] || ! diff "$tmp/mh/want" "$tmp/mh/got" > "$tmp/diff"; then
+    bad "multi-host Python: the per-host numbers differ from the extension's:"; head -10 "$tmp/diff"
+  else
+    ok
+    echo "multi-host Python: $(grep -c . "$tmp/mh/got") per-host lines equal the extension's"
+  fi
+}
+
 # ---- the real profiles ----
 shopt -s nullglob
 files=("$DATA"/*.xplane.pb)
 if [ ${#files[@]} -eq 0 ]; then
+  multihost "$tmp/rules/steps_light_heavy.xplane.pb" "$tmp/rules/comm_heavy.xplane.pb"
   echo "$pass passed, $fail failed (fixtures only)"
   echo "SKIP: no real profiles in $DATA"
   [ $fail -eq 0 ] && exit 77 || exit 1
@@ -270,5 +309,11 @@ for f in "${files[@]}"; do
   queries "$f" "$tmp/$h.pftrace" "$op"
   rm -f "$tmp/$h.pftrace"
 done
+# gpu_mw has steps; any second profile
+if [ -f "$DATA/gpu_mw.xplane.pb" ] && [ -f "$DATA/tracelens_jax08_gemm.xplane.pb" ]; then
+  multihost "$DATA/gpu_mw.xplane.pb" "$DATA/tracelens_jax08_gemm.xplane.pb"
+else
+  multihost "${files[0]}" "${files[1]:-${files[0]}}"
+fi
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -25,11 +25,11 @@ CREATE PERFETTO TABLE _xplane_op_base(
   -- Slice id.
   id LONG,
   -- Thread (XPlane track).
-  utid LONG,
+  utid JOINID(thread.id),
   -- Thread id (track order).
   tid LONG,
   -- Process (XPlane plane).
-  upid LONG,
+  upid JOINID(process.id),
   -- XPlane index of the plane.
   plane_index LONG,
   -- Plane name.
@@ -55,7 +55,7 @@ CREATE PERFETTO TABLE _xplane_op_base(
   -- Duration in ns.
   dur DURATION,
   -- Args of the slice.
-  arg_set_id LONG,
+  arg_set_id ARGSETID,
   -- Position on its track in (start, end, line, event) order, from 1.
   rn LONG,
   -- The latest end of the ops before it on the track.
@@ -100,7 +100,7 @@ SELECT
 -- The args of the ops that the op columns read, the last of each key.
 CREATE PERFETTO TABLE _xplane_op_arg(
   -- Arg set of the op.
-  arg_set_id LONG,
+  arg_set_id ARGSETID,
   -- Arg key.
   key STRING,
   -- Its int_value.
@@ -133,7 +133,7 @@ WHERE last = 1;
 -- (trace processor refuses a STRING in a LONG column).
 CREATE PERFETTO TABLE _xplane_op_stat(
   -- Arg set of the op.
-  arg_set_id LONG,
+  arg_set_id ARGSETID,
   -- hlo_category stat.
   hlo_category STRING,
   -- hlo_module stat.
@@ -257,7 +257,7 @@ CREATE PERFETTO TABLE _xplane_op_info(
   -- The op.
   op_id LONG,
   -- Its arg set.
-  arg_set_id LONG,
+  arg_set_id ARGSETID,
   -- Canonical name.
   canonical_name STRING,
   -- Op category.
@@ -293,7 +293,7 @@ LEFT JOIN _xplane_op_shape sh ON sh.long_name = st.long_name;
 -- decimals, reals with 17 significant digits or null, strings escaped).
 CREATE PERFETTO TABLE _xplane_op_stats_json(
   -- Arg set of the op.
-  arg_set_id LONG,
+  arg_set_id ARGSETID,
   -- Its stats as a JSON object.
   stats STRING
 ) AS

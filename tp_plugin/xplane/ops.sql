@@ -165,9 +165,9 @@ CREATE PERFETTO TABLE _xplane_ops(
   -- Duration in ns.
   dur DURATION,
   -- The op's slice.
-  slice_id LONG,
+  slice_id JOINID(slice.id),
   -- Its thread (XPlane track).
-  utid LONG
+  utid JOINID(thread.id)
 ) AS
 SELECT
   b.plane_index,
@@ -307,9 +307,9 @@ CREATE PERFETTO VIEW xplane_ops(
   -- Duration in ns.
   dur DURATION,
   -- The op's slice.
-  slice_id LONG,
+  slice_id JOINID(slice.id),
   -- Its thread (XPlane track).
-  utid LONG
+  utid JOINID(thread.id)
 ) AS
 SELECT
   plane_index,

@@ -19,7 +19,7 @@
 -- The xplane.* annotations of every converted slice, one row per arg set.
 CREATE PERFETTO TABLE _xplane_slice_args(
   -- Arg set of the slice.
-  arg_set_id LONG,
+  arg_set_id ARGSETID,
   -- XPlane index of the event's plane.
   plane_index LONG,
   -- XLine index of the event within its plane.
@@ -59,7 +59,7 @@ GROUP BY arg_set_id;
 -- The XLines that have slices, one row per line.
 CREATE PERFETTO TABLE _xplane_line(
   -- Process: the line's plane.
-  upid LONG,
+  upid JOINID(process.id),
   -- XLine index within its plane.
   line_index LONG,
   -- XLine id.
@@ -87,17 +87,17 @@ WHERE a.line_id IS NOT NULL;
 -- Every slice converted from an XPlane event (instants included).
 CREATE PERFETTO TABLE xplane_slice(
   -- Slice id.
-  id LONG,
+  id ID(slice.id),
   -- Start in ns (floor of start_ps / 1000).
   ts TIMESTAMP,
   -- Duration in ns (end and start each floored to ns).
   dur DURATION,
   -- Track of the slice (the thread's track or one of its overlap tracks).
-  track_id LONG,
+  track_id JOINID(track.id),
   -- Thread: one XPlane track (the lines of a plane sharing an id).
-  utid LONG,
+  utid JOINID(thread.id),
   -- Process: one XPlane plane.
-  upid LONG,
+  upid JOINID(process.id),
   -- Thread id (orders the tracks as the extension does).
   tid LONG,
   -- XPlane index of the plane.
@@ -127,13 +127,13 @@ CREATE PERFETTO TABLE xplane_slice(
   -- Nesting depth on its track.
   depth LONG,
   -- Enclosing slice on its track.
-  parent_id LONG,
+  parent_id JOINID(slice.id),
   -- Line of the analysis parent when it is not parent_id (else NULL).
   parent_line_index LONG,
   -- Event index of that parent.
   parent_event_index LONG,
   -- Args of the slice (every effective XStat as debug.<name>).
-  arg_set_id LONG
+  arg_set_id ARGSETID
 ) AS
 SELECT
   s.id,
@@ -176,13 +176,13 @@ LEFT JOIN _xplane_line l ON l.upid = t.upid AND l.line_index = a.line_index;
 -- and a non-empty name, with their analysis parent and exclusive time.
 CREATE PERFETTO TABLE xplane_analysis_event(
   -- Slice id.
-  id LONG,
+  id ID(slice.id),
   -- Thread (XPlane track).
-  utid LONG,
+  utid JOINID(thread.id),
   -- Thread id (track order).
   tid LONG,
   -- Process (XPlane plane).
-  upid LONG,
+  upid JOINID(process.id),
   -- XPlane index of the plane.
   plane_index LONG,
   -- Plane name.
@@ -206,7 +206,7 @@ CREATE PERFETTO TABLE xplane_analysis_event(
   -- Exact end in picoseconds.
   end_ps LONG,
   -- The analysis parent: the annotated one, else parent_id.
-  analysis_parent_id LONG,
+  analysis_parent_id JOINID(slice.id),
   -- Exclusive time: duration minus the durations of the events whose
   -- analysis parent this is, at least 0.
   self_ps LONG,
@@ -215,7 +215,7 @@ CREATE PERFETTO TABLE xplane_analysis_event(
   -- Duration in ns.
   dur DURATION,
   -- Args of the slice.
-  arg_set_id LONG
+  arg_set_id ARGSETID
 ) AS
 WITH
   ev AS (

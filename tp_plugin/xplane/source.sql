@@ -24,7 +24,7 @@
 -- The source records, one row per record, args pivoted to columns.
 CREATE PERFETTO TABLE _xplane_source(
   -- The record's slice.
-  slice_id LONG,
+  slice_id JOINID(slice.id),
   -- The profile's path as the converter found it.
   file STRING,
   -- The directory holding it.
