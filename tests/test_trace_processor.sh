@@ -35,7 +35,10 @@
 #    tests/test_engines.sh) prints the same bytes through tp_plugin/tp_run.sh
 #    (trace_processor_shell -q, values unwrapped) as in the sqlite3 shell
 #    over the extension (the time of day aside), on the rule fixtures and
-#    every real profile.
+#    every real profile; and the sqlite3 shell of SQLite 3.52
+#    ($SQLITE3_NEW, else ../shared/tools/sqlite3-3.52, when present) prints
+#    the same bytes as Debian's 3.40 (JSON subtypes, printf changed between
+#    them).
 # 5. Python: tests/tp_multihost.py drives Perfetto's TraceProcessor and
 #    BatchTraceProcessor (../shared/tools/python, /usr/bin/python3 with
 #    pandas) over the per-host traces of a two-host logdir converted with
@@ -52,6 +55,7 @@ if [ ! -x "$TP" ]; then
   exit 77
 fi
 GOLDEN=$SRC/tests/golden/perfetto
+SQLITE3_NEW=${SQLITE3_NEW:-$SRC/../shared/tools/sqlite3-3.52}
 CONV=$BUILD/tp_plugin/xplane2perfetto
 PKG=$SRC/tp_plugin/xplane
 
@@ -181,6 +185,20 @@ compare_package "$tmp/cases.json" "$tmp/cases.pftrace" "package_cases.json" \
   "ops only native|$k_dup|{tf_op:jit(a)/first|tf_op:jit(b)/second}|502000|1000
 ops only package|$k_dup|{tf_op:jit(b)/second}|502000|1000"
 
+# xplane_scope_path with a depth (3 arguments; trace processor keeps one
+# function per argument count) on the hand-written cases of rule_cases.sql
+scope_sql="SELECT coalesce(tf_op, '<null>') || ' | ' || name || ' | ' || d || ' | ' || quote(xplane_scope_path(tf_op, name, d)) AS r
+  FROM rule_scope_case, (SELECT 0 AS d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 4) ORDER BY 1;"
+{ sed 's/^CREATE TEMP TABLE/CREATE TABLE/' "$GOLDEN/rule_cases.sql"; echo "INCLUDE PERFETTO MODULE xplane.semantics;"
+  echo "$scope_sql"; } > "$tmp/scope.sql"
+tp "$tmp/fx.pftrace" "$tmp/scope.sql" | sed -e 's/^"//' -e 's/"$//' > "$tmp/scope.tp"
+{ cat "$GOLDEN/rule_cases.sql"; echo "$scope_sql"; } | "$SQLITE3" -bail -cmd ".load $EXT" :memory: > "$tmp/scope.ext"
+if [ "$(grep -c . "$tmp/scope.ext")" -lt 40 ] || ! diff "$tmp/scope.ext" "$tmp/scope.tp" > "$tmp/diff"; then
+  bad "xplane_scope_path(tf_op, name, depth) differs from the extension's:"; head -10 "$tmp/diff"; tp_error
+else
+  ok
+fi
+
 # the rule fixtures
 mkdir -p "$tmp/rules"
 "$BUILD/tests/make_rule_fixtures" "$tmp/rules" > /dev/null
@@ -223,6 +241,14 @@ queries() {
     done
     "$SQLITE3" "${args[@]}" :memory: ".read queries/$query.sql" > "$tmp/native.$i" 2> "$tmp/native.err" ||
       echo "sqlite3 failed: $(cat "$tmp/native.err")" >> "$tmp/native.$i"
+    if [ -x "$SQLITE3_NEW" ]; then
+      "$SQLITE3_NEW" "${args[@]}" :memory: ".read queries/$query.sql" > "$tmp/new.$i" 2>&1
+      if ! diff <(mask < "$tmp/native.$i") <(mask < "$tmp/new.$i") > "$tmp/diff"; then
+        bad "$(basename "$profile") ${SPECS[$i]//@OP@/$op}: SQLite 3.52 prints otherwise than 3.40:"; head -10 "$tmp/diff"
+      else
+        ok
+      fi
+    fi
     echo "SELECT '@@@ $i' AS marker;" >> "$tmp/all.sql"
     tp_plugin/tp_query.sh "queries/$query.sql" "${kv[@]}" >> "$tmp/all.sql" || return 1
   done
