@@ -208,6 +208,14 @@ for f in "$tmp"/rules/*.xplane.pb; do
   compare_package "$f" "${f%.xplane.pb}.pftrace" "$(basename "$f")" > /dev/null
 done
 
+# a two-host logdir converted with --merge (one trace, both hosts): the
+# package over it against the extension over the logdir
+mkdir -p "$tmp/merge/plugins/profile/run1"
+cp "$tmp/rules/steps_light_heavy.xplane.pb" "$tmp/merge/plugins/profile/run1/hostA.xplane.pb"
+cp "$tmp/rules/comm_heavy.xplane.pb" "$tmp/merge/plugins/profile/run1/hostB.xplane.pb"
+"$CONV" --merge -o "$tmp/merged.pftrace" "$tmp/merge" > /dev/null
+compare_package "$tmp/merge" "$tmp/merged.pftrace" "merged two-host logdir"
+
 # ---- 4. the canned queries, sqlite3 shell against trace processor ----
 mask() { sed -e 's/"\(generated_at_utc\|recorded_at_utc\)": "[^"]*"/"\1": "@NOW@"/' \
              -e 's/^- Generated At (UTC): `[^`]*`/- Generated At (UTC): `@NOW@`/'; }
