@@ -49,6 +49,7 @@
 set -uo pipefail
 
 . "$(dirname "$0")/test_env.sh"
+. "$(dirname "$0")/canned_specs.sh"   # SPECS, mask, spec_native
 TP=${TRACE_PROCESSOR_SHELL:-$SRC/../shared/tools/trace_processor_shell}
 if [ ! -x "$TP" ]; then
   echo "SKIP: no trace_processor_shell at $TP (set TRACE_PROCESSOR_SHELL to Perfetto's trace_processor_shell)"
@@ -217,40 +218,16 @@ cp "$tmp/rules/comm_heavy.xplane.pb" "$tmp/merge/plugins/profile/run1/hostB.xpla
 compare_package "$tmp/merge" "$tmp/merged.pftrace" "merged two-host logdir"
 
 # ---- 4. the canned queries, sqlite3 shell against trace processor ----
-mask() { sed -e 's/"\(generated_at_utc\|recorded_at_utc\)": "[^"]*"/"\1": "@NOW@"/' \
-             -e 's/^- Generated At (UTC): `[^`]*`/- Generated At (UTC): `@NOW@`/'; }
-SPECS=(
-  "summary"
-  "summary breakdown_mode exclusive_global warmup_steps 2 hot_op_limit 7"
-  "report"
-  "top_ops top_k 3"
-  "compute_vs_communication"
-  "gap_before_op op @OP@"
-  "gap_context op @OP@"
-  "hierarchical_regions"
-  "candidates"
-)
 # queries PROFILE TRACE OP: every query of SPECS on both engines, byte for
 # byte; trace processor runs them all in one session (the package's tables
 # are built once), separated by marker rows.
 queries() {
-  local profile=$1 trace=$2 op=$3 i words query args kv label
+  local profile=$1 trace=$2 op=$3 i label
   : > "$tmp/all.sql"
   for i in "${!SPECS[@]}"; do
-    read -r -a words <<< "${SPECS[$i]}"
-    query=${words[0]}
-    args=(-bail -cmd ".load $EXT" -cmd ".parameter set @profile \"$profile\"")
-    kv=()
-    for ((k = 1; k + 1 < ${#words[@]}; k += 2)); do
-      local v=${words[k + 1]}
-      [ "$v" != "@OP@" ] || v=$op
-      args+=(-cmd ".parameter set @${words[k]} \"$v\"")
-      kv+=("${words[k]}=$v")
-    done
-    "$SQLITE3" "${args[@]}" :memory: ".read queries/$query.sql" > "$tmp/native.$i" 2> "$tmp/native.err" ||
-      echo "sqlite3 failed: $(cat "$tmp/native.err")" >> "$tmp/native.$i"
+    spec_native "$SQLITE3" "${SPECS[$i]}" "$profile" "$op" "$tmp/native.$i"
     if [ -x "$SQLITE3_NEW" ]; then
-      "$SQLITE3_NEW" "${args[@]}" :memory: ".read queries/$query.sql" > "$tmp/new.$i" 2>&1
+      spec_native "$SQLITE3_NEW" "${SPECS[$i]}" "$profile" "$op" "$tmp/new.$i"
       if ! diff <(mask < "$tmp/native.$i") <(mask < "$tmp/new.$i") > "$tmp/diff"; then
         bad "$(basename "$profile") ${SPECS[$i]//@OP@/$op}: SQLite 3.52 prints otherwise than 3.40:"; head -10 "$tmp/diff"
       else
@@ -258,7 +235,7 @@ queries() {
       fi
     fi
     echo "SELECT '@@@ $i' AS marker;" >> "$tmp/all.sql"
-    tp_plugin/tp_query.sh "queries/$query.sql" "${kv[@]}" >> "$tmp/all.sql" || return 1
+    tp_plugin/tp_query.sh "queries/$SPEC_QUERY.sql" "${SPEC_KV[@]}" >> "$tmp/all.sql" || return 1
   done
   rm -f "$tmp"/package.*
   "$TP" --add-sql-package "$PKG" -q "$tmp/all.sql" "$trace" 2> "$tmp/tp.err" | tp_plugin/tp_run.sh --unwrap > "$tmp/package"
