@@ -11,6 +11,6 @@
 .read queries/lib/answer.sql
 SELECT xplane_json_pretty(json_object(
   'query_type', 'optimization_candidates',
-  'results', json(s.doc ->> '$.optimization_candidates')))
+  'results', json(s.doc ->> '$.optimization_candidates'))) AS document
   FROM xq_summary s;
 .read queries/lib/cleanup.sql

@@ -17,7 +17,7 @@ SELECT xplane_json_pretty(json_object(
                    THEN 'communication' ELSE 'compute' END,
   'compute_share', json(xplane_repr(s.doc ->> '$.time_breakdown.compute.share_of_total')),
   'communication_share', json(xplane_repr(s.doc ->> '$.time_breakdown.communication.share_of_total')),
-  'communication_breakdown', (SELECT json_group_array(json(j.value)) FROM json_each(s.doc, '$.communication_ops') j
-                               WHERE j.key < i.top_k)))
+  'communication_breakdown', json((SELECT json_group_array(json(j.value)) FROM json_each(s.doc, '$.communication_ops') j
+                               WHERE j.key < i.top_k)))) AS document
   FROM xq_summary s, xq_input i;
 .read queries/lib/cleanup.sql

@@ -32,11 +32,11 @@ picked AS (
   UNION ALL SELECT i, ctx FROM contexts, t WHERE instr(op, t.t) AND NOT EXISTS (SELECT 1 FROM exact))
 SELECT xplane_json_pretty(CASE WHEN (SELECT target FROM xq_target) IS NULL
   THEN json_object('query_type', 'pre_op_gap',
-                   'top_gaps', (SELECT json_group_array(json(gap)) FROM (SELECT gap FROM gaps WHERE i < k ORDER BY i)))
+                   'top_gaps', json((SELECT json_group_array(json(gap)) FROM (SELECT gap FROM gaps WHERE i < k ORDER BY i))))
   ELSE json_object('query_type', 'pre_op_gap', 'target', (SELECT target FROM xq_target),
                    'match', json((SELECT gap FROM matched)),
-                   'context', (SELECT json_group_array(json(ctx)) FROM (SELECT ctx FROM picked ORDER BY i LIMIT (SELECT top_k FROM xq_input))),
-                   'top_gaps', (SELECT json_group_array(json(gap)) FROM (SELECT gap FROM gaps WHERE i < k ORDER BY i)))
-  END)
+                   'context', json((SELECT json_group_array(json(ctx)) FROM (SELECT ctx FROM picked ORDER BY i LIMIT (SELECT top_k FROM xq_input)))),
+                   'top_gaps', json((SELECT json_group_array(json(gap)) FROM (SELECT gap FROM gaps WHERE i < k ORDER BY i))))
+  END) AS document
   FROM (SELECT top_k AS k FROM xq_input);
 .read queries/lib/cleanup.sql

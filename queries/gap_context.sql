@@ -23,5 +23,5 @@ picked AS (
 SELECT xplane_json_pretty(json_object(
   'query_type', 'gap_region_context',
   'target', (SELECT target FROM xq_target),
-  'results', (SELECT json_group_array(json(ctx)) FROM (SELECT ctx FROM picked ORDER BY i LIMIT (SELECT top_k FROM xq_input)))));
+  'results', json((SELECT json_group_array(json(ctx)) FROM (SELECT ctx FROM picked ORDER BY i LIMIT (SELECT top_k FROM xq_input)))))) AS document;
 .read queries/lib/cleanup.sql

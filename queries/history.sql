@@ -46,5 +46,5 @@ SELECT xplane_json_pretty(json_object(
                      FROM (SELECT * FROM ranked WHERE kind = 'warnings' AND rank <= 10 ORDER BY rank)),
   'latest_record', json((SELECT record FROM xq_records ORDER BY i DESC LIMIT 1)),
   'recent_records', (SELECT json_group_array(json(record)) FROM (
-      SELECT record FROM xq_records, n WHERE n.tail > 0 AND i > n.n - n.tail ORDER BY i))));
+      SELECT record FROM xq_records, n WHERE n.tail > 0 AND i > n.n - n.tail ORDER BY i)))) AS document;
 .read queries/lib/cleanup.sql

@@ -24,5 +24,5 @@
 .read queries/lib/report_md.sql
 .mode list
 .headers off
-SELECT md FROM xq_report;
+SELECT md AS document FROM xq_report;
 .read queries/lib/cleanup.sql

@@ -21,5 +21,5 @@
 .read queries/lib/summary_json.sql
 .mode list
 .headers off
-SELECT xplane_json_pretty(doc) FROM xq_summary;
+SELECT xplane_json_pretty(doc) AS document FROM xq_summary;
 .read queries/lib/cleanup.sql

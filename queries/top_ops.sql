@@ -11,6 +11,6 @@
 .read queries/lib/answer.sql
 SELECT xplane_json_pretty(json_object(
   'query_type', 'top_ops',
-  'results', (SELECT json_group_array(json(j.value)) FROM json_each(s.doc, '$.hot_ops') j WHERE j.key < i.top_k)))
+  'results', json((SELECT json_group_array(json(j.value)) FROM json_each(s.doc, '$.hot_ops') j WHERE j.key < i.top_k)))) AS document
   FROM xq_summary s, xq_input i;
 .read queries/lib/cleanup.sql

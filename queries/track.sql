@@ -105,5 +105,5 @@ DETACH xq_history;
 
 .mode list
 .headers off
-SELECT xplane_json_pretty(record) FROM xq_record;
+SELECT xplane_json_pretty(record) AS document FROM xq_record;
 .read queries/lib/cleanup.sql

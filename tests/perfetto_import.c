@@ -11,7 +11,10 @@
 ** id, interning ids new and resolvable, every event on a described track),
 ** then imports like trace processor: events sorted by (timestamp, position
 ** in the file), a stack per track (BEGIN pushes, END pops the top, INSTANT
-** is a zero-length child of the top), slice ids in that order, tracks
+** is a zero-length child of the top, or of the instant just before it when
+** that has the same timestamp and no BEGIN or END came between them: trace
+** processor keeps an instant open for the next instant of its timestamp,
+** checked on trace_processor_shell v58.2)), slice ids in that order, tracks
 ** numbered by first use. A track is a thread's (ThreadDescriptor), a named
 ** child of a thread track (sibling merging off), or a named global track (a
 ** name and nothing else: the converter's source record). It prints SQL that
@@ -75,6 +78,9 @@ typedef struct track {
   int64_t id;    /* by first use, -1 */
   int64_t *stack;
   int depth, cap;
+  int64_t instant;      /* the last INSTANT while no BEGIN/END followed on the track, -1 */
+  uint64_t instant_ts;
+  int instant_depth;
 } track;
 
 typedef struct arg {
@@ -174,6 +180,7 @@ int main(int argc, char **argv) {
       t->uuid = d->uuid;
       t->parent = d->has_parent_uuid ? d->parent_uuid : 0;
       t->id = -1;
+      t->instant = -1;
       if (d->process) t->is_process = 1, t->pid = d->process->pid, t->name = xstrdup(d->process->process_name);
       if (d->thread) {
         t->is_thread = 1, t->pid = d->thread->pid, t->tid = d->thread->tid;
@@ -219,6 +226,8 @@ int main(int argc, char **argv) {
           const char *nm = tab_get(&anames, d->name_iid, "annotation name");
           a->key = xrealloc(NULL, strlen(nm) + 7);
           sprintf(a->key, "debug.%s", nm);
+          for (char *c = a->key + 6; *c; c++) /* trace processor's key: '.', '[', ']' -> '_' */
+            if (*c == '.' || *c == '[' || *c == ']') *c = '_';
           switch (d->value_case) {
             case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE: a->type = 0, a->i = d->int_value; break;
             case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE: a->type = 1, a->i = (int64_t)d->uint_value; break;
@@ -253,6 +262,7 @@ int main(int argc, char **argv) {
     event *e = &ev[i];
     track *t = &tracks[e->track];
     counts[e->type]++;
+    if (e->type != 3) t->instant = -1; /* a BEGIN or an END closes the instants on top */
     if (e->type == 2) {
       if (!t->depth) die("SLICE_END at %" PRIu64 " on track %" PRIu64 " with no open slice", e->ts, t->uuid);
       int64_t s = t->stack[--t->depth];
@@ -278,6 +288,10 @@ int main(int argc, char **argv) {
     open_ev[id] = e;
     slice_parent[id] = t->depth ? t->stack[t->depth - 1] : -1;
     slice_depth[id] = t->depth;
+    if (e->type == 3 && t->instant >= 0 && t->instant_ts == e->ts) { /* on the instant before it */
+      slice_parent[id] = t->instant;
+      slice_depth[id] = t->instant_depth + 1;
+    }
     slice_track[id] = t->id;
     for (int k = 0; k < e->n_args; k++) {
       const arg *a = &e->args[k];
@@ -303,9 +317,10 @@ int main(int argc, char **argv) {
       sql_str(e->category);
       putchar(',');
       sql_str(e->name);
-      printf(",%d,", t->depth);
+      printf(",%d,", slice_depth[id]);
       if (slice_parent[id] >= 0) printf("%" PRId64 ");\n", slice_parent[id]);
       else puts("NULL);");
+      t->instant = id, t->instant_ts = e->ts, t->instant_depth = slice_depth[id];
     } else {
       if (t->depth == t->cap) t->stack = xrealloc(t->stack, sizeof(int64_t) * (size_t)(t->cap = t->cap ? t->cap * 2 : 16));
       t->stack[t->depth++] = id;

@@ -27,6 +27,7 @@
 set -uo pipefail
 
 . "$(dirname "$0")/test_env.sh"
+. "$(dirname "$0")/canned_specs.sh"   # SPECS, mask, spec_native
 SHIM=$BUILD/tests/perfetto_sql_shim
 PKG=$SRC/tp_plugin/xplane
 
@@ -36,44 +37,16 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 
-# The time of day the documents carry.
-mask() { sed -e 's/"\(generated_at_utc\|recorded_at_utc\)": "[^"]*"/"\1": "@NOW@"/' \
-             -e 's/^- Generated At (UTC): `[^`]*`/- Generated At (UTC): `@NOW@`/'; }
-
-# The queries run on each profile: "QUERY [name value]...".
-SPECS=(
-  "summary"
-  "summary breakdown_mode exclusive_global warmup_steps 2 hot_op_limit 7"
-  "report"
-  "top_ops top_k 3"
-  "compute_vs_communication"
-  "gap_before_op op @OP@"
-  "gap_context op @OP@"
-  "hierarchical_regions"
-  "candidates"
-)
-
 # all PROFILE OP: every query of SPECS on both engines, byte for byte. The
 # package side runs them all in one shim session (the package's tables are
 # built once, as in one trace processor session), separated by marker rows.
 all() {
-  local profile=$1 op=$2 i spec words query args kv label
+  local profile=$1 op=$2 i label
   : > "$tmp/all.sql"
   for i in "${!SPECS[@]}"; do
-    read -r -a words <<< "${SPECS[$i]}"
-    query=${words[0]}
-    args=(-bail -cmd ".load $EXT" -cmd ".parameter set @profile \"$profile\"")
-    kv=()
-    for ((k = 1; k + 1 < ${#words[@]}; k += 2)); do
-      local v=${words[k + 1]}
-      [ "$v" != "@OP@" ] || v=$op
-      args+=(-cmd ".parameter set @${words[k]} \"$v\"")
-      kv+=("${words[k]}=$v")
-    done
-    "$SQLITE3" "${args[@]}" :memory: ".read queries/$query.sql" > "$tmp/native.$i" 2> "$tmp/native.err" ||
-      echo "sqlite3 failed: $(cat "$tmp/native.err")" >> "$tmp/native.$i"
+    spec_native "$SQLITE3" "${SPECS[$i]}" "$profile" "$op" "$tmp/native.$i"
     echo "SELECT '@@@ $i';" >> "$tmp/all.sql"
-    tp_plugin/tp_query.sh "queries/$query.sql" "${kv[@]}" >> "$tmp/all.sql" || return 1
+    tp_plugin/tp_query.sh "queries/$SPEC_QUERY.sql" "${SPEC_KV[@]}" >> "$tmp/all.sql" || return 1
   done
   rm -f "$tmp"/package.*
   "$SHIM" "$EXT" "$PKG" "$profile" "$tmp/all.sql" > "$tmp/package" 2> "$tmp/package.err" ||
@@ -115,7 +88,7 @@ f=$(ls "$FX"/*.xplane.pb | head -1)
 { echo "DELETE FROM slice WHERE name = 'xplane.source';"; cat "$tmp/s.sql"; } > "$tmp/s_norecord.sql"
 out=$("$SHIM" "$EXT" "$PKG" "$f" "$tmp/s_norecord.sql" 2>&1 >/dev/null)
 case $out in
-  *"xplane queries: no profile: @profile names no .xplane.pb file (trace processor: the trace has no xplane.source record"*)
+  *"xplane queries: no profile: @profile names no .xplane.pb file; in trace processor: the trace has no xplane.source record"*"xplane2perfetto -o HOST.pftrace HOST.xplane.pb"*)
     pass=$((pass + 1)) ;;
   *) fail=$((fail + 1)); echo "FAIL: a trace without xplane.source: $out" ;;
 esac

@@ -136,6 +136,18 @@ d=$(compare_tables "$tmp/fx.xplane.pb" "$tmp/fx.sql")
 "$CONV" --format json -o "$tmp/fx.json" "$tmp/fx.xplane.pb" > /dev/null
 normalize "$tmp/fx.json" | diff -u "$GOLDEN/fixture.json" - || fail "fixture Chrome JSON differs from the golden"
 
+# The command line: --help on stdout (status 0), `PATH OUT` refused with the
+# right spelling (status 2).
+"$CONV" --help > "$tmp/help" || fail "xplane2perfetto --help: status $?"
+head -1 "$tmp/help" | grep -qx 'usage: xplane2perfetto \[--format proto|json\] \[--merge\] \[-o OUT\] PATH' ||
+  fail "xplane2perfetto --help: $(head -1 "$tmp/help")"
+set +e
+"$CONV" "$tmp/fx.xplane.pb" "$tmp/out.pftrace" > /dev/null 2> "$tmp/err"
+rc=$?
+set -e
+[ $rc = 2 ] && grep -qF "one PATH only; name the output with -o: xplane2perfetto -o $tmp/out.pftrace $tmp/fx.xplane.pb" "$tmp/err" ||
+  fail "xplane2perfetto PATH OUT: status $rc, $(cat "$tmp/err")"
+
 # Refusals: a .pb output name, the input itself.
 if "$CONV" -o "$tmp/out.xplane.pb" "$tmp/fx.xplane.pb" 2> "$tmp/err"; then fail ".pb output accepted"; fi
 grep -q "refusing to write a trace to a .pb name" "$tmp/err" || fail "no .pb refusal message: $(cat "$tmp/err")"
@@ -175,7 +187,7 @@ out=$("$CONV" --merge -o "$tmp/merged.pftrace" "$tmp/logdir")
 "$IMPORT" "$tmp/merged.pftrace" > "$tmp/merged.sql"
 srcs=$(sql "$tmp/merged.db" ".read $tmp/merged.sql" "
   SELECT s.id, s.ts, t.name, t.tid IS NULL, a.string_value FROM imp_slice s JOIN imp_track t ON t.id = s.track_id
-    JOIN imp_args a ON a.arg_set_id = s.id AND a.key = 'debug.xplane.source.host'
+    JOIN imp_args a ON a.arg_set_id = s.id AND a.key = 'debug.xplane_source_host'
    WHERE s.category = 'xplane' AND s.name = 'xplane.source' ORDER BY s.id" | paste -sd' ')
 [ "$srcs" = '0|1000|[hostA] xplane source|1|hostA 2|1000|[hostB] xplane source|1|hostB' ] || fail "merged source records: $srcs"
 decode "$tmp/merged.pftrace" | grep -A2 '^    process {' | grep -E 'pid|process_name' | sed 's/^ *//' |
@@ -243,8 +255,8 @@ for f in "${files[@]}"; do
     CREATE TEMP TABLE src AS SELECT s.id, s.ts, s.dur, t.tid FROM imp_slice s JOIN imp_track t ON t.id = s.track_id
       WHERE s.category = 'xplane' AND s.name = 'xplane.source';
     SELECT count(*), min(id), min(ts) = (SELECT min(ts) FROM imp_slice), max(dur), min(tid IS NULL),
-      (SELECT string_value FROM imp_args WHERE arg_set_id = (SELECT min(id) FROM src) AND key = 'debug.xplane.source.sha256'),
-      (SELECT int_value FROM imp_args WHERE arg_set_id = (SELECT min(id) FROM src) AND key = 'debug.xplane.source.n_events')
+      (SELECT string_value FROM imp_args WHERE arg_set_id = (SELECT min(id) FROM src) AND key = 'debug.xplane_source_sha256'),
+      (SELECT int_value FROM imp_args WHERE arg_set_id = (SELECT min(id) FROM src) AND key = 'debug.xplane_source_n_events')
       FROM src;
     SELECT n_events FROM xplane_space('$f');")
   first=$(echo "$counts" | sed -n 1p)
@@ -269,14 +281,14 @@ for f in "${files[@]}"; do
     CREATE TEMP TABLE invalid AS SELECT plane_index, line_index, event_index FROM xplane_events('$f')
       WHERE dur_ps < 0;
     CREATE TEMP TABLE ident AS SELECT arg_set_id,
-      max(CASE WHEN key = 'debug.xplane.plane_index' THEN int_value END) AS p,
-      max(CASE WHEN key = 'debug.xplane.line_index' THEN int_value END) AS l,
-      max(CASE WHEN key = 'debug.xplane.event_index' THEN int_value END) AS e
+      max(CASE WHEN key = 'debug.xplane_plane_index' THEN int_value END) AS p,
+      max(CASE WHEN key = 'debug.xplane_line_index' THEN int_value END) AS l,
+      max(CASE WHEN key = 'debug.xplane_event_index' THEN int_value END) AS e
       FROM imp_args GROUP BY arg_set_id;
     CREATE TEMP TABLE got AS SELECT i.p, i.l, i.e, substr(a.key, 7) AS name, a.text_value AS t, a.real_value AS r
-      FROM imp_args a JOIN ident i USING (arg_set_id) WHERE a.key NOT LIKE 'debug.xplane.%';
+      FROM imp_args a JOIN ident i USING (arg_set_id) WHERE a.key NOT LIKE 'debug.xplane\_%' ESCAPE '\';
     CREATE TEMP TABLE want AS SELECT plane_index AS p, line_index AS l, event_index AS e,
-      coalesce(nullif(name, ''), '#' || stat_id) AS name,
+      replace(replace(replace(coalesce(nullif(name, ''), '#' || stat_id), '.', '_'), '[', '_'), ']', '_') AS name,
       CASE value_type WHEN 'bytes' THEN lower(hex(value)) WHEN 'double' THEN NULL ELSE CAST(value AS TEXT) END AS t,
       CASE value_type WHEN 'double' THEN value END AS r
       FROM xplane_stats('$f') s WHERE scope = 'event' AND value_type <> 'none' AND start_ps >= 0

@@ -22,6 +22,15 @@
 #              cold query times (issue 12 items 4 and 5)
 # Memory: peak RSS and peak RssAnon (anonymous memory; pages of the mapped
 # profile are file-backed and do not count), sampled from /proc every 10 ms.
+# Trace processor (BENCH_PARTS=tp runs only this part; skipped without
+# trace_processor_shell: TRACE_PROCESSOR_SHELL, else ../shared/tools/): the
+# same summary from the PerfettoSQL package, per profile (gpu_mw and the TPU
+# profile of ../shared/data when present, then generated profiles of
+# BENCH_TP_SIZES MB, default "10 100 1000"): converting (xplane2perfetto),
+# loading the trace alone (trace_processor_shell on SELECT 1), loading plus
+# the summary (tp_plugin/tp_run.sh), the extension's summary in a fresh
+# sqlite3 process, and the ratios (load + summary) / extension and
+# (summary - load) / extension.
 # Results: copy the printed tables into BENCHMARKS.md with the date and machine.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -76,6 +85,47 @@ summary_twice() { # FILE -> a script running the summary twice in one process, t
     "$EXT" "'$1'" > "$BENCH_DIR/script.sql"
   echo "$BENCH_DIR/script.sql"
 }
+
+tp_part() {
+  local tps=${TRACE_PROCESSOR_SHELL:-$XPLANE_SRC/../shared/tools/trace_processor_shell} f name t0 t1 conv load tpsum ext
+  if [ ! -x "$tps" ]; then
+    echo "trace processor part skipped: no trace_processor_shell at $tps"
+    return
+  fi
+  echo "SELECT 1;" > "$BENCH_DIR/one.sql"
+  local files=()
+  for name in gpu_mw xprof_tpu_inference_2; do
+    [ -f "$XPLANE_SRC/../shared/data/$name.xplane.pb" ] && files+=("$XPLANE_SRC/../shared/data/$name.xplane.pb")
+  done
+  for mb in ${BENCH_TP_SIZES:-10 100 1000}; do
+    f=$BENCH_DIR/gpu$mb/plugins/profile/run1/host0.xplane.pb
+    [ -f "$f" ] || "$GEN" --out "$BENCH_DIR/gpu$mb" --style gpu --target-mb "$mb" --seed 11 >/dev/null
+    files+=("$f")
+  done
+  printf '\n%-24s %10s | %8s %8s %9s | %9s | %8s %8s\n' profile bytes convert tp_load tp_summary ext_summary \
+    ratio sum_ratio
+  for f in "${files[@]}"; do
+    name=$(basename "$(dirname "$(dirname "$(dirname "$f")")")")/$(basename "$f")
+    [[ $f == */shared/data/* ]] && name=$(basename "$f")
+    t0=$(date +%s.%N); "$XPLANE_BUILD_DIR/tp_plugin/xplane2perfetto" -o "$BENCH_DIR/tp.pftrace" "$f" > /dev/null
+    t1=$(date +%s.%N); conv=$(echo "$t1 - $t0" | bc -l)
+    t0=$(date +%s.%N); "$tps" -q "$BENCH_DIR/one.sql" "$BENCH_DIR/tp.pftrace" > /dev/null 2>&1
+    t1=$(date +%s.%N); load=$(echo "$t1 - $t0" | bc -l)
+    t0=$(date +%s.%N)
+    TRACE_PROCESSOR_SHELL=$tps "$XPLANE_SRC/tp_plugin/tp_run.sh" "$BENCH_DIR/tp.pftrace" queries/summary.sql > "$BENCH_DIR/tp.json"
+    t1=$(date +%s.%N); tpsum=$(echo "$t1 - $t0" | bc -l)
+    t0=$(date +%s.%N)
+    (cd "$XPLANE_SRC" && sqlite3 -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$f'" :memory: \
+      ".read queries/summary.sql" > "$BENCH_DIR/ext.json")
+    t1=$(date +%s.%N); ext=$(echo "$t1 - $t0" | bc -l)
+    printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s\n' "$name" "$(stat -c %s "$f")" "$conv" "$load" \
+      "$tpsum" "$ext" "$(ratio "$tpsum" "$ext")" "$(ratio "$(echo "$tpsum - $load" | bc -l)" "$ext")"
+  done
+}
+if [ "${BENCH_PARTS:-all}" = tp ]; then
+  tp_part
+  exit 0
+fi
 
 printf '\n%-6s %10s | %8s %9s %8s | %9s %9s %7s %7s | %9s %9s | %9s %9s %9s %9s\n' \
   size bytes cat_MB/s pb_parse pb/scan scan_cold scan_warm MB/s cat/scan ops_cold ops_warm sum_cold sum_warm anon/size rss_MB
@@ -133,3 +183,4 @@ t_lines=$(hostile_time "SELECT count(*) FROM xplane_ops('$BENCH_DIR/lines80k.xpl
 echo
 echo "hostile: 100,000 metadata ids cold: sequential ${t_seq}s, crafted ${t_crafted}s ($(ratio "$t_crafted" "$t_seq")x);" \
      "80,000 empty lines, xplane_ops cold: ${t_lines}s"
+tp_part

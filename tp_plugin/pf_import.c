@@ -29,6 +29,16 @@ static int64_t pool_add(pf_import *st, const char *prefix, const char *p, size_t
   return off;
 }
 
+/* Trace processor's key for a debug annotation: '.', '[' and ']' become '_'
+** (checked on trace_processor_shell v58.2 by tests/test_trace_processor.sh). */
+static int64_t pool_add_key(pf_import *st, const char *p, size_t n) {
+  int64_t off = pool_add(st, "debug.", p, n);
+  if (off < 0) return off;
+  for (char *c = st->pool.v + off + 6; *c; c++)
+    if (*c == '.' || *c == '[' || *c == ']') *c = '_';
+  return off;
+}
+
 void pf_import_free(pf_import *st) {
   xp_free(st->slices.v);
   xp_free(st->tracks.v);
@@ -38,6 +48,7 @@ void pf_import_free(pf_import *st) {
   xp_free(st->args.v);
   xp_free(st->flows.v);
   xp_free(st->pool.v);
+  xp_free(st->ends.v);
   xp_free(st->order);
   xp_free(st->id_of);
   xp_free(st->track_rows);
@@ -87,9 +98,17 @@ static int on_track(void *ctx, const pf_track *t, char **errmsg) {
 
 static int on_event(void *ctx, const pf_event *e, char **errmsg) {
   pf_import *st = ctx;
-  if (e->type == PF_END) return 1;
+  int64_t pos = st->n_events++;
+  if (e->type == PF_END) {
+    pfc_end *x = PUSH(st->ends);
+    if (!x) return nomem(errmsg);
+    x->ts = e->ts_ns, x->pos = pos, x->track = st->track_of_uuid.v[e->track->uuid];
+    return 1;
+  }
   pfc_slice *s = PUSH(st->slices);
   if (!s) return nomem(errmsg);
+  s->pos = pos;
+  s->instant = e->type == PF_INSTANT;
   s->ts = e->ts_ns;
   s->dur = e->type == PF_BEGIN ? e->end_ns - e->ts_ns : 0;
   s->parent_ordinal = e->parent_ordinal;
@@ -109,7 +128,7 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
     r->type = a->type;
     r->i = a->type == PF_A_UINT ? (int64_t)a->v.u : a->v.i;
     r->d = a->v.d;
-    r->key = pool_add(st, "debug.", a->name.p, a->name.n);
+    r->key = pool_add_key(st, a->name.p, a->name.n);
     r->str = a->type == PF_A_STRING ? pool_add(st, "", a->s.p, a->s.n) : -1;
     if (r->key < 0 || (a->type == PF_A_STRING && r->str < 0)) return nomem(errmsg);
   }
@@ -125,6 +144,37 @@ static int by_ts_ordinal(const void *a, const void *b) {
   const ts_ord *x = a, *y = b;
   if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
   return x->ordinal < y->ordinal ? -1 : x->ordinal > y->ordinal;
+}
+
+static int by_ts_pos(const void *a, const void *b) {
+  const pfc_end *x = a, *y = b;
+  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+  return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Nest an instant in the instant before it on its track when both have one
+** ts and no BEGIN or END of the track came between them (import order). */
+static int nest_instants(pf_import *st) {
+  int64_t *open = xp_malloc(sizeof(int64_t) * (uint64_t)(st->tracks.n + 1));
+  if (!open) return 0;
+  for (int64_t t = 0; t < st->tracks.n; t++) open[t] = -1;
+  if (st->ends.n) qsort(st->ends.v, (size_t)st->ends.n, sizeof(pfc_end), by_ts_pos);
+  int64_t j = 0;
+  for (int64_t id = 0; id < st->slices.n; id++) {
+    pfc_slice *s = &st->slices.v[st->order[id]];
+    for (; j < st->ends.n && (st->ends.v[j].ts < s->ts || (st->ends.v[j].ts == s->ts && st->ends.v[j].pos < s->pos));
+         j++)
+      open[st->ends.v[j].track] = -1;
+    if (!s->instant) {
+      open[s->track] = -1;
+      continue;
+    }
+    const pfc_slice *o = open[s->track] >= 0 ? &st->slices.v[open[s->track]] : NULL;
+    if (o && o->ts == s->ts) s->parent_ordinal = open[s->track], s->depth = o->depth + 1;
+    open[s->track] = st->order[id];
+  }
+  xp_free(open);
+  return 1;
 }
 
 /* Run the model over the profile and number everything as trace processor. */
@@ -151,6 +201,7 @@ int pf_import_build(pf_import *st, const xp_file *f, xp_profile *p, int want_arg
   if (n) qsort(keys, (size_t)n, sizeof(ts_ord), by_ts_ordinal);
   for (int64_t i = 0; i < n; i++) st->order[i] = keys[i].ordinal;
   xp_free(keys);
+  if (!nest_instants(st)) return 0;
   int64_t n_ids = 0; /* every used track takes an id; thread tracks are listed */
   for (int64_t id = 0; id < n; id++) {
     st->id_of[st->order[id]] = id;

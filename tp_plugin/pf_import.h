@@ -12,14 +12,22 @@
 ** Each profile is one trace (ids restart per file; per-host conversion).
 ** Modelled on trace processor's import: slice ids in the order it inserts
 ** slices (BEGIN/INSTANT packets sorted by (ts, position in the file));
-** depth/parent_id by strict nesting per track (pf_model's lanes); thread
+** depth/parent_id by strict nesting per track (pf_model's lanes), except
+** that an instant right after an instant of the same ts on its track (no
+** BEGIN or END of that track between them, in import order) is nested in
+** it, one level deeper, as trace processor keeps an instant open for the
+** next instant of its timestamp (a chain of depths where the model has
+** siblings; checked on trace_processor_shell v58.2); thread
 ** tracks numbered by first use, and only the used ones; upid/utid 0 are its
 ** placeholder rows and every process gets a main-thread row (tid = pid, no
 ** name); the root track of a thread has no name, an overlap lane its own.
 ** The source record (`xplane.source`, pf_model.h) is a slice too, on a
 ** global track: it takes a track id like any track but, being no thread's,
 ** is not a thread track, and its args are the file's xplane_files /
-** xplane_space columns. Arg keys are `debug.<annotation>`, value_type
+** xplane_space columns. Arg keys are `debug.<annotation>` with '.', '['
+** and ']' of the annotation name turned into '_', as trace processor stores
+** a debug annotation (`xplane.plane_index` is `debug.xplane_plane_index`;
+** a key given twice on one slice is kept twice here, once there), value_type
 ** int/uint/real/string, one arg set per slice (arg_set_id = the slice id
 ** here; trace processor draws arg set ids from its own sequence); arg ids in
 ** import order (slice id, then the annotation's position). Flows as trace
@@ -34,7 +42,8 @@
 
 typedef struct pfc_slice {
   int64_t ts, dur, parent_ordinal, arg_lo;
-  int32_t track, depth, n_args, has_name, has_flow;
+  int64_t pos;             /* position among the events written (BEGIN, END, INSTANT) */
+  int32_t track, depth, n_args, has_name, has_flow, instant;
   uint64_t flow_id;
   xp_str name, category;
 } pfc_slice;
@@ -56,6 +65,11 @@ typedef struct pfc_arg {
   double d;
 } pfc_arg;
 
+typedef struct pfc_end {  /* an END event: its ts, position among the events, track */
+  int64_t ts, pos;
+  int32_t track;
+} pfc_end;
+
 typedef struct pfc_flow {  /* a flow (slice_in, slice_out), or while building (flow id, slice id) */
   uint64_t a;
   int64_t b;
@@ -73,6 +87,7 @@ VEC(row3_vec, pfc_row3);
 VEC(arg_vec, pfc_arg);
 VEC(char_vec, char);
 VEC(flow_vec, pfc_flow);
+VEC(end_vec, pfc_end);
 
 /* The imported trace: vectors by ordinal (model order), pool offsets for
 ** text, and the numbering trace processor gives. */
@@ -84,6 +99,8 @@ typedef struct pf_import {
   arg_vec args;
   flow_vec flows;          /* after pf_import_flows: (slice_in, slice_out) by flow id */
   char_vec pool;
+  end_vec ends;            /* the END events, for the nesting of instants */
+  int64_t n_events;        /* events written so far */
   int64_t *order;          /* slice ordinals by id */
   int64_t *id_of;          /* id by ordinal */
   int64_t *track_rows;     /* the thread tracks' indexes, by track id */

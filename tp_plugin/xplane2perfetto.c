@@ -3,6 +3,7 @@
 ** ui.perfetto.dev open (Perfetto protobuf, or Chrome JSON).
 **
 **   xplane2perfetto [--format proto|json] [--merge] [-o OUT] PATH
+**   xplane2perfetto --help      (this usage on stdout, exit status 0)
 **
 **   PATH            a .xplane.pb file, a run directory or a TensorBoard logdir
 **   --format F      proto (default): Perfetto protobuf, `.pftrace`;
@@ -35,8 +36,21 @@
 
 #include "util.h"
 
+static const char usage_text[] =
+    "usage: xplane2perfetto [--format proto|json] [--merge] [-o OUT] PATH\n"
+    "Convert XPlane profiles (*.xplane.pb) to a Perfetto trace for trace processor and ui.perfetto.dev.\n"
+    "  PATH          a .xplane.pb file, a run directory or a TensorBoard logdir\n"
+    "  --format F    proto (default): Perfetto protobuf (.pftrace); json: Chrome JSON (.json)\n"
+    "  --merge       all hosts into one trace\n"
+    "  -o OUT        output file (file input, --merge) or directory (directory input: one trace\n"
+    "                per host); default beside the input (host0.xplane.pb -> host0.pftrace)\n"
+    "  -h, --help    this help\n"
+    "stdout: one JSON line with the counts written. Exit status: 0 ok, 1 failure, 2 bad usage.\n"
+    "Example: xplane2perfetto -o host0.pftrace host0.xplane.pb\n";
+
+/* Bad usage: the usage on stderr, exit status 2. */
 static int usage(void) {
-  fprintf(stderr, "usage: xplane2perfetto [--format proto|json] [--merge] [-o OUT] PATH\n");
+  fputs(usage_text, stderr);
   return 2;
 }
 
@@ -44,6 +58,10 @@ int main(int argc, char **argv) {
   pf_export_opts o = {PF_FORMAT_PROTO, 0, 1, NULL}; /* a command the user typed: replaces, like cp */
   const char *in = NULL, *out = NULL;
   for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(usage_text, stdout);
+      return 0;
+    }
     if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
       const char *f = argv[++i];
       if (strcmp(f, "proto") == 0) o.format = PF_FORMAT_PROTO;
@@ -53,7 +71,11 @@ int main(int argc, char **argv) {
       o.merged = 1;
     } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
       out = argv[++i];
-    } else if (argv[i][0] == '-' || in) {
+    } else if (in && argv[i][0] != '-') {
+      fprintf(stderr, "xplane2perfetto: one PATH only; name the output with -o: xplane2perfetto -o %s %s\n", argv[i],
+              in);
+      return 2;
+    } else if (argv[i][0] == '-') {
       return usage();
     } else {
       in = argv[i];

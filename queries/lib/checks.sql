@@ -13,7 +13,7 @@ CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_profile_unset BEFORE INSERT ON xq_fail
 BEGIN SELECT RAISE(ABORT, 'xplane queries: set @profile to an .xplane.pb file or a profile directory (.parameter set @profile PATH)'); END;
 CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_no_file BEFORE INSERT ON xq_fail
   WHEN NEW.code = 'no-profile-file'
-BEGIN SELECT RAISE(ABORT, 'xplane queries: no profile: @profile names no .xplane.pb file (trace processor: the trace has no xplane.source record; convert the profile with xplane2perfetto)'); END;
+BEGIN SELECT RAISE(ABORT, 'xplane queries: no profile: @profile names no .xplane.pb file; in trace processor: the trace has no xplane.source record with debug.xplane_source_* args (it was not written by xplane2perfetto, or it is a Chrome JSON trace, whose args trace processor files as args.*): convert the profile with `xplane2perfetto -o HOST.pftrace HOST.xplane.pb` and load HOST.pftrace'); END;
 CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_many_files BEFORE INSERT ON xq_fail
   WHEN NEW.code = 'many-profile-files'
 BEGIN SELECT RAISE(ABORT, 'xplane queries: more than one profile (one .xplane.pb per host): pass one file (trace processor: a trace converted per host, not --merge)'); END;

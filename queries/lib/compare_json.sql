@@ -41,7 +41,7 @@ provenance(obj) AS (
   SELECT json_object(
     'status', CASE WHEN EXISTS (SELECT 1 FROM prov_msgs WHERE sev = 'fail') THEN 'fail'
                    WHEN EXISTS (SELECT 1 FROM prov_msgs) THEN 'warn' ELSE 'pass' END,
-    'messages', (SELECT json_group_array(msg) FROM (SELECT msg FROM prov_msgs ORDER BY i)),
+    'messages', json((SELECT json_group_array(msg) FROM (SELECT msg FROM prov_msgs ORDER BY i))),
     'before_trace_sha256', b.d ->> '$.trace_provenance.trace_sha256',
     'after_trace_sha256', a.d ->> '$.trace_provenance.trace_sha256',
     'before_run_id', b.d ->> '$.run_metadata.run_id',
@@ -131,9 +131,9 @@ SELECT json_object(
     'steady_state_p90_delta', json(xplane_repr((a.d ->> '$.step_time.steady_state_steps.p90')
                                                - (b.d ->> '$.step_time.steady_state_steps.p90')))),
   'step_classes', json_object(
-    'before', (SELECT json_group_array(json(obj)) FROM (SELECT obj FROM class_rows WHERE side = 'before' ORDER BY i)),
-    'after', (SELECT json_group_array(json(obj)) FROM (SELECT obj FROM class_rows WHERE side = 'after' ORDER BY i)),
-    'delta', (SELECT json_group_array(json(obj)) FROM (SELECT obj FROM class_delta ORDER BY name))),
+    'before', json((SELECT json_group_array(json(obj)) FROM (SELECT obj FROM class_rows WHERE side = 'before' ORDER BY i))),
+    'after', json((SELECT json_group_array(json(obj)) FROM (SELECT obj FROM class_rows WHERE side = 'after' ORDER BY i))),
+    'delta', json((SELECT json_group_array(json(obj)) FROM (SELECT obj FROM class_delta ORDER BY name)))),
   'time_breakdown_share_delta', json_object(
     'compute', json(xplane_repr((a.d ->> '$.time_breakdown.compute.share_of_total') - (b.d ->> '$.time_breakdown.compute.share_of_total'))),
     'communication', json(xplane_repr((a.d ->> '$.time_breakdown.communication.share_of_total')
@@ -141,12 +141,12 @@ SELECT json_object(
     'host', json(xplane_repr((a.d ->> '$.time_breakdown.host.share_of_total') - (b.d ->> '$.time_breakdown.host.share_of_total'))),
     'stall', json(xplane_repr((a.d ->> '$.time_breakdown.stall.share_of_total') - (b.d ->> '$.time_breakdown.stall.share_of_total'))),
     'other', json(xplane_repr((a.d ->> '$.time_breakdown.other.share_of_total') - (b.d ->> '$.time_breakdown.other.share_of_total')))),
-  'semantic_family_delta', (SELECT json_group_array(json(obj)) FROM (SELECT obj FROM family_delta ORDER BY family)),
-  'regressed_ops', (SELECT json_group_array(json_object('name', name, 'before', json(xplane_repr(eb)), 'after', json(xplane_repr(ea)),
+  'semantic_family_delta', json((SELECT json_group_array(json(obj)) FROM (SELECT obj FROM family_delta ORDER BY family))),
+  'regressed_ops', json((SELECT json_group_array(json_object('name', name, 'before', json(xplane_repr(eb)), 'after', json(xplane_repr(ea)),
                                                         'delta', json(xplane_repr(delta))))
-                      FROM (SELECT * FROM op_delta WHERE delta > 0 ORDER BY delta DESC, name LIMIT (SELECT k FROM k))),
-  'improved_ops', (SELECT json_group_array(json_object('name', name, 'before', json(xplane_repr(eb)), 'after', json(xplane_repr(ea)),
+                      FROM (SELECT * FROM op_delta WHERE delta > 0 ORDER BY delta DESC, name LIMIT (SELECT k FROM k)))),
+  'improved_ops', json((SELECT json_group_array(json_object('name', name, 'before', json(xplane_repr(eb)), 'after', json(xplane_repr(ea)),
                                                        'delta', json(xplane_repr(delta))))
-                     FROM (SELECT * FROM op_delta WHERE delta < 0 ORDER BY delta, name LIMIT (SELECT k FROM k)))
+                     FROM (SELECT * FROM op_delta WHERE delta < 0 ORDER BY delta, name LIMIT (SELECT k FROM k))))
 ) AS doc
 FROM b, a;

@@ -131,5 +131,5 @@ SELECT line FROM (
 SELECT CASE (SELECT format FROM xq_input)
          WHEN 'markdown' THEN (SELECT rtrim(group_concat(line, char(10)), ' ' || char(9, 10, 13))
                                  FROM (SELECT line FROM xq_md ORDER BY seq))
-         ELSE xplane_json_pretty(doc) END
+         ELSE xplane_json_pretty(doc) END AS document
   FROM xq_compare;

@@ -535,11 +535,11 @@ warnings(list) AS (
       FROM xq_overview WHERE n_complete = 0 AND source_format = 'xplane_pb'
     ORDER BY 1, 2))
 SELECT json_object(
-  'communication_ops', (SELECT json_group_array(json_object(
+  'communication_ops', json((SELECT json_group_array(json_object(
       'avg_duration', json(xplane_repr((total_ps / 1e6) / n)), 'collective', collective, 'count', n,
       'total_duration', json(xplane_repr(total_ps / 1e6))))
-      FROM (SELECT * FROM xq_comm ORDER BY rank)),
-  'device_op_region_aggregates', (SELECT json_group_array(json_object(
+      FROM (SELECT * FROM xq_comm ORDER BY rank))),
+  'device_op_region_aggregates', json((SELECT json_group_array(json_object(
       'avg_duration', json(xplane_repr((total_ps / 1e6) / n)), 'canonical_name', canonical_name,
       'category', category, 'count', n, 'exclusive_duration', json(xplane_repr(excl_ps / 1e6)),
       'op_name', op_name, 'region_path', printed_region_path, 'shape_signature', shape_signature,
@@ -548,22 +548,22 @@ SELECT json_object(
                                   AND (r.region_path IN ('command_buffer', 'XlaModule', 'XlaModule:')
                                        OR r.region_path GLOB 'command_buffer=>*' OR instr(r.region_path, 'GpuExecutable') > 0)
                              THEN p.tf_op_path ELSE r.region_path END AS printed_region_path
-              FROM xq_op_regions r LEFT JOIN xplane_hlo_op_paths p ON p.name = r.op_name ORDER BY r.rank)),
-  'gap_before_ops', (SELECT json_group_array(json_object(
+              FROM xq_op_regions r LEFT JOIN xplane_hlo_op_paths p ON p.name = r.op_name ORDER BY r.rank))),
+  'gap_before_ops', json((SELECT json_group_array(json_object(
       'avg_gap_duration', json(xplane_repr((total_ps / 1e6) / n)), 'count', n, 'marker_op', marker_op,
       'max_gap_duration', json(xplane_repr(max_ps / 1e6)), 'name', name, 'payload_op', name,
       'total_gap_duration', json(xplane_repr(total_ps / 1e6))))
-      FROM (SELECT * FROM xq_gaps ORDER BY rank)),
-  'gap_region_contexts', (SELECT json_group_array(json_object(
+      FROM (SELECT * FROM xq_gaps ORDER BY rank))),
+  'gap_region_contexts', json((SELECT json_group_array(json_object(
       'avg_gap_duration', json(xplane_repr((total_ps / 1e6) / n)), 'count', n, 'op_name', op_name,
       'region_path', region_path, 'total_gap_duration', json(xplane_repr(total_ps / 1e6))))
-      FROM (SELECT * FROM xq_gap_regions ORDER BY rank)),
+      FROM (SELECT * FROM xq_gap_regions ORDER BY rank))),
   'generated_at_utc', (SELECT ts FROM now),
-  'hierarchical_regions', (SELECT json_group_array(json_object(
+  'hierarchical_regions', json((SELECT json_group_array(json_object(
       'count', n, 'depth', depth, 'exclusive_duration', json(xplane_repr(exclusive_ps / 1e6)),
       'inclusive_duration', json(xplane_repr(inclusive_ps / 1e6)), 'path', path))
-      FROM (SELECT * FROM xq_regions ORDER BY rank)),
-  'hot_ops', (SELECT json_group_array(json_object(
+      FROM (SELECT * FROM xq_regions ORDER BY rank))),
+  'hot_ops', json((SELECT json_group_array(json_object(
       'avg_duration', json(xplane_repr((total_ps / 1e6) / n)), 'canonical_name', canonical_name,
       'category', category, 'count', n, 'exclusive_duration', json(xplane_repr(excl_ps / 1e6)),
       'flop_proxy_per_invocation', json(xplane_repr(flop_per_inv)), 'name', name,
@@ -573,35 +573,35 @@ SELECT json_object(
                                   OR h.tf_op_path IN ('command_buffer', 'XlaModule', 'XlaModule:')
                                   OR h.tf_op_path GLOB 'command_buffer=>*' OR instr(h.tf_op_path, 'GpuExecutable') > 0)
                              THEN p.tf_op_path ELSE h.tf_op_path END AS printed_tf_op_path
-              FROM xq_hot h LEFT JOIN xplane_hlo_op_paths p ON p.name = h.name ORDER BY h.rank)),
-  'optimization_candidates', (SELECT json_group_array(json_object(
+              FROM xq_hot h LEFT JOIN xplane_hlo_op_paths p ON p.name = h.name ORDER BY h.rank))),
+  'optimization_candidates', json((SELECT json_group_array(json_object(
       'candidate_id', candidate_id, 'evidence', json(evidence), 'rationale', rationale,
       'suggestions', json(suggestions), 'title', title))
-      FROM (SELECT * FROM xq_candidates ORDER BY seq)),
+      FROM (SELECT * FROM xq_candidates ORDER BY seq))),
   'run_metadata', json_object('artifact_name', NULL, 'artifact_ref', NULL, 'config_hash', NULL, 'git_sha', NULL,
       'hardware_type', NULL, 'mesh_or_topology', NULL, 'num_devices', NULL, 'num_hosts', NULL,
       'run_id', NULL, 'run_path', NULL),
   'schema_version', 'profile_summary.v1',
-  'semantic_families', (SELECT json_group_array(json_object(
+  'semantic_families', json((SELECT json_group_array(json_object(
       'avg_duration', json(xplane_repr(CASE WHEN n > 0 THEN (total_ps / 1e6) / n ELSE 0.0 END)),
       'avg_exclusive_duration', json(xplane_repr(CASE WHEN n > 0 THEN (excl_ps / 1e6) / n ELSE 0.0 END)),
       'count', n, 'dominant_shape_signature', dominant_shape, 'example_op', example_op,
       'exclusive_duration', json(xplane_repr(excl_ps / 1e6)), 'family', family,
       'flop_proxy_total', json(xplane_repr(flop_total)), 'share_of_total', json(xplane_repr(share)),
       'time_per_flop_proxy', json(xplane_repr(time_per_flop)), 'total_duration', json(xplane_repr(total_ps / 1e6))))
-      FROM (SELECT * FROM xq_families ORDER BY rank)),
+      FROM (SELECT * FROM xq_families ORDER BY rank))),
   'source_format', (SELECT source_format FROM xq_overview),
   'source_path', (SELECT source_file FROM xq_overview),
   'step_time', json_object(
       'all_steps', json((SELECT obj FROM stats_json WHERE set_name = 'all')),
-      'classes', (SELECT json_group_array(json_object(
+      'classes', json((SELECT json_group_array(json_object(
           'count', count,
           'duration_stats', json_object('count', count, 'max', json(xplane_repr(max)), 'mean', json(xplane_repr(mean)),
                                         'median', json(xplane_repr(median)), 'min', json(xplane_repr(min)),
                                         'p90', json(xplane_repr(p90))),
           'fraction_of_steady', json(xplane_repr(fraction)), 'name', name, 'periodicity', periodicity,
           'representative_duration', json(xplane_repr(rep_dur)), 'representative_step', rep_step))
-          FROM (SELECT * FROM xq_classes ORDER BY seq)),
+          FROM (SELECT * FROM xq_classes ORDER BY seq))),
       'steady_state_steps', json((SELECT obj FROM stats_json WHERE set_name = 'steady')),
       'warmup_steps_ignored', (SELECT warmup_steps FROM xq_file)),
   'time_breakdown', json_object(
@@ -612,16 +612,16 @@ SELECT json_object(
       'other', json((SELECT obj FROM part WHERE category = 'other')),
       'stall', json((SELECT obj FROM part WHERE category = 'stall')),
       'total_duration', json((SELECT xplane_repr(ps / 1e6) FROM xq_breakdown_total))),
-  'trace_overview', (SELECT json_object(
+  'trace_overview', json((SELECT json_object(
       'display_time_unit', display_time_unit, 'duration_basis', 'exclusive_duration_per_track',
       'num_complete_events', n_complete, 'num_events_total', n_total, 'num_processes', n_processes,
       'num_threads', n_threads, 'profile_end_ts', json(xplane_repr(time_base_ns / 1e3 + end_ps / 1e6)),
       'profile_start_ts', json(xplane_repr(time_base_ns / 1e3 + start_ps / 1e6)),
       'quality_warnings', json((SELECT list FROM warnings)),
       'suspected_truncation', json(CASE WHEN n_complete IN (1000000, 5000000) THEN 'true' ELSE 'false' END))
-      FROM xq_overview),
+      FROM xq_overview)),
   'trace_provenance', json_object(
-      'run_ids', (SELECT json_group_array(text) FROM (SELECT text FROM xq_hints WHERE kind = 'run_id' AND rank <= 20 ORDER BY rank)),
-      'source_file_hints', (SELECT json_group_array(text) FROM (SELECT text FROM xq_hints WHERE kind = 'source' AND rank <= 20 ORDER BY rank)),
+      'run_ids', json((SELECT json_group_array(text) FROM (SELECT text FROM xq_hints WHERE kind = 'run_id' AND rank <= 20 ORDER BY rank))),
+      'source_file_hints', json((SELECT json_group_array(text) FROM (SELECT text FROM xq_hints WHERE kind = 'source' AND rank <= 20 ORDER BY rank))),
       'trace_sha256', (SELECT sha256 FROM xq_overview))
 ) AS doc;

@@ -58,9 +58,10 @@ SELECT
   min(e.start_ps) AS first_start_ps,
   max(e.end_ps) AS last_end_ps
 FROM xplane_analysis_event e
+JOIN process p USING (upid)
 LEFT JOIN _xplane_line l ON l.upid = e.upid AND l.line_index = e.line_index
 GROUP BY e.upid, e.line_index, category
-ORDER BY e.upid, e.line_index,
+ORDER BY p.pid, e.line_index,
   CASE category WHEN 'compute' THEN 0 WHEN 'communication' THEN 1 WHEN 'host' THEN 2 WHEN 'stall' THEN 3 ELSE 4 END;
 
 -- How often each run_id and source-file value occurs over the analysis
@@ -78,8 +79,9 @@ CREATE PERFETTO TABLE xplane_hints(
 ) AS
 WITH
   ev AS (
-    SELECT arg_set_id, row_number() OVER (ORDER BY upid, line_index, event_index) AS seen
-    FROM xplane_analysis_event
+    SELECT e.arg_set_id, row_number() OVER (ORDER BY p.pid, e.line_index, e.event_index) AS seen
+    FROM xplane_analysis_event e
+    JOIN process p USING (upid)
   ),
   arg AS (
     SELECT arg_set_id, key, int_value, string_value, real_value, value_type
@@ -225,7 +227,7 @@ CREATE PERFETTO TABLE xplane_op_tf_ops(
   first_op_id LONG
 ) AS
 SELECT name, tf_op, count(*) AS count, min(op_id) AS first_op_id
-FROM xplane_ops
+FROM _xplane_ops
 WHERE tf_op IS NOT NULL AND tf_op != ''
 GROUP BY name, tf_op
 ORDER BY first_op_id;
@@ -256,8 +258,8 @@ SELECT
   sum(m.gap_before_ps) AS total_ps,
   max(m.gap_before_ps) AS max_ps,
   min(m.op_id) AS first_marker_id
-FROM xplane_ops m
-JOIN xplane_ops p ON p.op_id = m.gap_payload_op_id
+FROM _xplane_ops m
+JOIN _xplane_ops p ON p.op_id = m.gap_payload_op_id
 WHERE m.gap_before_ps > 0
 GROUP BY p.name, m.name, nullif(p.tf_op, '')
 ORDER BY first_marker_id;

@@ -338,6 +338,23 @@ FROM (
   )
 );
 
+-- A stat's double as the extension writes it into a stats JSON object
+-- (core/util.c xp_buf_append_g17): glibc's %.17g, with '.0' put before the
+-- exponent (or at the end) when it has no decimal point. Exact on every
+-- SQLite: printf('%!.17g') prints 17 digits on SQLite 3.40 but the shortest
+-- round-trip digits on 3.52 and later (0.1 there, 0.10000000000000001 here).
+CREATE PERFETTO FUNCTION _xplane_g17(
+  -- A finite double.
+  x DOUBLE
+)
+RETURNS STRING AS
+SELECT CASE
+  WHEN instr(g, '.') > 0 OR g GLOB '*inf*' THEN g
+  WHEN instr(g, 'e') > 0 THEN substr(g, 1, instr(g, 'e') - 1) || '.0' || substr(g, instr(g, 'e'))
+  ELSE g || '.0'
+END
+FROM (SELECT _xplane_general($x, 17) AS g LIMIT -1 OFFSET 0);
+
 -- printf("%.0f", trunc(x)) as glibc prints it ('-0' for -1 < x < 0).
 CREATE PERFETTO FUNCTION _xplane_trunc(
   -- A double.

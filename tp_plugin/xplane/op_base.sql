@@ -12,6 +12,7 @@
 -- bytes in the extension); numeric stats are integers or reals (a uint64
 -- over 2^63 - 1 as its exact decimal text).
 
+INCLUDE PERFETTO MODULE xplane.format;
 INCLUDE PERFETTO MODULE xplane.rules;
 INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
@@ -24,11 +25,11 @@ CREATE PERFETTO TABLE _xplane_op_base(
   -- Slice id.
   id LONG,
   -- Thread (XPlane track).
-  utid LONG,
+  utid JOINID(thread.id),
   -- Thread id (track order).
   tid LONG,
   -- Process (XPlane plane).
-  upid LONG,
+  upid JOINID(process.id),
   -- XPlane index of the plane.
   plane_index LONG,
   -- Plane name.
@@ -54,7 +55,7 @@ CREATE PERFETTO TABLE _xplane_op_base(
   -- Duration in ns.
   dur DURATION,
   -- Args of the slice.
-  arg_set_id LONG,
+  arg_set_id ARGSETID,
   -- Position on its track in (start, end, line, event) order, from 1.
   rn LONG,
   -- The latest end of the ops before it on the track.
@@ -99,7 +100,7 @@ SELECT
 -- The args of the ops that the op columns read, the last of each key.
 CREATE PERFETTO TABLE _xplane_op_arg(
   -- Arg set of the op.
-  arg_set_id LONG,
+  arg_set_id ARGSETID,
   -- Arg key.
   key STRING,
   -- Its int_value.
@@ -121,14 +122,18 @@ FROM (
   WHERE a.key IN ('debug.hlo_category', 'debug.hlo_module', 'debug.program_id', 'debug.tf_op', 'debug.name',
                   'debug.source', 'debug.source_file', 'debug.file_name', 'debug.long_name', 'debug.flops',
                   'debug.bytes_accessed', 'debug.device_offset_ps', 'debug.device_duration_ps',
-                  'debug.correlation_id', 'debug.xplane.metadata_name')
+                  'debug.correlation_id', 'debug.xplane_metadata_name')
 )
 WHERE last = 1;
 
--- The stats of each op that the op columns show.
+-- The stats of each op that the op columns show. A numeric stat is kept as
+-- its arg's value_type, int_value and real_value: its value has the stat's
+-- own type in xplane_ops (an integer, a uint64 over 2^63 - 1 as decimal
+-- text, or a real, as in the extension), which a table column cannot hold
+-- (trace processor refuses a STRING in a LONG column).
 CREATE PERFETTO TABLE _xplane_op_stat(
   -- Arg set of the op.
-  arg_set_id LONG,
+  arg_set_id ARGSETID,
   -- hlo_category stat.
   hlo_category STRING,
   -- hlo_module stat.
@@ -139,18 +144,42 @@ CREATE PERFETTO TABLE _xplane_op_stat(
   tf_op STRING,
   -- long_name stat, else the metadata name (xplane.metadata_name).
   long_name STRING,
-  -- program_id stat.
-  program_id LONG,
-  -- flops stat.
-  flops DOUBLE,
-  -- bytes_accessed stat.
-  bytes_accessed DOUBLE,
-  -- device_offset_ps stat.
-  device_offset_ps LONG,
-  -- device_duration_ps stat.
-  device_duration_ps LONG,
-  -- correlation_id stat.
-  correlation_id LONG,
+  -- program_id stat: its value_type (int, uint, real; NULL when absent).
+  program_id_type STRING,
+  -- program_id stat: its int_value (a uint as its 64 bits).
+  program_id_int LONG,
+  -- program_id stat: its real_value.
+  program_id_real DOUBLE,
+  -- flops stat: its value_type (int, uint, real; NULL when absent).
+  flops_type STRING,
+  -- flops stat: its int_value (a uint as its 64 bits).
+  flops_int LONG,
+  -- flops stat: its real_value.
+  flops_real DOUBLE,
+  -- bytes_accessed stat: its value_type (int, uint, real; NULL when absent).
+  bytes_accessed_type STRING,
+  -- bytes_accessed stat: its int_value (a uint as its 64 bits).
+  bytes_accessed_int LONG,
+  -- bytes_accessed stat: its real_value.
+  bytes_accessed_real DOUBLE,
+  -- device_offset_ps stat: its value_type (int, uint, real; NULL when absent).
+  device_offset_ps_type STRING,
+  -- device_offset_ps stat: its int_value (a uint as its 64 bits).
+  device_offset_ps_int LONG,
+  -- device_offset_ps stat: its real_value.
+  device_offset_ps_real DOUBLE,
+  -- device_duration_ps stat: its value_type (int, uint, real; NULL when absent).
+  device_duration_ps_type STRING,
+  -- device_duration_ps stat: its int_value (a uint as its 64 bits).
+  device_duration_ps_int LONG,
+  -- device_duration_ps stat: its real_value.
+  device_duration_ps_real DOUBLE,
+  -- correlation_id stat: its value_type (int, uint, real; NULL when absent).
+  correlation_id_type STRING,
+  -- correlation_id stat: its int_value (a uint as its 64 bits).
+  correlation_id_int LONG,
+  -- correlation_id stat: its real_value.
+  correlation_id_real DOUBLE,
   -- correlation_id read as an integer (xplane_int_like).
   correlation_int LONG
 ) AS
@@ -171,18 +200,26 @@ SELECT
   ) AS tf_op,
   coalesce(
     max(CASE WHEN key = 'debug.long_name' AND value_type = 'string' AND string_value != '' THEN string_value END),
-    max(CASE WHEN key = 'debug.xplane.metadata_name' AND string_value != '' THEN string_value END)
+    max(CASE WHEN key = 'debug.xplane_metadata_name' AND string_value != '' THEN string_value END)
   ) AS long_name,
-  max(CASE WHEN key = 'debug.program_id' THEN _xplane_num(value_type, int_value, real_value) END) AS program_id,
-  max(CASE WHEN key = 'debug.flops' THEN _xplane_num(value_type, int_value, real_value) END) AS flops,
-  max(CASE WHEN key = 'debug.bytes_accessed' THEN _xplane_num(value_type, int_value, real_value) END)
-    AS bytes_accessed,
-  max(CASE WHEN key = 'debug.device_offset_ps' THEN _xplane_num(value_type, int_value, real_value) END)
-    AS device_offset_ps,
-  max(CASE WHEN key = 'debug.device_duration_ps' THEN _xplane_num(value_type, int_value, real_value) END)
-    AS device_duration_ps,
-  max(CASE WHEN key = 'debug.correlation_id' THEN _xplane_num(value_type, int_value, real_value) END)
-    AS correlation_id,
+  max(CASE WHEN key = 'debug.program_id' THEN value_type END) AS program_id_type,
+  max(CASE WHEN key = 'debug.program_id' THEN int_value END) AS program_id_int,
+  max(CASE WHEN key = 'debug.program_id' THEN real_value END) AS program_id_real,
+  max(CASE WHEN key = 'debug.flops' THEN value_type END) AS flops_type,
+  max(CASE WHEN key = 'debug.flops' THEN int_value END) AS flops_int,
+  max(CASE WHEN key = 'debug.flops' THEN real_value END) AS flops_real,
+  max(CASE WHEN key = 'debug.bytes_accessed' THEN value_type END) AS bytes_accessed_type,
+  max(CASE WHEN key = 'debug.bytes_accessed' THEN int_value END) AS bytes_accessed_int,
+  max(CASE WHEN key = 'debug.bytes_accessed' THEN real_value END) AS bytes_accessed_real,
+  max(CASE WHEN key = 'debug.device_offset_ps' THEN value_type END) AS device_offset_ps_type,
+  max(CASE WHEN key = 'debug.device_offset_ps' THEN int_value END) AS device_offset_ps_int,
+  max(CASE WHEN key = 'debug.device_offset_ps' THEN real_value END) AS device_offset_ps_real,
+  max(CASE WHEN key = 'debug.device_duration_ps' THEN value_type END) AS device_duration_ps_type,
+  max(CASE WHEN key = 'debug.device_duration_ps' THEN int_value END) AS device_duration_ps_int,
+  max(CASE WHEN key = 'debug.device_duration_ps' THEN real_value END) AS device_duration_ps_real,
+  max(CASE WHEN key = 'debug.correlation_id' THEN value_type END) AS correlation_id_type,
+  max(CASE WHEN key = 'debug.correlation_id' THEN int_value END) AS correlation_id_int,
+  max(CASE WHEN key = 'debug.correlation_id' THEN real_value END) AS correlation_id_real,
   max(CASE WHEN key = 'debug.correlation_id' THEN xplane_int_like(value_type, int_value, string_value, real_value) END)
     AS correlation_int
 FROM _xplane_op_arg
@@ -220,7 +257,7 @@ CREATE PERFETTO TABLE _xplane_op_info(
   -- The op.
   op_id LONG,
   -- Its arg set.
-  arg_set_id LONG,
+  arg_set_id ARGSETID,
   -- Canonical name.
   canonical_name STRING,
   -- Op category.
@@ -256,7 +293,7 @@ LEFT JOIN _xplane_op_shape sh ON sh.long_name = st.long_name;
 -- decimals, reals with 17 significant digits or null, strings escaped).
 CREATE PERFETTO TABLE _xplane_op_stats_json(
   -- Arg set of the op.
-  arg_set_id LONG,
+  arg_set_id ARGSETID,
   -- Its stats as a JSON object.
   stats STRING
 ) AS
@@ -271,12 +308,16 @@ WITH
           WHEN 'uint' THEN xplane_uint64(a.int_value)
           WHEN 'real' THEN
             CASE WHEN a.real_value IS NULL OR abs(a.real_value) > 1.7976931348623157e308 THEN 'null'
-                 ELSE printf('%!.17g', a.real_value) END
+                 ELSE _xplane_g17(a.real_value) END
           ELSE xplane_json_string(a.string_value)
         END AS kv
     FROM args a
     JOIN _xplane_op_base b USING (arg_set_id)
-    WHERE a.key GLOB 'debug.*' AND NOT a.key GLOB 'debug.xplane.*'
+    WHERE a.key GLOB 'debug.*'
+      AND a.key NOT IN ('debug.xplane_plane_index', 'debug.xplane_line_index', 'debug.xplane_event_index',
+                        'debug.xplane_start_ps', 'debug.xplane_dur_ps', 'debug.xplane_parent_line_index',
+                        'debug.xplane_parent_event_index', 'debug.xplane_metadata_id',
+                        'debug.xplane_metadata_name', 'debug.xplane_line_id', 'debug.xplane_line_display_name')
   ),
   joined AS (
     SELECT

@@ -105,11 +105,13 @@ FROM last;
 
 -- The region path of an op with its number of parts, as `<parts>:<path>`
 -- (xplane.scopes needs the count: a part may itself contain `=>`).
-CREATE PERFETTO FUNCTION _xplane_scope(
+CREATE PERFETTO FUNCTION _xplane_scope_d(
   -- The op's effective tf_op (xplane_effective_tf_op), NULL if none.
   tf_op STRING,
   -- The op name.
-  name STRING
+  name STRING,
+  -- Keep the first max_depth parts only; 0 (or less): all of them.
+  max_depth LONG
 )
 RETURNS STRING AS
 WITH RECURSIVE
@@ -144,7 +146,9 @@ WITH RECURSIVE
     SELECT kind, idx, x FROM part WHERE x != '' AND NOT _xplane_scope_noise(x)
   ),
   chosen(kind, idx, x) AS (
-    SELECT * FROM kept WHERE kind = (SELECT min(kind) FROM kept)
+    SELECT kind, idx, x
+    FROM (SELECT *, row_number() OVER (ORDER BY idx) AS k FROM kept WHERE kind = (SELECT min(kind) FROM kept))
+    WHERE $max_depth <= 0 OR k <= $max_depth
   )
 SELECT
   coalesce(
@@ -154,6 +158,16 @@ SELECT
      HAVING count(*) > 0),
     '1:' || xplane_canonical_name(coalesce($name, ''))
   );
+
+-- _xplane_scope_d with every part.
+CREATE PERFETTO FUNCTION _xplane_scope(
+  -- The op's effective tf_op (xplane_effective_tf_op), NULL if none.
+  tf_op STRING,
+  -- The op name.
+  name STRING
+)
+RETURNS STRING AS
+SELECT _xplane_scope_d($tf_op, $name, 0);
 
 -- The region path of an op: its parts joined with `=>`. Parts come from
 -- the tf_op split on `/` (each piece through the wrapper and noise rules);
@@ -168,6 +182,19 @@ CREATE PERFETTO FUNCTION xplane_scope_path(
 )
 RETURNS STRING AS
 SELECT substr(s, instr(s, ':') + 1) FROM (SELECT _xplane_scope($tf_op, $name) AS s);
+
+-- The first max_depth parts of the region path (all of them when
+-- max_depth <= 0), as the extension's xplane_scope_path(tf_op, name, d).
+CREATE PERFETTO FUNCTION xplane_scope_path(
+  -- The op's effective tf_op (xplane_effective_tf_op), NULL if none.
+  tf_op STRING,
+  -- The op name.
+  name STRING,
+  -- How many parts to keep (0: all).
+  max_depth LONG
+)
+RETURNS STRING AS
+SELECT substr(s, instr(s, ':') + 1) FROM (SELECT _xplane_scope_d($tf_op, $name, $max_depth) AS s);
 
 -- The dims of a shape token normalized: split on `,`, each trimmed, empty
 -- ones dropped, joined with `,` ('' when none is left).

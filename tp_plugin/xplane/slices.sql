@@ -19,7 +19,7 @@
 -- The xplane.* annotations of every converted slice, one row per arg set.
 CREATE PERFETTO TABLE _xplane_slice_args(
   -- Arg set of the slice.
-  arg_set_id LONG,
+  arg_set_id ARGSETID,
   -- XPlane index of the event's plane.
   plane_index LONG,
   -- XLine index of the event within its plane.
@@ -41,25 +41,25 @@ CREATE PERFETTO TABLE _xplane_slice_args(
 ) AS
 SELECT
   arg_set_id,
-  max(CASE WHEN key = 'debug.xplane.plane_index' THEN int_value END) AS plane_index,
-  max(CASE WHEN key = 'debug.xplane.line_index' THEN int_value END) AS line_index,
-  max(CASE WHEN key = 'debug.xplane.event_index' THEN int_value END) AS event_index,
-  max(CASE WHEN key = 'debug.xplane.start_ps' THEN int_value END) AS start_ps,
-  max(CASE WHEN key = 'debug.xplane.dur_ps' THEN int_value END) AS dur_ps,
-  max(CASE WHEN key = 'debug.xplane.parent_line_index' THEN int_value END) AS parent_line_index,
-  max(CASE WHEN key = 'debug.xplane.parent_event_index' THEN int_value END) AS parent_event_index,
-  max(CASE WHEN key = 'debug.xplane.line_id' THEN int_value END) AS line_id,
-  max(CASE WHEN key = 'debug.xplane.line_display_name' THEN string_value END) AS line_display_name
+  max(CASE WHEN key = 'debug.xplane_plane_index' THEN int_value END) AS plane_index,
+  max(CASE WHEN key = 'debug.xplane_line_index' THEN int_value END) AS line_index,
+  max(CASE WHEN key = 'debug.xplane_event_index' THEN int_value END) AS event_index,
+  max(CASE WHEN key = 'debug.xplane_start_ps' THEN int_value END) AS start_ps,
+  max(CASE WHEN key = 'debug.xplane_dur_ps' THEN int_value END) AS dur_ps,
+  max(CASE WHEN key = 'debug.xplane_parent_line_index' THEN int_value END) AS parent_line_index,
+  max(CASE WHEN key = 'debug.xplane_parent_event_index' THEN int_value END) AS parent_event_index,
+  max(CASE WHEN key = 'debug.xplane_line_id' THEN int_value END) AS line_id,
+  max(CASE WHEN key = 'debug.xplane_line_display_name' THEN string_value END) AS line_display_name
 FROM args
-WHERE key IN ('debug.xplane.plane_index', 'debug.xplane.line_index', 'debug.xplane.event_index',
-              'debug.xplane.start_ps', 'debug.xplane.dur_ps', 'debug.xplane.parent_line_index',
-              'debug.xplane.parent_event_index', 'debug.xplane.line_id', 'debug.xplane.line_display_name')
+WHERE key IN ('debug.xplane_plane_index', 'debug.xplane_line_index', 'debug.xplane_event_index',
+              'debug.xplane_start_ps', 'debug.xplane_dur_ps', 'debug.xplane_parent_line_index',
+              'debug.xplane_parent_event_index', 'debug.xplane_line_id', 'debug.xplane_line_display_name')
 GROUP BY arg_set_id;
 
 -- The XLines that have slices, one row per line.
 CREATE PERFETTO TABLE _xplane_line(
   -- Process: the line's plane.
-  upid LONG,
+  upid JOINID(process.id),
   -- XLine index within its plane.
   line_index LONG,
   -- XLine id.
@@ -87,17 +87,17 @@ WHERE a.line_id IS NOT NULL;
 -- Every slice converted from an XPlane event (instants included).
 CREATE PERFETTO TABLE xplane_slice(
   -- Slice id.
-  id LONG,
+  id ID(slice.id),
   -- Start in ns (floor of start_ps / 1000).
   ts TIMESTAMP,
   -- Duration in ns (end and start each floored to ns).
   dur DURATION,
   -- Track of the slice (the thread's track or one of its overlap tracks).
-  track_id LONG,
+  track_id JOINID(track.id),
   -- Thread: one XPlane track (the lines of a plane sharing an id).
-  utid LONG,
+  utid JOINID(thread.id),
   -- Process: one XPlane plane.
-  upid LONG,
+  upid JOINID(process.id),
   -- Thread id (orders the tracks as the extension does).
   tid LONG,
   -- XPlane index of the plane.
@@ -127,13 +127,13 @@ CREATE PERFETTO TABLE xplane_slice(
   -- Nesting depth on its track.
   depth LONG,
   -- Enclosing slice on its track.
-  parent_id LONG,
+  parent_id JOINID(slice.id),
   -- Line of the analysis parent when it is not parent_id (else NULL).
   parent_line_index LONG,
   -- Event index of that parent.
   parent_event_index LONG,
   -- Args of the slice (every effective XStat as debug.<name>).
-  arg_set_id LONG
+  arg_set_id ARGSETID
 ) AS
 SELECT
   s.id,
@@ -176,13 +176,13 @@ LEFT JOIN _xplane_line l ON l.upid = t.upid AND l.line_index = a.line_index;
 -- and a non-empty name, with their analysis parent and exclusive time.
 CREATE PERFETTO TABLE xplane_analysis_event(
   -- Slice id.
-  id LONG,
+  id ID(slice.id),
   -- Thread (XPlane track).
-  utid LONG,
+  utid JOINID(thread.id),
   -- Thread id (track order).
   tid LONG,
   -- Process (XPlane plane).
-  upid LONG,
+  upid JOINID(process.id),
   -- XPlane index of the plane.
   plane_index LONG,
   -- Plane name.
@@ -206,7 +206,7 @@ CREATE PERFETTO TABLE xplane_analysis_event(
   -- Exact end in picoseconds.
   end_ps LONG,
   -- The analysis parent: the annotated one, else parent_id.
-  analysis_parent_id LONG,
+  analysis_parent_id JOINID(slice.id),
   -- Exclusive time: duration minus the durations of the events whose
   -- analysis parent this is, at least 0.
   self_ps LONG,
@@ -215,7 +215,7 @@ CREATE PERFETTO TABLE xplane_analysis_event(
   -- Duration in ns.
   dur DURATION,
   -- Args of the slice.
-  arg_set_id LONG
+  arg_set_id ARGSETID
 ) AS
 WITH
   ev AS (
@@ -286,7 +286,10 @@ CREATE PERFETTO VIEW xplane_events(
   -- The event metadata's name (the slice name, or the name a display name
   -- hides: xplane.metadata_name).
   name STRING,
-  -- The display name when it hides a different name, else NULL.
+  -- The display name when it hides a different name, else '' (as the
+  -- extension's '' for no display name; a display name equal to the name
+  -- is not in the trace, so it reads '' here where the extension repeats
+  -- the name).
   display_name STRING,
   -- Exact start in picoseconds.
   start_ps LONG,
@@ -306,7 +309,7 @@ SELECT
   l.line_display_name,
   s.event_index,
   coalesce(m.display_name_of, s.name) AS name,
-  CASE WHEN m.display_name_of IS NOT NULL THEN s.name END AS display_name,
+  CASE WHEN m.display_name_of IS NOT NULL THEN s.name ELSE '' END AS display_name,
   s.start_ps,
   s.end_ps,
   s.dur_ps,
@@ -315,7 +318,7 @@ FROM xplane_slice s
 LEFT JOIN (
   SELECT arg_set_id, string_value AS display_name_of
   FROM args
-  WHERE key = 'debug.xplane.metadata_name'
+  WHERE key = 'debug.xplane_metadata_name'
 ) m USING (arg_set_id)
 LEFT JOIN _xplane_line l ON l.upid = s.upid AND l.line_index = s.line_index
 LEFT JOIN xplane_analysis_event e USING (id);

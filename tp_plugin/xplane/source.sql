@@ -8,7 +8,8 @@
 -- converts (a merged trace: one per host): an instant slice named
 -- `xplane.source`, category `xplane`, on a global track `xplane source`
 -- (`[<host>] xplane source` when merged), at the profile's earliest slice,
--- whose args `debug.xplane.source.<column>` hold the file's row of
+-- whose annotations `xplane.source.<column>` (stored by trace processor as
+-- args `debug.xplane_source_<column>`: it turns '.' into '_') hold the file's row of
 -- xplane_files and xplane_space (a NULL column is left out, so it reads
 -- back as NULL). One row per record here, in the order of the files' paths
 -- (the extension's order). xplane_files.mtime is derived from mtime_ns as
@@ -23,7 +24,7 @@
 -- The source records, one row per record, args pivoted to columns.
 CREATE PERFETTO TABLE _xplane_source(
   -- The record's slice.
-  slice_id LONG,
+  slice_id JOINID(slice.id),
   -- The profile's path as the converter found it.
   file STRING,
   -- The directory holding it.
@@ -69,30 +70,30 @@ CREATE PERFETTO TABLE _xplane_source(
 ) AS
 SELECT
   s.id AS slice_id,
-  max(CASE WHEN a.key = 'debug.xplane.source.file' THEN a.string_value END) AS file,
-  max(CASE WHEN a.key = 'debug.xplane.source.run' THEN a.string_value END) AS run,
-  max(CASE WHEN a.key = 'debug.xplane.source.host' THEN a.string_value END) AS host,
-  max(CASE WHEN a.key = 'debug.xplane.source.size' THEN a.int_value END) AS size,
-  max(CASE WHEN a.key = 'debug.xplane.source.mtime_ns' THEN a.int_value END) AS mtime_ns,
-  max(CASE WHEN a.key = 'debug.xplane.source.file_source_format' THEN a.string_value END) AS file_source_format,
-  max(CASE WHEN a.key = 'debug.xplane.source.n_planes' THEN a.int_value END) AS n_planes,
-  max(CASE WHEN a.key = 'debug.xplane.source.n_lines' THEN a.int_value END) AS n_lines,
-  max(CASE WHEN a.key = 'debug.xplane.source.n_events' THEN a.int_value END) AS n_events,
-  max(CASE WHEN a.key = 'debug.xplane.source.n_threads' THEN a.int_value END) AS n_threads,
-  max(CASE WHEN a.key = 'debug.xplane.source.hostnames' THEN a.string_value END) AS hostnames,
-  max(CASE WHEN a.key = 'debug.xplane.source.errors' THEN a.string_value END) AS errors,
-  max(CASE WHEN a.key = 'debug.xplane.source.warnings' THEN a.string_value END) AS warnings,
-  max(CASE WHEN a.key = 'debug.xplane.source.profile_start_time_ns' THEN a.int_value END) AS profile_start_time_ns,
-  max(CASE WHEN a.key = 'debug.xplane.source.profile_stop_time_ns' THEN a.int_value END) AS profile_stop_time_ns,
-  max(CASE WHEN a.key = 'debug.xplane.source.time_base_ns' THEN a.int_value END) AS time_base_ns,
-  max(CASE WHEN a.key = 'debug.xplane.source.sha256' THEN a.string_value END) AS sha256,
-  max(CASE WHEN a.key = 'debug.xplane.source.source_format' THEN a.string_value END) AS source_format,
-  max(CASE WHEN a.key = 'debug.xplane.source.source_file' THEN a.string_value END) AS source_file,
-  max(CASE WHEN a.key = 'debug.xplane.source.trace_events' THEN a.int_value END) AS trace_events,
-  max(CASE WHEN a.key = 'debug.xplane.source.display_time_unit' THEN a.string_value END) AS display_time_unit
+  max(CASE WHEN a.key = 'debug.xplane_source_file' THEN a.string_value END) AS file,
+  max(CASE WHEN a.key = 'debug.xplane_source_run' THEN a.string_value END) AS run,
+  max(CASE WHEN a.key = 'debug.xplane_source_host' THEN a.string_value END) AS host,
+  max(CASE WHEN a.key = 'debug.xplane_source_size' THEN a.int_value END) AS size,
+  max(CASE WHEN a.key = 'debug.xplane_source_mtime_ns' THEN a.int_value END) AS mtime_ns,
+  max(CASE WHEN a.key = 'debug.xplane_source_file_source_format' THEN a.string_value END) AS file_source_format,
+  max(CASE WHEN a.key = 'debug.xplane_source_n_planes' THEN a.int_value END) AS n_planes,
+  max(CASE WHEN a.key = 'debug.xplane_source_n_lines' THEN a.int_value END) AS n_lines,
+  max(CASE WHEN a.key = 'debug.xplane_source_n_events' THEN a.int_value END) AS n_events,
+  max(CASE WHEN a.key = 'debug.xplane_source_n_threads' THEN a.int_value END) AS n_threads,
+  max(CASE WHEN a.key = 'debug.xplane_source_hostnames' THEN a.string_value END) AS hostnames,
+  max(CASE WHEN a.key = 'debug.xplane_source_errors' THEN a.string_value END) AS errors,
+  max(CASE WHEN a.key = 'debug.xplane_source_warnings' THEN a.string_value END) AS warnings,
+  max(CASE WHEN a.key = 'debug.xplane_source_profile_start_time_ns' THEN a.int_value END) AS profile_start_time_ns,
+  max(CASE WHEN a.key = 'debug.xplane_source_profile_stop_time_ns' THEN a.int_value END) AS profile_stop_time_ns,
+  max(CASE WHEN a.key = 'debug.xplane_source_time_base_ns' THEN a.int_value END) AS time_base_ns,
+  max(CASE WHEN a.key = 'debug.xplane_source_sha256' THEN a.string_value END) AS sha256,
+  max(CASE WHEN a.key = 'debug.xplane_source_source_format' THEN a.string_value END) AS source_format,
+  max(CASE WHEN a.key = 'debug.xplane_source_source_file' THEN a.string_value END) AS source_file,
+  max(CASE WHEN a.key = 'debug.xplane_source_trace_events' THEN a.int_value END) AS trace_events,
+  max(CASE WHEN a.key = 'debug.xplane_source_display_time_unit' THEN a.string_value END) AS display_time_unit
 FROM slice s
 JOIN args a USING (arg_set_id)
-WHERE s.category = 'xplane' AND s.name = 'xplane.source' AND a.key GLOB 'debug.xplane.source.*'
+WHERE s.category = 'xplane' AND s.name = 'xplane.source' AND a.key GLOB 'debug.xplane_source_*'
 GROUP BY s.id;
 
 -- The profiles the trace was converted from: the extension's xplane_files

@@ -33,13 +33,14 @@
 -- duration) cannot be launches here.
 
 INCLUDE PERFETTO MODULE xplane.rules;
+INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
 
 -- The last arg of a key in the arg sets of some slices, read as an integer
 -- (xplane_int_like).
 CREATE PERFETTO TABLE _xplane_step_int_arg(
   -- Arg set of a host slice.
-  arg_set_id LONG,
+  arg_set_id ARGSETID,
   -- debug.correlation_id, debug.step_num or debug.step.
   key STRING,
   -- The last arg of the key as an integer.
@@ -65,7 +66,7 @@ CREATE PERFETTO TABLE _xplane_step_candidate(
   -- 0 steps_line, 1 host_annotation, 2 module.
   source LONG,
   -- Process of the marker.
-  upid LONG,
+  upid JOINID(process.id),
   -- Its plane.
   plane_index LONG,
   -- Plane name.
@@ -108,7 +109,7 @@ CREATE PERFETTO TABLE _xplane_step_marker(
   -- 0 steps_line, 1 host_annotation, 2 module.
   source LONG,
   -- Process of the marker.
-  upid LONG,
+  upid JOINID(process.id),
   -- Its plane.
   plane_index LONG,
   -- Plane name.
@@ -184,7 +185,7 @@ CREATE PERFETTO TABLE _xplane_step_row(
   -- Its source.
   source LONG,
   -- The device (process).
-  upid LONG,
+  upid JOINID(process.id),
   -- Its plane.
   plane_index LONG,
   -- Plane name.
@@ -214,7 +215,7 @@ CREATE PERFETTO TABLE _xplane_op_step(
   -- Its marker.
   mid LONG,
   -- Its device.
-  upid LONG
+  upid JOINID(process.id)
 ) AS
 SELECT om.op_id, m.number AS step, m.mid, b.upid
 FROM _xplane_op_marker om

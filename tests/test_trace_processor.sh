@@ -1,0 +1,330 @@
+#!/usr/bin/env bash
+# test_trace_processor.sh: the converter, the PerfettoSQL package and the
+# canned queries in the real trace processor (trace_processor_shell), the
+# evidence that the plugin works there (tests/test_perfetto.sh and
+# tests/test_engines.sh run the same package through the SQLite shim, a fast
+# extra check only).
+#
+#   XPLANE_BUILD=build XPLANE_SRC=. XPLANE_DATA=../shared/data \
+#     TRACE_PROCESSOR_SHELL=../shared/tools/trace_processor_shell bash tests/test_trace_processor.sh
+#
+# trace_processor_shell: $TRACE_PROCESSOR_SHELL, else ../shared/tools/ next
+# to the repository; the test exits 77 (skip) with a message when it is
+# absent. The real profiles: $XPLANE_DATA (the profile parts are skipped
+# without them).
+#
+# 1. Import: trace processor's own tables of each converted trace equal the
+#    extension's xplane_pf_* tables (the import they model): slices (id, ts,
+#    dur, category, name, depth, parent_id), their args (debug annotation
+#    keys as trace processor stores them: '.', '[' and ']' turned into '_',
+#    found here on a hand-written trace), thread tracks with their thread
+#    and process names, flows. Trace processor's own additions are left out
+#    (the arg `legacy_event.passthrough_utid` of the source record, its
+#    `swapper` thread 0 and process 0) and said so below.
+# 2. Package: package_compare.sql (tests/golden/perfetto/) in two halves: the
+#    extension's side run by the sqlite3 shell and dumped as SQL, the
+#    package's side run by trace processor over the converted trace after
+#    that dump; every `<object>|<extension rows>|<package rows>` line must
+#    have equal counts and no row found on one side only. On the converter
+#    fixture, package_cases.json (a JSON trace), the twelve rule fixtures,
+#    every real profile and a two-host logdir converted with --merge.
+# 3. Errors: a trace without the converter's source record (not converted by
+#    xplane2perfetto, or a Chrome JSON trace) stops the canned summary with
+#    a message naming the cause and the fix.
+# 4. Canned queries: every query that runs on both engines (the SPECS of
+#    tests/test_engines.sh) prints the same bytes through tp_plugin/tp_run.sh
+#    (trace_processor_shell -q, values unwrapped) as in the sqlite3 shell
+#    over the extension (the time of day aside), on the rule fixtures and
+#    every real profile; and the sqlite3 shell of SQLite 3.52
+#    ($SQLITE3_NEW, else ../shared/tools/sqlite3-3.52, when present) prints
+#    the same bytes as Debian's 3.40 (JSON subtypes, printf changed between
+#    them).
+# 5. Python: tests/tp_multihost.py drives Perfetto's TraceProcessor and
+#    BatchTraceProcessor (../shared/tools/python, /usr/bin/python3 with
+#    pandas) over the per-host traces of a two-host logdir converted with
+#    `xplane2perfetto -o TRACES LOGDIR` (two real profiles, else two rule
+#    fixtures): per host, the step count, summed and longest step, the top 5
+#    ops by self time and the op count equal the extension's over the
+#    .xplane.pb files (skipped with a message without the package or pandas).
+set -uo pipefail
+
+. "$(dirname "$0")/test_env.sh"
+. "$(dirname "$0")/canned_specs.sh"   # SPECS, mask, spec_native
+TP=${TRACE_PROCESSOR_SHELL:-$SRC/../shared/tools/trace_processor_shell}
+if [ ! -x "$TP" ]; then
+  echo "SKIP: no trace_processor_shell at $TP (set TRACE_PROCESSOR_SHELL to Perfetto's trace_processor_shell)"
+  exit 77
+fi
+GOLDEN=$SRC/tests/golden/perfetto
+SQLITE3_NEW=${SQLITE3_NEW:-$SRC/../shared/tools/sqlite3-3.52}
+CONV=$BUILD/tp_plugin/xplane2perfetto
+PKG=$SRC/tp_plugin/xplane
+
+cd "$SRC" || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# tp TRACE SQLFILE: run the file in trace processor with the package; the
+# data rows of every result (-q prints each result's column names first and
+# a blank line between results; rows are CSV without escaping).
+# Fails (status 1) when trace processor does, its message in $tmp/tp.err.
+tp() {
+  "$TP" --add-sql-package "$PKG" -q "$2" "$1" > "$tmp/tp.out" 2> "$tmp/tp.err"
+  local rc=$?
+  awk 'BEGIN { h = 1 } /^$/ { h = 1; next } h { h = 0; next } { print }' "$tmp/tp.out"
+  return $rc
+}
+# The message of a failed tp: from trace processor's traceback on.
+tp_error() { sed -n '/Traceback/,$p' "$tmp/tp.err" | head -${1:-12}; }
+
+# ---- 1. trace processor's import against the xplane_pf_* tables ----
+# Rows as one text column each, the same SQL on both engines (quote() for
+# text and integers, xplane_repr for reals: the extension's C function and
+# the package's exact SQL one print the same digits on any SQLite, where
+# printf('%.17g') does not). Of a key given twice on one slice, trace
+# processor keeps the last value only: the rows keep the last one of each key.
+import_rows() {
+  local s=$1 a=$2 tt=$3 th=$4 pr=$5 fl=$6
+  cat <<EOF
+SELECT 'slice|' || s.id || '|' || s.ts || '|' || s.dur || '|' || quote(s.category) || '|' || quote(s.name)
+       || '|' || s.depth || '|' || quote(s.parent_id) AS r
+FROM $s s ORDER BY s.id;
+SELECT 'arg|' || s.id || '|' || a.key || '|' || a.value_type || '|' || quote(a.int_value) || '|'
+       || quote(a.string_value) || '|' || coalesce(xplane_repr(a.real_value), 'NULL') AS r
+FROM $s s
+JOIN (SELECT *, row_number() OVER (PARTITION BY arg_set_id, key ORDER BY id DESC) AS last FROM $a) a
+  ON a.arg_set_id = s.arg_set_id
+WHERE a.key GLOB 'debug.*' AND a.last = 1 ORDER BY s.id, a.key;
+SELECT 'track|' || tt.id || '|' || quote(tt.name) || '|' || th.tid || '|' || quote(th.name) || '|'
+       || p.pid || '|' || quote(p.name) AS r
+FROM $tt tt JOIN $th th USING (utid) JOIN $pr p USING (upid) ORDER BY tt.id;
+SELECT 'flow|' || f.slice_out || '|' || f.slice_in AS r FROM $fl f ORDER BY f.slice_out, f.slice_in;
+EOF
+}
+
+check_import() {
+  local profile=$1 trace=$2 label=$3 q="'$1'"
+  { echo "INCLUDE PERFETTO MODULE xplane.format;"; import_rows slice args thread_track thread process flow; } > "$tmp/imp_tp.sql"
+  import_rows "xplane_pf_slice($q)" "xplane_pf_args($q)" "xplane_pf_thread_track($q)" "xplane_pf_thread($q)" \
+    "xplane_pf_process($q)" "xplane_pf_flow($q)" > "$tmp/imp_ext.sql"
+  tp "$trace" "$tmp/imp_tp.sql" | sed -e 's/^"//' -e 's/"$//' > "$tmp/imp_tp.txt" ||
+    { bad "$label: trace processor failed: $(tp_error)"; return; }
+  "$SQLITE3" -bail -cmd ".load $EXT" :memory: < "$tmp/imp_ext.sql" > "$tmp/imp_ext.txt" 2>&1
+  if [ ! -s "$tmp/imp_ext.txt" ] || ! diff "$tmp/imp_ext.txt" "$tmp/imp_tp.txt" > "$tmp/diff"; then
+    bad "$label: trace processor's import differs from xplane_pf_* ($(grep -c '^[<>]' "$tmp/diff") lines; < extension, > trace processor):"
+    head -20 "$tmp/diff"
+  else
+    ok
+  fi
+}
+
+# ---- 2. the package against the extension ----
+split=$(grep -n '^INCLUDE PERFETTO MODULE' "$GOLDEN/package_compare.sql" | head -1 | cut -d: -f1)
+
+# compare_package PROFILE TRACE LABEL [EXPECTED]: the 13 object lines, equal
+# counts, and no other line but the EXPECTED ones (the differences known to
+# be unavoidable, given exactly).
+compare_package() {
+  local profile=$1 trace=$2 label=$3 expected=${4:-} out
+  rm -f "$tmp/native.db"
+  { cat "$GOLDEN/rule_cases.sql"; head -n $((split - 1)) "$GOLDEN/package_compare.sql" | sed "s#@PROFILE@#'$profile'#g"; } |
+    sed 's/^CREATE TEMP TABLE/CREATE TABLE/' > "$tmp/native.sql"
+  if ! "$SQLITE3" -bail -cmd ".load $EXT" "$tmp/native.db" < "$tmp/native.sql" > "$tmp/native.err" 2>&1; then
+    bad "$label: the extension's side failed: $(head -c 500 "$tmp/native.err")"
+    return
+  fi
+  { "$SQLITE3" "$tmp/native.db" .dump | grep -v '^PRAGMA\|^BEGIN TRANSACTION;$\|^COMMIT;$'
+    tail -n +"$split" "$GOLDEN/package_compare.sql"; } > "$tmp/pkg.sql"
+  if ! out=$(tp "$trace" "$tmp/pkg.sql" | tr -d '"' | tr ',' '|'); then
+    bad "$label: the package failed in trace processor: $(tp_error)"
+  elif [ "$(echo "$out" | tail -n +14)" != "$expected" ] ||
+       ! echo "$out" | head -13 | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 13 }'; then
+    bad "$label: the package differs from the extension: $out"
+  else
+    ok
+    echo "$label: $(echo "$out" | head -13 | paste -sd' ')"
+  fi
+}
+
+# Trace processor's debug annotation keys: a hand-written trace.
+cat > "$tmp/keys.textproto" <<'EOF'
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 1 name: "t" } }
+packet {
+  timestamp: 1000 trusted_packet_sequence_id: 1
+  track_event {
+    type: TYPE_INSTANT track_uuid: 1 name: "x"
+    debug_annotations { name: "xplane.source.file" string_value: "f" }
+    debug_annotations { name: "a.b[c]d e-f:g/h#1" int_value: 1 }
+  }
+}
+EOF
+if command -v protoc > /dev/null; then
+  protoc --encode=perfetto.protos.Trace -I schema schema/perfetto_trace.proto < "$tmp/keys.textproto" > "$tmp/keys.pftrace"
+  echo "SELECT key FROM args WHERE key GLOB 'debug.*' ORDER BY id;" > "$tmp/keys.sql"
+  keys=$(tp "$tmp/keys.pftrace" "$tmp/keys.sql" | paste -sd' ')
+  [ "$keys" = '"debug.xplane_source_file" "debug.a_b_c_d e-f:g/h#1"' ] && ok ||
+    bad "trace processor's debug annotation keys: $keys (expected '.', '[', ']' -> '_')"
+fi
+
+# the converter fixture and package_cases.json
+"$BUILD/tests/make_perfetto_fixture" "$tmp/fx.xplane.pb"
+"$CONV" -o "$tmp/fx.pftrace" "$tmp/fx.xplane.pb" > /dev/null
+check_import "$tmp/fx.xplane.pb" "$tmp/fx.pftrace" "fixture"
+compare_package "$tmp/fx.xplane.pb" "$tmp/fx.pftrace" "fixture"
+cp "$GOLDEN/package_cases.json" "$tmp/cases.json"
+"$CONV" -o "$tmp/cases.pftrace" "$tmp/cases.json" > /dev/null
+check_import "$tmp/cases.json" "$tmp/cases.pftrace" "package_cases.json"
+# Its event k_dup has the stat tf_op twice: trace processor keeps the last
+# one only, so the op's stats JSON there has one tf_op where the extension
+# (and the shim) list both.
+k_dup='11|2|/device:GPU:1|0|Stream #1(Kernel)|4|k_dup|k_dup|[NULL]|compute|[NULL]|[NULL]|[NULL]|[NULL]|jit(b)/second|b=>second|[NULL]|[NULL]|[NULL]|[NULL]|502000000|1000000|503000000|1000000|999000|11|k_dup|[NULL]|[NULL]|[NULL]|[NULL]'
+compare_package "$tmp/cases.json" "$tmp/cases.pftrace" "package_cases.json" \
+  "ops only native|$k_dup|{tf_op:jit(a)/first|tf_op:jit(b)/second}|502000|1000
+ops only package|$k_dup|{tf_op:jit(b)/second}|502000|1000"
+
+# xplane_scope_path with a depth (3 arguments; trace processor keeps one
+# function per argument count) on the hand-written cases of rule_cases.sql
+scope_sql="SELECT coalesce(tf_op, '<null>') || ' | ' || name || ' | ' || d || ' | ' || quote(xplane_scope_path(tf_op, name, d)) AS r
+  FROM rule_scope_case, (SELECT 0 AS d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 4) ORDER BY 1;"
+{ sed 's/^CREATE TEMP TABLE/CREATE TABLE/' "$GOLDEN/rule_cases.sql"; echo "INCLUDE PERFETTO MODULE xplane.semantics;"
+  echo "$scope_sql"; } > "$tmp/scope.sql"
+tp "$tmp/fx.pftrace" "$tmp/scope.sql" | sed -e 's/^"//' -e 's/"$//' > "$tmp/scope.tp"
+{ cat "$GOLDEN/rule_cases.sql"; echo "$scope_sql"; } | "$SQLITE3" -bail -cmd ".load $EXT" :memory: > "$tmp/scope.ext"
+if [ "$(grep -c . "$tmp/scope.ext")" -lt 40 ] || ! diff "$tmp/scope.ext" "$tmp/scope.tp" > "$tmp/diff"; then
+  bad "xplane_scope_path(tf_op, name, depth) differs from the extension's:"; head -10 "$tmp/diff"; tp_error
+else
+  ok
+fi
+
+# the rule fixtures
+mkdir -p "$tmp/rules"
+"$BUILD/tests/make_rule_fixtures" "$tmp/rules" > /dev/null
+for f in "$tmp"/rules/*.xplane.pb; do
+  "$CONV" -o "${f%.xplane.pb}.pftrace" "$f" > /dev/null
+  check_import "$f" "${f%.xplane.pb}.pftrace" "$(basename "$f")"
+  compare_package "$f" "${f%.xplane.pb}.pftrace" "$(basename "$f")" > /dev/null
+done
+
+# a two-host logdir converted with --merge (one trace, both hosts): the
+# package over it against the extension over the logdir
+mkdir -p "$tmp/merge/plugins/profile/run1"
+cp "$tmp/rules/steps_light_heavy.xplane.pb" "$tmp/merge/plugins/profile/run1/hostA.xplane.pb"
+cp "$tmp/rules/comm_heavy.xplane.pb" "$tmp/merge/plugins/profile/run1/hostB.xplane.pb"
+"$CONV" --merge -o "$tmp/merged.pftrace" "$tmp/merge" > /dev/null
+compare_package "$tmp/merge" "$tmp/merged.pftrace" "merged two-host logdir"
+
+# ---- 4. the canned queries, sqlite3 shell against trace processor ----
+# queries PROFILE TRACE OP: every query of SPECS on both engines, byte for
+# byte; trace processor runs them all in one session (the package's tables
+# are built once), separated by marker rows.
+queries() {
+  local profile=$1 trace=$2 op=$3 i label
+  : > "$tmp/all.sql"
+  for i in "${!SPECS[@]}"; do
+    spec_native "$SQLITE3" "${SPECS[$i]}" "$profile" "$op" "$tmp/native.$i"
+    if [ -x "$SQLITE3_NEW" ]; then
+      spec_native "$SQLITE3_NEW" "${SPECS[$i]}" "$profile" "$op" "$tmp/new.$i"
+      if ! diff <(mask < "$tmp/native.$i") <(mask < "$tmp/new.$i") > "$tmp/diff"; then
+        bad "$(basename "$profile") ${SPECS[$i]//@OP@/$op}: SQLite 3.52 prints otherwise than 3.40:"; head -10 "$tmp/diff"
+      else
+        ok
+      fi
+    fi
+    echo "SELECT '@@@ $i' AS marker;" >> "$tmp/all.sql"
+    tp_plugin/tp_query.sh "queries/$SPEC_QUERY.sql" "${SPEC_KV[@]}" >> "$tmp/all.sql" || return 1
+  done
+  rm -f "$tmp"/package.*
+  "$TP" --add-sql-package "$PKG" -q "$tmp/all.sql" "$trace" 2> "$tmp/tp.err" | tp_plugin/tp_run.sh --unwrap > "$tmp/package"
+  awk -v d="$tmp" '/^@@@ [0-9]+$/ { out = d "/package." $2; printf "" > out; next } { print > out }' "$tmp/package"
+  for i in "${!SPECS[@]}"; do
+    label="$(basename "$profile") ${SPECS[$i]//@OP@/$op}"
+    if [ ! -s "$tmp/native.$i" ] || [ ! -f "$tmp/package.$i" ] ||
+       ! diff <(mask < "$tmp/native.$i") <(mask < "$tmp/package.$i") > "$tmp/diff"; then
+      bad "$label: the engines differ:"; head -20 "$tmp/diff"; tp_error
+    else
+      ok
+    fi
+  done
+}
+for f in "$tmp"/rules/*.xplane.pb; do
+  queries "$f" "${f%.xplane.pb}.pftrace" "DOT.4?"
+done
+
+# ---- 3. errors ----
+# A trace without the source record: the hand-written one (not converted by
+# xplane2perfetto), and the fixture's Chrome JSON trace (args.* keys).
+tp_plugin/tp_query.sh queries/summary.sql > "$tmp/s.sql"
+"$CONV" --format json -o "$tmp/fx.json" "$tmp/fx.xplane.pb" > /dev/null
+for t in "$tmp/keys.pftrace" "$tmp/fx.json"; do
+  [ -f "$t" ] || continue
+  tp "$t" "$tmp/s.sql" > /dev/null
+  case $(tp_error) in
+    *"xplane queries: no profile:"*"in trace processor: the trace has no xplane.source record"*"xplane2perfetto -o HOST.pftrace HOST.xplane.pb"*) ok ;;
+    *) bad "$(basename "$t"): no source record: $(tp_error)" ;;
+  esac
+done
+
+# ---- 5. Python: a multi-host logdir through (Batch)TraceProcessor ----
+multihost() {
+  local a=$1 b=$2 f
+  local py=${PYTHON3:-/usr/bin/python3} pypath=${PERFETTO_PYTHON:-$SRC/../shared/tools/python}
+  if ! PYTHONPATH=$pypath "$py" -c 'import perfetto.batch_trace_processor.api, pandas' 2> /dev/null; then
+    echo "SKIP (Python part): no perfetto package at $pypath or no pandas for $py (set PERFETTO_PYTHON; apt-get install python3-pandas python3-protobuf)"
+    return
+  fi
+  rm -rf "$tmp/mh"
+  mkdir -p "$tmp/mh/logdir/plugins/profile/run1"
+  cp "$a" "$tmp/mh/logdir/plugins/profile/run1/hostA.xplane.pb"
+  cp "$b" "$tmp/mh/logdir/plugins/profile/run1/hostB.xplane.pb"
+  "$CONV" -o "$tmp/mh/traces" "$tmp/mh/logdir" > /dev/null
+  for f in "$tmp"/mh/logdir/plugins/profile/run1/*.xplane.pb; do
+    "$SQLITE3" -bail -cmd ".load $EXT" :memory: "
+      SELECT s.host, 'steps', count(st.step), coalesce(sum(st.dur_ps), 0), coalesce(max(st.dur_ps), 0)
+      FROM xplane_space('$f') s LEFT JOIN xplane_steps('$f') st GROUP BY s.host;
+      SELECT s.host, 'top', o.rank, o.name, o.self_ps FROM xplane_space('$f') s,
+        (SELECT row_number() OVER (ORDER BY sum(self_ps) DESC, name) AS rank, name, sum(self_ps) AS self_ps
+         FROM xplane_ops('$f') GROUP BY name ORDER BY rank LIMIT 5) o;
+      SELECT (SELECT host FROM xplane_space('$f')), 'ops', count(*) FROM xplane_ops('$f');"
+  done | sort > "$tmp/mh/want"
+  if ! PYTHONPATH=$pypath "$py" tests/tp_multihost.py "$TP" "$PKG" "$tmp/mh/traces" > "$tmp/mh/got" 2> "$tmp/mh/err"; then
+    bad "multi-host Python: $(tail -5 "$tmp/mh/err")"
+  elif [ "$(grep -c . "$tmp/mh/want")" -lt 4 ] || ! diff "$tmp/mh/want" "$tmp/mh/got" > "$tmp/diff"; then
+    bad "multi-host Python: the per-host numbers differ from the extension's:"; head -10 "$tmp/diff"
+  else
+    ok
+    echo "multi-host Python: $(grep -c . "$tmp/mh/got") per-host lines equal the extension's"
+  fi
+}
+
+# ---- the real profiles ----
+shopt -s nullglob
+files=("$DATA"/*.xplane.pb)
+if [ ${#files[@]} -eq 0 ]; then
+  multihost "$tmp/rules/steps_light_heavy.xplane.pb" "$tmp/rules/comm_heavy.xplane.pb"
+  echo "$pass passed, $fail failed (fixtures only)"
+  echo "SKIP: no real profiles in $DATA"
+  [ $fail -eq 0 ] && exit 77 || exit 1
+fi
+for f in "${files[@]}"; do
+  h=$(basename "$f" .xplane.pb)
+  "$CONV" -o "$tmp/$h.pftrace" "$f" > /dev/null
+  check_import "$f" "$tmp/$h.pftrace" "$h"
+  compare_package "$f" "$tmp/$h.pftrace" "$h"
+  # the op with the largest pre-op gap, as a user would ask about it
+  op=$("$SQLITE3" -cmd ".load $EXT" :memory: \
+    "SELECT gap_payload_name FROM xplane_ops('$f') ORDER BY gap_before_ps DESC, op_id LIMIT 1")
+  queries "$f" "$tmp/$h.pftrace" "$op"
+  rm -f "$tmp/$h.pftrace"
+done
+# gpu_mw has steps; any second profile
+if [ -f "$DATA/gpu_mw.xplane.pb" ] && [ -f "$DATA/tracelens_jax08_gemm.xplane.pb" ]; then
+  multihost "$DATA/gpu_mw.xplane.pb" "$DATA/tracelens_jax08_gemm.xplane.pb"
+else
+  multihost "${files[0]}" "${files[1]:-${files[0]}}"
+fi
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
