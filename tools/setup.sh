@@ -10,7 +10,8 @@
 # it), yajl and zlib (reading JSON traces, streaming, gzip), libcrypto
 # (libssl-dev: SHA-256 of profiles), clang (the
 # fuzzer), valgrind, and small tools the test scripts call (xxd, openssl, jq,
-# gzip, setpriv from util-linux).
+# gzip, setpriv from util-linux); with XPLANE_TEST_DEPS=1 also what only the
+# tests use (below).
 set -euo pipefail
 
 XPLANE_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,6 +21,13 @@ export XPLANE_SRC XPLANE_BUILD_DIR
 xplane_packages=(build-essential cmake pkg-config sqlite3 libsqlite3-dev libprotobuf-c-dev
                  protobuf-c-compiler protobuf-compiler libyajl-dev zlib1g-dev libssl-dev clang valgrind
                  xxd openssl jq gzip util-linux)
+# What only the tests use (tools/test.sh sets XPLANE_TEST_DEPS=1): Python for the independent
+# checks (reference comparison, region recomputation, hostile inputs, the package linter),
+# python3-protobuf and python3-pandas for Perfetto's Python TraceProcessor, and headless
+# Chromium to render the HTML report.
+if [ "${XPLANE_TEST_DEPS:-0}" = 1 ]; then
+  xplane_packages+=(python3 python3-protobuf python3-pandas chromium)
+fi
 
 xplane_install_deps() {
   local missing=()

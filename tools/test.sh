@@ -10,6 +10,7 @@
 # Real profiles are read from ../shared/data; tests that need them skip with
 # a message when that folder is absent.
 set -euo pipefail
+XPLANE_TEST_DEPS=1
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 cd "$XPLANE_BUILD_DIR"
