@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <time.h>
 
-static _Thread_local xp_cancel *current;
+#include "util.h"
+
+static XP_THREAD_LOCAL xp_cancel *current;
 
 static uint64_t now_ns(void) {
   struct timespec ts;

@@ -894,7 +894,7 @@ static void mark_changed(const xp_profile *p) { ((xp_profile *)p)->changed = XP_
 
 /* Events read on this thread, by every iterator: the interrupt check runs
 ** every 4096 (lines are often shorter than that). */
-static _Thread_local uint32_t events_read;
+static XP_THREAD_LOCAL uint32_t events_read;
 
 int xp_events_next(xp_event_iter *it, xp_event *ev) {
   xp_field f;
