@@ -258,9 +258,10 @@ O'Brien|text" "$("$SQLITE3" hist.db 'SELECT label, typeof(label) FROM regression
   check "JSON trace: read as a trace" "perfetto_trace_json" "$(jq -r .source_format gpu_from_json.json)"
   check "JSON trace: the shell's summary of it" "$(shell summary profile "$tmp/gpu.json" | jq -S 'del(.generated_at_utc, .run_metadata)')" \
     "$(jq -S 'del(.generated_at_utc, .run_metadata)' gpu_from_json.json)"
-  # sql: the shell with PATH as the default profile
+  # sql: the shell with PATH as the default profile (the test's shell: under the sanitizers,
+  # the wrapper that preloads their runtimes before it loads the instrumented extension)
   check "sql PATH: xplane_events count = data/README.md" 23128 \
-    "$("$X" sql "$gpu" -- -batch :memory: 'SELECT count(*) FROM xplane_events;' 2>&1)"
+    "$(XPLANE_SQLITE3="$SQLITE3" "$X" sql "$gpu" -- -batch :memory: 'SELECT count(*) FROM xplane_events;' 2>&1)"
 fi
 
 echo "test_cli: $pass passed, $fail failed"
