@@ -28,7 +28,8 @@
 #  8  sqlite3_interrupt (or a progress handler) 0.1 s (0.3 s for the
 #     conversion) into a cold query (decode, JSON parse, analysis, prefetch
 #     threads, conversion) takes effect within 0.25 s (the bound
-#     checked here; the requirement is 100 ms, measured in the note), and an
+#     checked here, 1 s under the sanitizers; the requirement is 100 ms,
+#     measured in the note), and an
 #     interrupted conversion leaves no file.
 # 13  a logdir with an unreadable directory, a dangling symlink and a
 #     half-written profile: xplane_files lists every entry with its status
@@ -189,7 +190,7 @@ cat >"$TMP/interrupt.py" <<'PYEOF'
 # interrupt.py EXT SQL DELAY [progress]: run SQL on a fresh connection and stop
 # it DELAY s in: Connection.interrupt() from a timer thread, or (progress) a
 # progress handler, every 1000 instructions, that returns 1 from then on.
-import sqlite3, sys, threading, time
+import os, sqlite3, sys, threading, time
 ext, sql, delay = sys.argv[1], sys.argv[2], float(sys.argv[3])
 db = sqlite3.connect(":memory:", check_same_thread=False)
 db.enable_load_extension(True)
@@ -213,15 +214,22 @@ except sqlite3.OperationalError as e:
     res = str(e)
 t1 = time.monotonic()
 lat = t1 - t_stop[0] if t_stop[0] else -1.0
-print("%s %s" % (res, "ok" if 0 <= lat < 0.25 else "late(%.3fs after the stop, %.3fs in all)" % (lat, t1 - t0)))
+bound = float(os.environ.get("XP_LATENCY_BOUND", "0.25"))
+print("%s %s" % (res, "ok" if 0 <= lat < bound else "late(%.3fs after the stop, %.3fs in all)" % (lat, t1 - t0)))
 PYEOF
 # An instrumented extension (tests/run_sanitized.sh) needs the ASan and UBSan
 # runtimes preloaded into Python, as the sqlite3 wrapper does for the shell.
+# (Read from the file's NEEDED entries: nothing is executed.) Under the
+# sanitizers every instruction costs several times more, so there the bound on
+# the interrupt latency is 1 s instead of 0.25 s: that run is about memory
+# safety; the plain run holds the 0.25 s bound.
 PY_PRELOAD=
-if ldd "$EXT.so" 2>/dev/null | grep -q libasan; then
+LATENCY_BOUND=0.25
+if readelf -d "$EXT.so" 2>/dev/null | grep -q 'NEEDED.*libasan'; then
   PY_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+  LATENCY_BOUND=1.0
 fi
-interrupt() { LD_PRELOAD=$PY_PRELOAD "$PY" "$TMP/interrupt.py" "$EXT" "$@" 2>&1; }
+interrupt() { XP_LATENCY_BOUND=$LATENCY_BOUND LD_PRELOAD=$PY_PRELOAD "$PY" "$TMP/interrupt.py" "$EXT" "$@" 2>&1; }
 mkdir -p "$BIG/twice/a" "$BIG/twice/b" && cp "$BIG1" "$BIG/twice/a/" && cp "$BIG1" "$BIG/twice/b/"
 check "8: interrupt 0.1 s into a cold xplane_ops (decode + analysis)" "interrupted ok" \
   "$(interrupt "SELECT count(*), sum(self_ps) FROM xplane_ops('$BIG1')" 0.1)"
