@@ -183,7 +183,7 @@ check "findings.sql: a bad @finding exits 1" "1" "$?"
   fail "xplane_gen big exited $?"
 # (an instrumented extension, tests/run_sanitized.sh, needs its runtimes preloaded into Python)
 py=(/usr/bin/python3)
-if ldd "$EXT.so" 2>/dev/null | grep -q libasan; then
+if readelf -d "$EXT.so" 2>/dev/null | grep -q 'NEEDED.*libasan'; then
   py=(env LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
       ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" /usr/bin/python3)
 fi
