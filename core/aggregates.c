@@ -8,17 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis_internal.h"
 #include "semantics.h"
-
 #include "util.h"
 
 const char *const xp_category_names[XP_N_CATS] = {"compute", "communication", "host", "stall", "other"};
-
-static int category_of(const char *name) {
-  for (int i = 0; i < XP_N_CATS; i++)
-    if (strcmp(name, xp_category_names[i]) == 0) return i;
-  return XP_CAT_OTHER;
-}
 
 /* ---- counting distinct strings per (owner, kind), in first-seen order ---- */
 
@@ -129,8 +123,7 @@ static void tracks_free(void *t_) {
   tracks *t = t_;
   for (int64_t i = 0; i < t->n_hints; i++) xp_free(t->hints[i].value);
   xp_free(t->hints);
-  xp_free(t->aggs);
-  xp_free(t);
+  xp_free(t); /* aggs belong to the analysis */
 }
 
 /* run_id as the reference reads it: non-empty text, or an integer (a double
@@ -153,54 +146,31 @@ static int run_id_text(const xp_stat *s, char *buf, size_t cap, xp_str *out) {
   return 1;
 }
 
+/* The hints: run_id and the source file of every analysis event, counted in
+** profile order (the aggregates themselves come from the pass, pass.c). */
 static int build_tracks(xp_profile *p, tracks *t) {
-  int64_t *acc = NULL; /* per (global line, category): n, dur, self, first, last */
+  if (!xp_analysis_pass(p)) return 0;
+  const xp_analysis *a = p->analysis;
+  t->aggs = a->aggs;
+  t->n = a->n_aggs;
   counter hints;
   memset(&hints, 0, sizeof(hints));
   int ok = 1;
-  int64_t seen = 0, lines = 0;
-  acc = xp_malloc(sizeof(int64_t) * 5 * XP_N_CATS * (uint64_t)(p->n_lines + 1));
-  if (!acc) return 0;
+  int64_t seen = 0;
   for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
     const xp_plane *pl = &p->planes[pi];
     static const char *const hint_names[] = {"run_id", "source", "source_file", "file_name"};
     xp_stat_pick_ids hint_ids;
     xp_stat_pick_init(pl, hint_names, 4, &hint_ids);
-    /* the category depends on the plane and the event's name: once per metadata */
-    int8_t *cat_of = xp_malloc((uint64_t)pl->n_emeta + 1);
-    if (!cat_of) { ok = 0; break; }
-    memset(cat_of, -1, (size_t)pl->n_emeta + 1);
-    for (int32_t li = 0; ok && li < pl->n_lines; li++, lines++) {
+    for (int32_t li = 0; ok && li < pl->n_lines; li++) {
       const xp_line *ln = &pl->lines[li];
-      int64_t *a = acc + lines * 5 * XP_N_CATS;
-      for (int c = 0; c < XP_N_CATS; c++) {
-        a[c * 5 + 0] = a[c * 5 + 1] = a[c * 5 + 2] = 0;
-        a[c * 5 + 3] = INT64_MAX;
-        a[c * 5 + 4] = INT64_MIN;
-      }
-      const int64_t *self = ln->n_events ? xp_line_self_times(p, pi, li) : NULL;
-      if (ln->n_events && !self) { ok = 0; break; }
       xp_event_iter it;
       xp_event ev;
-      int64_t idx = -1;
       xp_events_begin(p, ln, &it);
       while (ok && xp_events_next(&it, &ev)) {
         const xp_event_meta *em;
         xp_str name;
-        idx++;
         if (!xp_analysis_event(pl, &ev, &em, &name)) continue;
-        int8_t *c_em = &cat_of[em - pl->emeta];
-        if (*c_em < 0) *c_em = (int8_t)category_of(xp_event_category(pl->name.p, pl->name.n, name.p, name.n));
-        int c = *c_em;
-        /* the index bounds each start and end (profile.h XP_TIME_LIMIT_PS);
-        ** the sums saturate at INT64_MAX */
-        int64_t start = xp_event_start(ln, &ev), end = start + ev.duration_ps;
-        int64_t *b = a + c * 5;
-        b[0]++;
-        b[1] = xp_add_sat(b[1], ev.duration_ps);
-        b[2] = xp_add_sat(b[2], self[idx] > 0 ? self[idx] : 0);
-        if (start < b[3]) b[3] = start;
-        if (end > b[4]) b[4] = end;
         /* hint stats: run_id, then the source by priority */
         xp_stat hs[4];
         xp_stat_pick(p, pl, &ev, &hint_ids, 4, hs);
@@ -212,30 +182,10 @@ static int build_tracks(xp_profile *p, tracks *t) {
         if (ok && v.n) ok = counter_add(&hints, 0, XP_HINT_SOURCE_FILE, v.p, v.n, seen);
       }
     }
-    xp_free(cat_of);
   }
-  /* rows: the (line, category) pairs that saw events */
-  int64_t n = 0;
-  for (int64_t i = 0; ok && i < lines * XP_N_CATS; i++) n += acc[i * 5] > 0;
-  t->aggs = ok ? xp_malloc(sizeof(xp_track_agg) * (uint64_t)(n + 1)) : NULL;
+  ok = ok && !p->changed;
   t->hints = ok ? xp_malloc(sizeof(xp_hint) * (uint64_t)(hints.n + 1)) : NULL;
-  ok = ok && t->aggs && t->hints;
-  lines = 0;
-  for (int32_t pi = 0; ok && pi < p->n_planes; pi++)
-    for (int32_t li = 0; li < p->planes[pi].n_lines; li++, lines++)
-      for (int c = 0; c < XP_N_CATS; c++) {
-        const int64_t *b = acc + (lines * XP_N_CATS + c) * 5;
-        if (!b[0]) continue;
-        xp_track_agg *g = &t->aggs[t->n++];
-        g->plane = pi;
-        g->line = li;
-        g->category = c;
-        g->n_events = b[0];
-        g->dur_ps = b[1];
-        g->self_ps = b[2];
-        g->first_start_ps = b[3];
-        g->last_end_ps = b[4];
-      }
+  ok = ok && t->hints;
   for (int64_t i = 0; ok && i < hints.n; i++) {
     xp_hint *h = &t->hints[t->n_hints++];
     h->kind = hints.v[i].kind;
@@ -244,7 +194,6 @@ static int build_tracks(xp_profile *p, tracks *t) {
     h->first_seen = hints.v[i].first_seen;
   }
   counter_free(&hints, ok);
-  xp_free(acc);
   return ok;
 }
 

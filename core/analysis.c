@@ -1,7 +1,7 @@
 /*
 ** analysis.c: the per-profile analysis record and its slots, which events enter the
 ** analysis, and the accessors of a device op; the parts are built on first use
-** by tracks.c, ops.c, steps.c and regions.c and cached on the profile, so a
+** by pass.c, tracks.c, steps.c and regions.c and cached on the profile, so a
 ** query over xplane_ops costs one pass after the first (see analysis.h).
 */
 #include "analysis.h"
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aggregates.h"
 #include "analysis_internal.h"
 #include "semantics.h"
 #include "util.h"
@@ -21,6 +22,7 @@ static void analysis_free(void *a_) {
   xp_free(a->trk_first);
   xp_free(a->trk_next);
   xp_free(a->ops);
+  xp_free(a->aggs);
   xp_free(a->steps);
   for (int64_t i = 0; i < a->n_scopes; i++) xp_free(a->scopes[i].path);
   xp_free(a->scopes);
@@ -35,6 +37,7 @@ static int64_t analysis_bytes(const void *a_) {
   const xp_analysis *a = a_;
   int64_t n = (int64_t)sizeof(*a) + a->n_lines * (int64_t)sizeof(int64_t *) + a->self_bytes;
   if (a->n_ops > 0) n += a->n_ops * (int64_t)sizeof(xp_op);
+  n += a->n_aggs * (int64_t)sizeof(struct xp_track_agg);
   if (a->n_steps > 0) n += a->n_steps * (int64_t)sizeof(xp_step);
   for (int64_t i = 0; i < a->n_scopes; i++)
     n += (int64_t)sizeof(xp_scope) + (a->scopes[i].path ? (int64_t)strlen(a->scopes[i].path) : 0);

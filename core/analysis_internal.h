@@ -4,8 +4,9 @@
 **
 **   analysis.c  the per-profile analysis record, its slots, event selection
 **               and the op accessors
-**   tracks.c    a track's analysis events gathered, and their self times
-**   ops.c       the device ops with self time, pre-op gap and payload
+**   tracks.c    a track's analysis events gathered, and a line's self times
+**   pass.c      the one walk per track: the device ops with self time,
+**               pre-op gap and payload, and the track aggregates
 **   steps.c     steps from a Steps line, host annotations or XLA modules
 **   regions.c   hierarchical regions (named scopes)
 */
@@ -21,7 +22,9 @@ struct xp_analysis {
   int32_t *line_base;   /* per plane: global index of its first line */
   int64_t **line_self;  /* per global line: self times by event index, or NULL */
   xp_op *ops;
-  int64_t n_ops;        /* -1 until built */
+  int64_t n_ops;        /* -1 until built (pass.c) */
+  struct xp_track_agg *aggs; /* per (plane, line, category) with events, in that order (pass.c) */
+  int64_t n_aggs;
   xp_step *steps;
   int64_t n_steps;      /* -1 until built */
   xp_scope *scopes;
@@ -55,6 +58,9 @@ typedef struct xp_gathered {
 int xp_gather_track(const xp_profile *p, const xp_analysis *a, int32_t plane, int32_t first, int only_ops,
                     xp_gathered *g);
 void xp_gathered_free(xp_gathered *g);
+/* Build the ops and the track aggregates (pass.c) once; 0 on OOM, a changed
+** file or an interrupt (nothing is kept then). */
+int xp_analysis_pass(xp_profile *p);
 /* The first line of the plane in the track of line li, and the line after li
 ** in its track (-1: li is the last). O(1). */
 static inline int32_t xp_track_first(const xp_analysis *a, int32_t plane, int32_t li) {

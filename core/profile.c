@@ -835,6 +835,7 @@ xp_profile *xp_profile_load(const char *name, const char *file, int as_json, con
     xp_free(p->source_path);
     if (!(p->source_path = xp_mprintf("%s", file))) *why = xp_mprintf("out of memory");
   }
+  p->threads = threads < 1 ? 1 : threads > XP_MAX_INDEX_THREADS ? XP_MAX_INDEX_THREADS : threads;
   if (!*why) *why = load_file(p, file, as_json, note, threads);
   if (*why) {
     profile_free(p);

@@ -171,6 +171,7 @@ typedef struct xp_profile {
   int64_t profile_start_time_ns; /* from the `Task Environment` plane */
   int64_t profile_stop_time_ns;
   int refcount;
+  int threads;          /* threads its analysis may use (xp_profile_load's `threads`) */
   /* Set (to 1) when the file changed under the profile: it shrank while mapped
   ** (guard.h) or a re-walk found other bytes than the index (xp_events_next
   ** past a line's indexed count). Every reader checks it and fails with

@@ -1,0 +1,332 @@
+/*
+** pass.c: the one walk per track that the analysis is built from.
+**
+** xp_ops() (and the track aggregates of aggregates.h) come from one pass over
+** the profile: every track (the lines of a plane that share an id) is read
+** once, and that one read yields, for the track's analysis events,
+**   - their exclusive (self) times (timeline.h),
+**   - per (line, event category) the count, duration, self time, first start
+**     and last end (xp_track_agg),
+**   - for the events of device-op lines: the device ops with self time,
+**     pre-op gap, gap payload and op category.
+** What depends on an event's metadata only (is its name empty, its event
+** category, its op category, is it marker-like) is worked out once per
+** metadata entry before the walk (emeta_facts), not per event.
+**
+** Tracks are independent: they are handed to up to p->threads threads (largest
+** first) and their results joined in profile order (plane, then the track's
+** first line), so the ops and aggregates are the same bytes whatever the
+** thread count. Workers adopt the query's cancellation (cancel.h): the event
+** iterator stops on an interrupt and marks the profile, and then nothing built
+** here is kept.
+**
+** Memory: each op is an xp_op (analysis.h); self times of events that are not
+** ops are not kept (xp_line_self_times, tracks.c, works a line's out on
+** demand for xplane_events).
+*/
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregates.h"
+#include "analysis_internal.h"
+#include "cancel.h"
+#include "semantics.h"
+#include "timeline.h"
+#include "util.h"
+
+/* Facts of one event metadata entry (one byte): */
+enum {
+  EM_KNOWN = 0x80,   /* computed */
+  EM_NAMED = 0x40,   /* display_name, else name, is non-empty: its events can enter the analysis */
+  EM_MARKER = 0x20,  /* the op name is marker-like (xp_marker_like_n) */
+  EM_OPCAT = 0x18,   /* XP_OP_* << 3 */
+  EM_CAT = 0x07      /* XP_CAT_* (the event category on its plane) */
+};
+
+static int category_index(const char *name) {
+  for (int i = 0; i < XP_N_CATS; i++)
+    if (strcmp(name, xp_category_names[i]) == 0) return i;
+  return XP_CAT_OTHER;
+}
+
+/* The facts of every event metadata entry of a plane, or NULL on OOM. */
+static uint8_t *emeta_facts(const xp_plane *pl) {
+  uint8_t *f = xp_malloc((uint64_t)pl->n_emeta + 1);
+  if (!f) return NULL;
+  for (int32_t k = 0; k < pl->n_emeta; k++) {
+    const xp_event_meta *em = &pl->emeta[k];
+    xp_str name = em->display_name.n ? em->display_name : em->name;
+    uint8_t b = EM_KNOWN;
+    if (name.n) {
+      b |= EM_NAMED;
+      b |= (uint8_t)category_index(xp_event_category(pl->name.p, pl->name.n, name.p, name.n));
+      const char *oc = xp_op_category(name.p, name.n);
+      int c = XP_OP_COMPUTE;
+      while (c < XP_OP_STALL && strcmp(oc, xp_op_category_names[c]) != 0) c++;
+      b |= (uint8_t)(c << 3);
+      if (xp_marker_like_n(name.p, name.n)) b |= EM_MARKER;
+    }
+    f[k] = b;
+  }
+  return f;
+}
+
+/* One track's work and results. */
+typedef struct task {
+  int32_t plane, first;  /* the track: its plane and first line */
+  int has_ops;           /* one of its lines is a device-op line */
+  int64_t weight;        /* its events: the largest tracks go first */
+  xp_op *ops;            /* its ops; payload is an index into these */
+  int64_t n_ops;
+  xp_track_agg *aggs;
+  int64_t n_aggs;
+  int failed;            /* out of memory */
+} task;
+
+typedef struct pass {
+  xp_profile *p;
+  xp_analysis *a;
+  uint8_t **facts;       /* per plane, NULL when it has no events */
+  uint8_t **op_line;     /* per plane: is line i a device-op line (planes with events) */
+  task *tasks;
+  int64_t n_tasks;
+  int64_t next;          /* next task to take (under mu) */
+  pthread_mutex_t mu;
+} pass;
+
+/* The aggregates of one track's lines, from its gathered events. */
+static int track_aggs(task *t, const xp_gathered *g, const int64_t *self, const uint8_t *facts) {
+  /* rows per (line, category), found by a small open table: a track has few lines */
+  int64_t cap = 0;
+  for (int64_t k = 0; k < g->n; k++) {
+    int32_t line = g->line[k];
+    int c = facts[g->emeta[k]] & EM_CAT;
+    xp_track_agg *r = NULL;
+    /* events of one line come together (gathered line by line): look back first */
+    for (int64_t i = t->n_aggs - 1; i >= 0 && t->aggs[i].line == line; i--)
+      if (t->aggs[i].category == c) { r = &t->aggs[i]; break; }
+    if (!r) {
+      if (!xp_grow((void **)&t->aggs, &cap, t->n_aggs + 1, sizeof(xp_track_agg))) return 0;
+      r = &t->aggs[t->n_aggs++];
+      r->plane = t->plane;
+      r->line = line;
+      r->category = c;
+      r->n_events = r->dur_ps = r->self_ps = 0;
+      r->first_start_ps = INT64_MAX;
+      r->last_end_ps = INT64_MIN;
+    }
+    /* the index bounds each start and end (profile.h XP_TIME_LIMIT_PS); sums saturate */
+    int64_t start = g->start[k], end = start + g->dur[k];
+    r->n_events++;
+    r->dur_ps = xp_add_sat(r->dur_ps, g->dur[k]);
+    r->self_ps = xp_add_sat(r->self_ps, self[k] > 0 ? self[k] : 0);
+    if (start < r->first_start_ps) r->first_start_ps = start;
+    if (end > r->last_end_ps) r->last_end_ps = end;
+  }
+  return 1;
+}
+
+/* The ops of one track: its events on device-op lines, in gathered order. */
+static int track_ops(const pass *ps, task *t, const xp_gathered *g, const int64_t *self, const uint8_t *facts) {
+  const uint8_t *is_op_line = ps->op_line[t->plane];
+  int64_t n = 0;
+  for (int64_t k = 0; k < g->n; k++) n += is_op_line[g->line[k]];
+  int64_t *start = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
+  int64_t *dur = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
+  int64_t *gap = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
+  int64_t *payload = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
+  uint8_t *marker = xp_malloc((uint64_t)n + 1);
+  t->ops = xp_malloc(sizeof(xp_op) * (uint64_t)(n + 1));
+  int ok = start && dur && gap && payload && marker && t->ops;
+  for (int64_t k = 0, j = 0; ok && k < g->n; k++) {
+    if (!is_op_line[g->line[k]]) continue;
+    start[j] = g->start[k];
+    dur[j] = g->dur[k];
+    marker[j] = (facts[g->emeta[k]] & EM_MARKER) != 0;
+    xp_op *o = &t->ops[j++];
+    o->start_ps = g->start[k];
+    o->dur_ps = g->dur[k];
+    o->self_ps = self[k];
+    o->step = -1;
+    o->msg = g->msg[k];
+    o->msg_n = g->msg_n[k];
+    o->plane = t->plane;
+    o->line = g->line[k];
+    o->event_index = g->event_index[k];
+    o->emeta = g->emeta[k];
+    o->category = (facts[g->emeta[k]] & EM_OPCAT) >> 3;
+  }
+  ok = ok && xp_pre_op_gaps(n, start, dur, marker, gap, payload);
+  for (int64_t j = 0; ok && j < n; j++) {
+    t->ops[j].gap_ps = gap[j];
+    t->ops[j].payload = payload[j]; /* track-local until joined */
+  }
+  if (ok) t->n_ops = n;
+  xp_free(start);
+  xp_free(dur);
+  xp_free(gap);
+  xp_free(payload);
+  xp_free(marker);
+  return ok;
+}
+
+static void run_task(pass *ps, task *t) {
+  xp_gathered g;
+  memset(&g, 0, sizeof(g));
+  int ok = xp_gather_track(ps->p, ps->a, t->plane, t->first, 0, &g);
+  int64_t *self = ok ? xp_malloc(sizeof(int64_t) * (uint64_t)(g.n + 1)) : NULL;
+  ok = self && xp_exclusive_times(g.n, g.start, g.dur, self);
+  const uint8_t *facts = ps->facts[t->plane];
+  ok = ok && track_aggs(t, &g, self, facts);
+  ok = ok && (!t->has_ops || track_ops(ps, t, &g, self, facts));
+  if (!ok) t->failed = 1;
+  xp_free(self);
+  xp_gathered_free(&g);
+}
+
+static void *worker(void *arg) {
+  pass *ps = arg;
+  for (;;) {
+    pthread_mutex_lock(&ps->mu);
+    int64_t k = ps->next < ps->n_tasks ? ps->next++ : -1;
+    pthread_mutex_unlock(&ps->mu);
+    if (k < 0 || ps->p->changed) return NULL;
+    run_task(ps, &ps->tasks[k]);
+  }
+}
+
+/* Heaviest first; ties (and the join) by profile order. */
+static int by_weight(const void *x, const void *y) {
+  const task *a = x, *b = y;
+  if (a->weight != b->weight) return a->weight > b->weight ? -1 : 1;
+  if (a->plane != b->plane) return a->plane < b->plane ? -1 : 1;
+  return a->first < b->first ? -1 : a->first > b->first;
+}
+
+static int by_profile_order(const void *x, const void *y) {
+  const task *a = x, *b = y;
+  if (a->plane != b->plane) return a->plane < b->plane ? -1 : 1;
+  return a->first < b->first ? -1 : a->first > b->first;
+}
+
+static int by_line_category(const void *x, const void *y) {
+  const xp_track_agg *a = x, *b = y;
+  if (a->plane != b->plane) return a->plane < b->plane ? -1 : 1;
+  if (a->line != b->line) return a->line < b->line ? -1 : 1;
+  return a->category < b->category ? -1 : a->category > b->category;
+}
+
+/* Join the tasks' results (in profile order) into the analysis. */
+static int join(pass *ps) {
+  xp_analysis *a = ps->a;
+  int64_t n_ops = 0, n_aggs = 0;
+  for (int64_t k = 0; k < ps->n_tasks; k++) {
+    n_ops += ps->tasks[k].n_ops;
+    n_aggs += ps->tasks[k].n_aggs;
+  }
+  a->ops = xp_malloc(sizeof(xp_op) * (uint64_t)(n_ops + 1));
+  a->aggs = xp_malloc(sizeof(xp_track_agg) * (uint64_t)(n_aggs + 1));
+  if (!a->ops || !a->aggs) return 0;
+  int64_t base = 0, at = 0;
+  for (int64_t k = 0; k < ps->n_tasks; k++) {
+    task *t = &ps->tasks[k];
+    for (int64_t j = 0; j < t->n_ops; j++) {
+      xp_op *o = &a->ops[base + j];
+      *o = t->ops[j];
+      if (o->payload >= 0) o->payload += base;
+    }
+    base += t->n_ops;
+    xp_free(t->ops);
+    t->ops = NULL;
+    if (t->n_aggs) memcpy(a->aggs + at, t->aggs, sizeof(xp_track_agg) * (size_t)t->n_aggs);
+    at += t->n_aggs;
+  }
+  if (at) qsort(a->aggs, (size_t)at, sizeof(xp_track_agg), by_line_category);
+  a->n_ops = n_ops;
+  a->n_aggs = at;
+  return 1;
+}
+
+static void pass_free(pass *ps) {
+  for (int32_t i = 0; ps->facts && i < ps->p->n_planes; i++) {
+    xp_free(ps->facts[i]);
+    xp_free(ps->op_line[i]);
+  }
+  xp_free(ps->facts); /* op_line shares its block */
+  for (int64_t k = 0; ps->tasks && k < ps->n_tasks; k++) {
+    xp_free(ps->tasks[k].ops);
+    xp_free(ps->tasks[k].aggs);
+  }
+  xp_free(ps->tasks);
+}
+
+/* Build a->ops and a->aggs, once. 0 on OOM, on a changed file or when interrupted. */
+int xp_analysis_pass(xp_profile *p) {
+  xp_analysis *a = xp_analysis_get(p);
+  if (!a) return 0;
+  if (a->n_ops >= 0) return 1;
+  pass ps;
+  memset(&ps, 0, sizeof(ps));
+  ps.p = p;
+  ps.a = a;
+  int ok = 1;
+  ps.facts = xp_malloc(sizeof(uint8_t *) * 2 * (uint64_t)(p->n_planes + 1));
+  ps.tasks = xp_malloc(sizeof(task) * (uint64_t)(p->n_lines + 1));
+  if (!ps.facts || !ps.tasks) {
+    xp_free(ps.facts);
+    xp_free(ps.tasks);
+    return 0;
+  }
+  memset(ps.facts, 0, sizeof(uint8_t *) * 2 * (size_t)(p->n_planes + 1));
+  ps.op_line = ps.facts + p->n_planes + 1;
+  for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
+    const xp_plane *pl = &p->planes[pi];
+    if (pl->n_events == 0) continue;
+    ps.facts[pi] = emeta_facts(pl);
+    ps.op_line[pi] = xp_malloc((uint64_t)pl->n_lines + 1);
+    if (!ps.facts[pi] || !ps.op_line[pi]) { ok = 0; break; }
+    for (int32_t li = 0; li < pl->n_lines; li++) ps.op_line[pi][li] = (uint8_t)xp_device_op_line(pl, &pl->lines[li]);
+    for (int32_t li = 0; ok && li < pl->n_lines; li++) {
+      if (xp_track_first(a, pi, li) != li) continue; /* each track once, at its first line */
+      task *t = &ps.tasks[ps.n_tasks];
+      memset(t, 0, sizeof(*t));
+      t->plane = pi;
+      t->first = li;
+      for (int32_t k = li; k >= 0; k = xp_track_next(a, pi, k)) {
+        t->weight += pl->lines[k].n_events;
+        t->has_ops |= ps.op_line[pi][k];
+      }
+      if (t->weight) ps.n_tasks++; /* a track without events adds nothing */
+    }
+  }
+  if (ok) {
+    if (ps.n_tasks > 1) qsort(ps.tasks, (size_t)ps.n_tasks, sizeof(task), by_weight);
+    pthread_mutex_init(&ps.mu, NULL);
+    int threads = p->threads < 1 ? 1 : p->threads;
+    if (threads > ps.n_tasks) threads = (int)(ps.n_tasks ? ps.n_tasks : 1);
+    if (threads > 1) xp_cancel_run_threads(threads, worker, &ps);
+    else worker(&ps);
+    pthread_mutex_destroy(&ps.mu);
+    for (int64_t k = 0; k < ps.n_tasks; k++) ok = ok && !ps.tasks[k].failed;
+    ok = ok && !p->changed;
+  }
+  if (ok && ps.n_tasks > 1) qsort(ps.tasks, (size_t)ps.n_tasks, sizeof(task), by_profile_order);
+  if (ok && !join(&ps)) ok = 0;
+  pass_free(&ps);
+  if (!ok) {
+    xp_free(a->ops);
+    xp_free(a->aggs);
+    a->ops = NULL;
+    a->aggs = NULL;
+    a->n_ops = -1;
+    a->n_aggs = 0;
+  }
+  return ok;
+}
+
+int64_t xp_ops(xp_profile *p, const xp_op **ops) {
+  if (!xp_analysis_pass(p)) return -1;
+  *ops = p->analysis ? ((xp_analysis *)p->analysis)->ops : NULL;
+  return ((xp_analysis *)p->analysis)->n_ops;
+}
