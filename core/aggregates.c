@@ -14,100 +14,24 @@
 
 const char *const xp_category_names[XP_N_CATS] = {"compute", "communication", "host", "stall", "other"};
 
-/* ---- counting distinct strings per (owner, kind), in first-seen order ---- */
+/* ---- counting distinct strings per (owner, kind): util.h's xp_counter ---- */
 
-typedef struct counted {
-  int64_t owner;
-  int32_t kind;
-  char *value;
-  size_t n;
-  int64_t count;
-  int64_t first_seen;
-  double proxy;   /* shape values: the FLOP proxy of this signature, -1 until computed */
-} counted;
+typedef xp_counted counted;
+typedef xp_counter counter;
 
-typedef struct counter {
-  counted *v;
-  int64_t n, cap;
-  xp_hmap index; /* into v */
-} counter;
-
-static uint64_t hash_key(int64_t owner, int32_t kind, const char *p, size_t n) {
-  return xp_hash_bytes((uint64_t)owner * 0x9e3779b97f4a7c15ULL ^ (uint64_t)kind, p, n);
-}
-
-static uint64_t counted_hash(const void *ctx, int64_t i) {
-  const counted *e = &((const counter *)ctx)->v[i];
-  return hash_key(e->owner, e->kind, e->value, e->n);
-}
-
-typedef struct counted_key {
-  const counter *c;
-  int64_t owner;
-  int32_t kind;
-  const char *p;
-  size_t n;
-} counted_key;
-
-static int counted_eq(const void *ctx, int64_t i) {
-  const counted_key *k = ctx;
-  const counted *e = &k->c->v[i];
-  return e->owner == k->owner && e->kind == k->kind && e->n == k->n && memcmp(e->value, k->p, k->n) == 0;
-}
-
-/* Count one occurrence of value p[0..n) for (owner, kind); returns its
-** entry's index, -1 on OOM. */
 static int64_t counter_put(counter *c, int64_t owner, int32_t kind, const char *p, size_t n, int64_t seen) {
-  if (!xp_hmap_reserve(&c->index, counted_hash, c)) return -1;
-  counted_key key = {c, owner, kind, p, n};
-  uint64_t pos = xp_hmap_find(&c->index, hash_key(owner, kind, p, n), counted_eq, &key);
-  if (c->index.slot[pos] >= 0) {
-    c->v[c->index.slot[pos]].count++;
-    return c->index.slot[pos];
-  }
-  if (!xp_grow((void **)&c->v, &c->cap, c->n + 1, sizeof(counted))) return -1;
-  counted *e = &c->v[c->n];
-  e->value = xp_malloc(n + 1);
-  if (!e->value) return -1;
-  memcpy(e->value, p, n);
-  e->value[n] = 0;
-  e->n = n;
-  e->owner = owner;
-  e->kind = kind;
-  e->count = 1;
-  e->first_seen = seen;
-  e->proxy = -1;
-  xp_hmap_put(&c->index, pos, c->n);
-  return c->n++;
+  return xp_counter_add(c, owner, kind, p, n, 1, seen);
 }
 
 static int counter_add(counter *c, int64_t owner, int32_t kind, const char *p, size_t n, int64_t seen) {
   return counter_put(c, owner, kind, p, n, seen) >= 0;
 }
 
-static void counter_free(counter *c, int keep_values) {
-  for (int64_t i = 0; !keep_values && i < c->n; i++) xp_free(c->v[i].value);
-  xp_free(c->v);
-  xp_hmap_free(&c->index);
-}
+static void counter_free(counter *c, int keep_values) { xp_counter_free(c, keep_values); }
 
 /* Does a beat b as "most frequent, ties to the first seen"? */
 static int beats(const counted *a, const counted *b) {
   return !b || a->count > b->count || (a->count == b->count && a->first_seen < b->first_seen);
-}
-
-/* The text of a picked stat (str, ref or bytes), empty if none. */
-static xp_str text_of(const xp_stat *s) {
-  xp_str none = {"", 0};
-  return (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n ? s->s : none;
-}
-
-/* The first non-empty text among n picked stats (a priority list). */
-static xp_str first_text(const xp_stat *v, int n) {
-  xp_str none = {"", 0};
-  for (int i = 0; i < n; i++)
-    if (text_of(&v[i]).n) return text_of(&v[i]);
-  return none;
 }
 
 /* ---- track aggregates and hints ---- */
@@ -126,131 +50,32 @@ static void tracks_free(void *t_) {
   xp_free(t); /* aggs belong to the analysis */
 }
 
-/* run_id as the reference reads it: non-empty text, or an integer (a double
-** truncated) as its decimal digits. */
-static int run_id_text(const xp_stat *s, char *buf, size_t cap, xp_str *out) {
-  switch (s->type) {
-    case XP_V_STR: case XP_V_REF: case XP_V_BYTES:
-      *out = s->s;
-      return s->s.n > 0;
-    case XP_V_INT64: snprintf(buf, cap, "%lld", (long long)s->num.i); break;
-    case XP_V_UINT64: snprintf(buf, cap, "%llu", (unsigned long long)s->num.u); break;
-    case XP_V_DOUBLE:
-      if (!(s->num.d > -9.2e18 && s->num.d < 9.2e18)) return 0;
-      snprintf(buf, cap, "%lld", (long long)s->num.d);
-      break;
-    default: return 0;
-  }
-  out->p = buf;
-  out->n = strlen(buf);
-  return 1;
-}
-
-/* The hints: run_id and the source file of every analysis event, counted in
-** profile order (the aggregates themselves come from the pass, pass.c). */
-static int build_tracks(xp_profile *p, tracks *t) {
-  if (!xp_analysis_pass(p)) return 0;
+/* The track aggregates come from the pass (pass.c), the hints from the
+** stats walk (facts.c); the hint values move from the facts. */
+static int build_tracks(xp_profile *p, tracks *t, xp_facts *f) {
   const xp_analysis *a = p->analysis;
   t->aggs = a->aggs;
   t->n = a->n_aggs;
-  counter hints;
-  memset(&hints, 0, sizeof(hints));
-  int ok = 1;
-  int64_t seen = 0;
-  for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
-    const xp_plane *pl = &p->planes[pi];
-    static const char *const hint_names[] = {"run_id", "source", "source_file", "file_name"};
-    xp_stat_pick_ids hint_ids;
-    xp_stat_pick_init(pl, hint_names, 4, &hint_ids);
-    for (int32_t li = 0; ok && li < pl->n_lines; li++) {
-      const xp_line *ln = &pl->lines[li];
-      xp_event_iter it;
-      xp_event ev;
-      xp_events_begin(p, ln, &it);
-      while (ok && xp_events_next(&it, &ev)) {
-        const xp_event_meta *em;
-        xp_str name;
-        if (!xp_analysis_event(pl, &ev, &em, &name)) continue;
-        /* hint stats: run_id, then the source by priority */
-        xp_stat hs[4];
-        xp_stat_pick(p, pl, &ev, &hint_ids, 4, hs);
-        char buf[32];
-        xp_str v;
-        seen++;
-        if (run_id_text(&hs[0], buf, sizeof(buf), &v)) ok = counter_add(&hints, 0, XP_HINT_RUN_ID, v.p, v.n, seen);
-        v = first_text(&hs[1], 3);
-        if (ok && v.n) ok = counter_add(&hints, 0, XP_HINT_SOURCE_FILE, v.p, v.n, seen);
-      }
-    }
-  }
-  ok = ok && !p->changed;
-  t->hints = ok ? xp_malloc(sizeof(xp_hint) * (uint64_t)(hints.n + 1)) : NULL;
-  ok = ok && t->hints;
-  for (int64_t i = 0; ok && i < hints.n; i++) {
+  t->hints = xp_malloc(sizeof(xp_hint) * (uint64_t)(f->hints.n + 1));
+  if (!t->hints) return 0;
+  for (int64_t i = 0; i < f->hints.n; i++) {
     xp_hint *h = &t->hints[t->n_hints++];
-    h->kind = hints.v[i].kind;
-    h->value = hints.v[i].value;
-    h->count = hints.v[i].count;
-    h->first_seen = hints.v[i].first_seen;
+    h->kind = f->hints.v[i].kind;
+    h->value = f->hints.v[i].value;
+    f->hints.v[i].value = NULL;
+    h->count = f->hints.v[i].count;
+    h->first_seen = f->hints.v[i].first_seen;
   }
-  counter_free(&hints, ok);
-  return ok;
+  return 1;
 }
 
 int64_t xp_track_aggs(xp_profile *p, const xp_track_agg **aggs, const xp_hint **hints, int64_t *n_hints) {
-  void **slot = xp_analysis_slot(p, XP_SLOT_TRACKS, tracks_free);
-  if (!slot) return -1;
-  if (!*slot) {
-    tracks *t = xp_malloc(sizeof(*t));
-    if (!t) return -1;
-    memset(t, 0, sizeof(*t));
-    if (!build_tracks(p, t)) {
-      t->n_hints = 0;
-      tracks_free(t);
-      return -1;
-    }
-    *slot = t;
-  }
-  tracks *t = *slot;
+  if (!xp_report_pass(p)) return -1;
+  tracks *t = *xp_analysis_slot(p, XP_SLOT_TRACKS, tracks_free);
   *aggs = t->aggs;
   *hints = t->hints;
   *n_hints = t->n_hints;
   return t->n;
-}
-
-/* ---- the text stats of ops, picked (not the whole stat list) ---- */
-
-/* Names picked for an op: tf_op, name (the XlaModule rule), long_name and the
-** source stats in priority order. */
-static const char *const op_stat_names[] = {"tf_op", "name", "long_name", "source", "source_file", "file_name"};
-enum { PICK_TF_OP = 0, PICK_NAME, PICK_LONG_NAME, PICK_SOURCE, PICK_N = 6 };
-
-typedef struct op_picker {
-  int32_t plane;
-  xp_stat_pick_ids ids;
-  xp_stat v[PICK_N];
-} op_picker;
-
-/* Read the op's picked stats into k->v. */
-static void pick_op(const xp_profile *p, const xp_op *o, op_picker *k) {
-  const xp_plane *pl = &p->planes[o->plane];
-  if (k->plane != o->plane) {
-    xp_stat_pick_init(pl, op_stat_names, PICK_N, &k->ids);
-    k->plane = o->plane;
-  }
-  xp_event ev;
-  memset(&ev, 0, sizeof(ev));
-  ev.msg = o->msg;
-  ev.msg_n = o->msg_n;
-  ev.metadata_id = pl->emeta[o->emeta].id;
-  xp_stat_pick(p, pl, &ev, &k->ids, PICK_N, k->v);
-}
-
-/* As xp_op_tf_op, from picked stats. */
-static xp_str picked_tf_op(const op_picker *k) {
-  xp_str tf = text_of(&k->v[PICK_TF_OP]), nm = text_of(&k->v[PICK_NAME]), out;
-  out.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &out.n);
-  return out;
 }
 
 /* ---- op names ---- */
@@ -289,13 +114,12 @@ static double op_flop_proxy(xp_str name, const char *sig, size_t sig_n) {
 
 static char *dup_value(const counted *c) { return c ? xp_mprintf("%s", c->value) : NULL; }
 
-static int build_op_names(xp_profile *p, op_names *out) {
-  const xp_op *ops;
-  int64_t n_ops = xp_ops(p, &ops);
-  if (n_ops < 0) return 0;
+static int build_op_names(xp_profile *p, op_names *out, const xp_facts *f) {
+  const xp_op *ops = ((const xp_analysis *)p->analysis)->ops;
+  int64_t n_ops = f->n_ops;
   counter names, values;
-  op_picker pk;
-  pk.plane = -1;
+  const char *memo_ln = NULL; /* the last long_name's signature, by address */
+  size_t memo_n = 0;
   memset(&names, 0, sizeof(names));
   memset(&values, 0, sizeof(values));
   xp_buf *sig = xp_buf_new();
@@ -323,10 +147,13 @@ static int build_op_names(xp_profile *p, op_names *out) {
     g->count++;
     g->total_ps = xp_add_sat(g->total_ps, o->dur_ps);
     g->self_ps = xp_add_sat(g->self_ps, o->self_ps > 0 ? o->self_ps : 0);
-    pick_op(p, o, &pk);
-    xp_str ln = xp_op_long_name(p, o, text_of(&pk.v[PICK_LONG_NAME])), src = first_text(&pk.v[PICK_SOURCE], PICK_N - PICK_SOURCE), tf = picked_tf_op(&pk);
-    xp_buf_reset(sig);
-    xp_shape_signature(sig, ln.p, ln.n);
+    xp_str ln = xp_op_long_name(p, o, f->long_name[i]), src = f->source[i], tf = f->tf_op[i];
+    if (ln.p != memo_ln || ln.n != memo_n || !memo_ln) { /* runs of one op repeat one long_name */
+      xp_buf_reset(sig);
+      xp_shape_signature(sig, ln.p, ln.n);
+      memo_ln = ln.p;
+      memo_n = ln.n;
+    }
     if (xp_buf_length(sig)) {
       int64_t k = counter_put(&values, of_op[i], K_SHAPE, xp_buf_value(sig), (size_t)xp_buf_length(sig), i);
       ok = k >= 0;
@@ -334,9 +161,9 @@ static int build_op_names(xp_profile *p, op_names *out) {
         /* the proxy of each distinct signature once; summed per op, in op
         ** order, as the reference sums per event */
         counted *c = &values.v[k];
-        if (c->proxy < 0) c->proxy = op_flop_proxy(g->name, c->value, c->n);
-        if (c->proxy > 0) {
-          g->flop_proxy_sum += c->proxy;
+        if (c->aux < 0) c->aux = op_flop_proxy(g->name, c->value, c->n);
+        if (c->aux > 0) {
+          g->flop_proxy_sum += c->aux;
           g->flop_proxy_count++;
         }
       }
@@ -383,18 +210,8 @@ static int build_op_names(xp_profile *p, op_names *out) {
 }
 
 int64_t xp_op_groups(xp_profile *p, const xp_op_group **names) {
+  if (!xp_report_pass(p)) return -1;
   void **slot = xp_analysis_slot(p, XP_SLOT_OP_NAMES, op_names_free);
-  if (!slot) return -1;
-  if (!*slot) {
-    op_names *o = xp_malloc(sizeof(*o));
-    if (!o) return -1;
-    memset(o, 0, sizeof(*o));
-    if (!build_op_names(p, o)) {
-      op_names_free(o);
-      return -1;
-    }
-    *slot = o;
-  }
   *names = ((op_names *)*slot)->v;
   return ((op_names *)*slot)->n;
 }
@@ -480,15 +297,12 @@ static void put_part(xp_buf *k, xp_str s) {
   if (s.n) xp_buf_append(k, s.p, (int)s.n);
 }
 
-static int build_gaps(xp_profile *p, gaps *out) {
-  const xp_op *ops;
-  int64_t n_ops = xp_ops(p, &ops);
-  if (n_ops < 0) return 0;
+static int build_gaps(xp_profile *p, gaps *out, const xp_facts *f) {
+  const xp_op *ops = ((const xp_analysis *)p->analysis)->ops;
+  int64_t n_ops = f->n_ops;
   counter keys;
   ptr3_map seen;
   memset(&seen, 0, sizeof(seen));
-  op_picker pk;
-  pk.plane = -1;
   memset(&keys, 0, sizeof(keys));
   xp_buf *k = xp_buf_new();
   int64_t cap = 0;
@@ -497,8 +311,7 @@ static int build_gaps(xp_profile *p, gaps *out) {
     const xp_op *m = &ops[i];
     if (m->gap_ps <= 0 || m->payload < 0) continue;
     const xp_op *pay = &ops[m->payload];
-    pick_op(p, pay, &pk);
-    xp_str pn = xp_op_name(p, pay), mn = xp_op_name(p, m), tf = picked_tf_op(&pk);
+    xp_str pn = xp_op_name(p, pay), mn = xp_op_name(p, m), tf = f->tf_op[m->payload];
     uint64_t pos;
     if (!ptr3_find(&seen, pn, mn, tf, &pos)) { ok = 0; break; }
     int64_t e = seen.index.slot[pos] >= 0 ? seen.v[seen.index.slot[pos]].e : -1;
@@ -533,18 +346,8 @@ static int build_gaps(xp_profile *p, gaps *out) {
 }
 
 int64_t xp_gap_groups(xp_profile *p, const xp_gap_group **rows) {
+  if (!xp_report_pass(p)) return -1;
   void **slot = xp_analysis_slot(p, XP_SLOT_GAPS, gaps_free);
-  if (!slot) return -1;
-  if (!*slot) {
-    gaps *g = xp_malloc(sizeof(*g));
-    if (!g) return -1;
-    memset(g, 0, sizeof(*g));
-    if (!build_gaps(p, g)) {
-      gaps_free(g);
-      return -1;
-    }
-    *slot = g;
-  }
   *rows = ((gaps *)*slot)->v;
   return ((gaps *)*slot)->n;
 }
@@ -568,13 +371,7 @@ static void op_regions_free(void *r_) {
   xp_free(r);
 }
 
-/* A region window: an interval with its path's id, rank and depth. */
-typedef struct region_window {
-  int64_t start, end, dur;
-  int64_t path;      /* id into the distinct paths */
-  int64_t rank;      /* the path's position in byte order */
-  int32_t depth;
-} region_window;
+typedef xp_fact_window region_window; /* facts.c */
 
 /* A point of the sweep: time doubled (so midpoints stay integers), and the
 ** window or op it belongs to. */
@@ -594,15 +391,6 @@ static int window_beats(const region_window *a, const region_window *b) {
   if (a->depth != b->depth) return a->depth > b->depth;
   if (a->dur != b->dur) return a->dur < b->dur;
   return a->rank > b->rank;
-}
-
-typedef struct path_ref {
-  const char *z;
-  int64_t id;
-} path_ref;
-
-static int by_path_text(const void *x, const void *y) {
-  return strcmp(((const path_ref *)x)->z, ((const path_ref *)y)->z);
 }
 
 /* Max-heap of window indices (best window on top), lazily pruned. */
@@ -638,125 +426,18 @@ static int op_region_order(const void *x, const void *y) {
   return a->name.n < b->name.n ? -1 : a->name.n > b->name.n;
 }
 
-/* The region windows of every analysis event that is not a device op. */
-static int collect_windows(xp_profile *p, op_regions *out, region_window **wv, int64_t *wn) {
-  static const char *const win_stats[] = {"tf_op", "name"};
-  counter paths;
-  ptr3_map memo; /* (name, tf_op) pointers -> 0: not a window, k + 1: kind k */
-  struct { int64_t path; int32_t depth; } *kinds = NULL; /* a window's path and number of parts */
-  int64_t n_kinds = 0, cap_kinds = 0;
-  memset(&paths, 0, sizeof(paths));
-  memset(&memo, 0, sizeof(memo));
-  xp_buf *path = xp_buf_new(), *canon = xp_buf_new();
-  int64_t cap = 0;
-  xp_str none = {"", 0};
-  int ok = 1;
-  for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
-    const xp_plane *pl = &p->planes[pi];
-    xp_stat_pick_ids ids;
-    xp_stat_pick_init(pl, win_stats, 2, &ids);
-    for (int32_t li = 0; ok && li < pl->n_lines; li++) {
-      const xp_line *ln = &pl->lines[li];
-      if (xp_device_op_line(pl, ln)) continue;
-      xp_event_iter it;
-      xp_event ev;
-      xp_events_begin(p, ln, &it);
-      while (ok && xp_events_next(&it, &ev)) {
-        const xp_event_meta *em;
-        xp_str name;
-        if (!xp_analysis_event(pl, &ev, &em, &name)) continue;
-        xp_stat sv[2];
-        xp_stat_pick(p, pl, &ev, &ids, 2, sv);
-        xp_str tf = text_of(&sv[0]), nm = text_of(&sv[1]), eff;
-        eff.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &eff.n);
-        uint64_t pos;
-        if (!ptr3_find(&memo, name, eff, none, &pos)) { ok = 0; break; }
-        int64_t kind = memo.index.slot[pos] >= 0 ? memo.v[memo.index.slot[pos]].e : -1;
-        if (kind < 0) {
-          xp_buf_reset(path);
-          int parts = xp_scope_path(path, eff.p, eff.n, name.p, name.n, 0);
-          const char *z = xp_buf_value(path);
-          size_t zn = (size_t)xp_buf_length(path);
-          int64_t e = 0;
-          int fallback = 1;
-          if (parts == 1) {
-            xp_buf_reset(canon);
-            xp_canonical_name(canon, name.p, name.n);
-            const char *cz = xp_buf_value(canon);
-            size_t cn = (size_t)xp_buf_length(canon);
-            fallback = cn == zn && (zn == 0 || memcmp(cz, z, zn) == 0);
-          } else if (parts > 1) {
-            fallback = 0;
-          }
-          if (xp_buf_errcode(path) || xp_buf_errcode(canon)) { ok = 0; break; }
-          if (!fallback) {
-            int64_t k = counter_put(&paths, 0, 0, z ? z : "", zn, paths.n);
-            if (k < 0) { ok = 0; break; }
-            if (!xp_grow((void **)&kinds, &cap_kinds, n_kinds + 1, sizeof(*kinds))) { ok = 0; break; }
-            kinds[n_kinds].path = k;
-            kinds[n_kinds].depth = parts;
-            e = ++n_kinds;
-          }
-          if (!ptr3_put(&memo, pos, name, eff, none, e)) { ok = 0; break; }
-          kind = e;
-        }
-        if (kind == 0) continue;
-        if (!xp_grow((void **)wv, &cap, *wn + 1, sizeof(region_window))) { ok = 0; break; }
-        region_window *w = &(*wv)[(*wn)++];
-        w->start = xp_event_start(ln, &ev);
-        w->dur = ev.duration_ps;
-        w->end = (int64_t)((uint64_t)w->start + (uint64_t)w->dur);
-        w->path = kinds[kind - 1].path;
-        w->depth = kinds[kind - 1].depth;
-      }
-    }
-  }
-  /* the paths, owned by the result, and their byte-order ranks */
-  path_ref *order = NULL;
-  int64_t *rank_of = NULL;
-  if (ok) {
-    out->paths = xp_malloc(sizeof(char *) * (uint64_t)(paths.n + 1));
-    order = xp_malloc(sizeof(path_ref) * (uint64_t)(paths.n + 1));
-    rank_of = xp_malloc(sizeof(int64_t) * (uint64_t)(paths.n + 1));
-    ok = out->paths && order && rank_of;
-  }
-  if (ok) {
-    for (int64_t i = 0; i < paths.n; i++) {
-      out->paths[i] = paths.v[i].value;
-      order[i].z = paths.v[i].value;
-      order[i].id = i;
-    }
-    out->n_paths = paths.n;
-    if (paths.n) qsort(order, (size_t)paths.n, sizeof(path_ref), by_path_text);
-    for (int64_t i = 0; i < paths.n; i++) rank_of[order[i].id] = i;
-    for (int64_t i = 0; i < *wn; i++) (*wv)[i].rank = rank_of[(*wv)[i].path];
-  }
-  xp_free(rank_of);
-  xp_free(order);
-  counter_free(&paths, ok); /* on success the values moved to out->paths */
-  xp_free(memo.v);
-  xp_hmap_free(&memo.index);
-  xp_free(kinds);
-  xp_free(xp_buf_finish(path));
-  xp_free(xp_buf_finish(canon));
-  return ok;
-}
-
-static int build_op_regions(xp_profile *p, op_regions *out) {
-  const xp_op *ops;
-  int64_t n_ops = xp_ops(p, &ops);
-  if (n_ops < 0) return 0;
-  region_window *w = NULL;
-  int64_t nw = 0;
-  if (!collect_windows(p, out, &w, &nw)) {
-    xp_free(w);
-    return 0;
-  }
+/* The windows and their paths come from the facts; the paths move to out. */
+static int build_op_regions(xp_profile *p, op_regions *out, xp_facts *f) {
+  const xp_op *ops = ((const xp_analysis *)p->analysis)->ops;
+  int64_t n_ops = f->n_ops;
+  const region_window *w = f->windows;
+  int64_t nw = f->n_windows;
+  out->paths = f->paths;
+  out->n_paths = f->n_paths;
+  f->paths = NULL;
+  f->n_paths = 0;
   out->n_windows = nw;
-  if (nw == 0 || n_ops == 0) {
-    xp_free(w);
-    return 1;
-  }
+  if (nw == 0 || n_ops == 0) return 1;
   /* the three kinds of points, each sorted by (time, index); at equal times
   ** starts come before midpoints, midpoints before ends */
   sweep_point *starts = xp_malloc(sizeof(sweep_point) * (uint64_t)nw);
@@ -783,8 +464,6 @@ static int build_op_regions(xp_profile *p, op_regions *out) {
   counter groups, shapes; /* groups: (path, op name); shapes: (group, signature) */
   memset(&groups, 0, sizeof(groups));
   memset(&shapes, 0, sizeof(shapes));
-  op_picker pk;
-  pk.plane = -1;
   xp_buf *sig = xp_buf_new();
   int64_t cap = 0, hn = 0, si = 0, ei = 0, seq = 0;
   for (int64_t mi = 0; ok && mi < n_ops; mi++) {
@@ -820,8 +499,7 @@ static int build_op_regions(xp_profile *p, op_regions *out) {
     r->count++;
     r->total_ps += o->dur_ps;
     r->self_ps += o->self_ps > 0 ? o->self_ps : 0;
-    pick_op(p, o, &pk);
-    xp_str ln = xp_op_long_name(p, o, text_of(&pk.v[PICK_LONG_NAME]));
+    xp_str ln = xp_op_long_name(p, o, f->long_name[mids[mi].i]);
     xp_buf_reset(sig);
     xp_shape_signature(sig, ln.p, ln.n);
     if (xp_buf_errcode(sig)) { ok = 0; break; }
@@ -847,24 +525,68 @@ static int build_op_regions(xp_profile *p, op_regions *out) {
   xp_free(mids);
   xp_free(heap);
   xp_free(open);
-  xp_free(w);
   return ok;
 }
 
 int64_t xp_op_regions(xp_profile *p, const xp_op_region **rows, int64_t *n_windows) {
+  if (!xp_report_pass(p)) return -1;
   void **slot = xp_analysis_slot(p, XP_SLOT_OP_REGIONS, op_regions_free);
-  if (!slot) return -1;
-  if (!*slot) {
-    op_regions *r = xp_malloc(sizeof(*r));
-    if (!r) return -1;
-    memset(r, 0, sizeof(*r));
-    if (!build_op_regions(p, r)) {
-      op_regions_free(r);
-      return -1;
-    }
-    *slot = r;
-  }
   *rows = ((op_regions *)*slot)->v;
   if (n_windows) *n_windows = ((op_regions *)*slot)->n_windows;
   return ((op_regions *)*slot)->n;
+}
+
+/* ---- the report pass's aggregates ---- */
+
+/* Build, from the facts, each aggregate whose slot is empty. */
+int xp_aggregates_build(xp_profile *p, xp_facts *f) {
+  void **slot = xp_analysis_slot(p, XP_SLOT_TRACKS, tracks_free);
+  if (!slot) return 0;
+  if (!*slot) {
+    tracks *t = xp_malloc(sizeof(*t));
+    if (!t) return 0;
+    memset(t, 0, sizeof(*t));
+    if (!build_tracks(p, t, f)) {
+      tracks_free(t);
+      return 0;
+    }
+    *slot = t;
+  }
+  slot = xp_analysis_slot(p, XP_SLOT_OP_NAMES, op_names_free);
+  if (!slot) return 0;
+  if (!*slot) {
+    op_names *o = xp_malloc(sizeof(*o));
+    if (!o) return 0;
+    memset(o, 0, sizeof(*o));
+    if (!build_op_names(p, o, f)) {
+      op_names_free(o);
+      return 0;
+    }
+    *slot = o;
+  }
+  slot = xp_analysis_slot(p, XP_SLOT_GAPS, gaps_free);
+  if (!slot) return 0;
+  if (!*slot) {
+    gaps *g = xp_malloc(sizeof(*g));
+    if (!g) return 0;
+    memset(g, 0, sizeof(*g));
+    if (!build_gaps(p, g, f)) {
+      gaps_free(g);
+      return 0;
+    }
+    *slot = g;
+  }
+  slot = xp_analysis_slot(p, XP_SLOT_OP_REGIONS, op_regions_free);
+  if (!slot) return 0;
+  if (!*slot) {
+    op_regions *r = xp_malloc(sizeof(*r));
+    if (!r) return 0;
+    memset(r, 0, sizeof(*r));
+    if (!build_op_regions(p, r, f)) {
+      op_regions_free(r);
+      return 0;
+    }
+    *slot = r;
+  }
+  return 1;
 }

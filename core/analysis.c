@@ -162,3 +162,52 @@ int xp_device_op_line(const xp_plane *pl, const xp_line *ln) {
   return xp_str_eq(ln->name, "XLA Ops") || xp_str_eq(ln->name, "Async XLA Ops") ||
          xp_str_starts(ln->name, "Stream #");
 }
+
+int xp_parse_int(const char *p, size_t n, int64_t *out) {
+  size_t i = 0;
+  while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r')) i++;
+  while (n > i && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\n' || p[n - 1] == '\r')) n--;
+  int neg = 0;
+  if (i < n && (p[i] == '+' || p[i] == '-')) neg = p[i++] == '-';
+  if (i >= n || p[i] < '0' || p[i] > '9') return 0;
+  uint64_t v = 0;
+  for (; i < n; i++) {
+    if (p[i] == '_' && i + 1 < n && p[i + 1] >= '0' && p[i + 1] <= '9' && p[i - 1] != '_') continue;
+    if (p[i] < '0' || p[i] > '9') return 0;
+    if (v > (uint64_t)INT64_MAX / 10) return 0;
+    v = v * 10 + (uint64_t)(p[i] - '0');
+  }
+  if (v > (uint64_t)INT64_MAX) return 0;
+  *out = neg ? -(int64_t)v : (int64_t)v;
+  return 1;
+}
+
+int xp_stat_int_like(const xp_stat *s, int64_t *out) {
+  switch (s->type) {
+    case XP_V_INT64: *out = s->num.i; return 1;
+    case XP_V_UINT64: *out = (int64_t)s->num.u; return 1;
+    case XP_V_DOUBLE:
+      if (!(s->num.d > -9.2e18 && s->num.d < 9.2e18)) return 0;
+      *out = (int64_t)s->num.d;
+      return 1;
+    case XP_V_STR:
+    case XP_V_REF: return xp_parse_int(s->s.p, s->s.n, out);
+    default: return 0;
+  }
+}
+
+/* The report pass: one stats walk (facts.c) feeds every report not built
+** yet (steps, hierarchical regions, hints, op names, gaps, op regions); the
+** facts are freed after. */
+int xp_report_pass(xp_profile *p) {
+  xp_analysis *a = xp_analysis_get(p);
+  if (!a) return 0;
+  int done = a->n_steps >= 0 && a->n_scopes >= 0 && a->slot[XP_SLOT_TRACKS] && a->slot[XP_SLOT_OP_NAMES] &&
+             a->slot[XP_SLOT_GAPS] && a->slot[XP_SLOT_OP_REGIONS];
+  if (done) return 1;
+  xp_facts f;
+  if (!xp_facts_build(p, &f)) return 0;
+  int ok = xp_steps_build(p, &f) && xp_scopes_build(p, &f) && xp_aggregates_build(p, &f);
+  xp_facts_free(&f);
+  return ok && !p->changed;
+}

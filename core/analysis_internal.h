@@ -70,4 +70,52 @@ static inline int32_t xp_track_next(const xp_analysis *a, int32_t plane, int32_t
   return a->trk_next[a->line_base[plane] + li];
 }
 
+/* ---- the report pass (facts.c, then the builders) ---- */
+
+/* Python int() on text (white space around, a sign, digits with single '_'
+** between them), and the reference's int-like stat: integers as is, doubles
+** truncated, text parsed as by int(). 1 when a value was read. */
+int xp_parse_int(const char *p, size_t n, int64_t *out);
+int xp_stat_int_like(const xp_stat *s, int64_t *out);
+
+typedef struct xp_fact_launch { int64_t id, t; } xp_fact_launch;
+typedef struct xp_fact_marker {
+  int32_t plane;
+  int64_t number, start_ps, dur_ps;
+} xp_fact_marker;
+/* A region window: an interval with its path's id, rank and depth. */
+typedef struct xp_fact_window {
+  int64_t start, end, dur;
+  int64_t path;      /* into xp_facts.paths */
+  int64_t rank;      /* the path's position in byte order */
+  int32_t depth;
+} xp_fact_window;
+
+/* What the stats walk gathers for the reports (facts.c). */
+typedef struct xp_facts {
+  int64_t n_ops;
+  xp_str *tf_op, *long_name, *source; /* per op: effective tf_op, long_name stat text, source file */
+  int64_t *corr;                      /* per op: correlation_id when has_corr */
+  uint8_t *has_corr;
+  xp_counter hints;                   /* kind XP_HINT_*, in first-occurrence order (no index) */
+  xp_fact_launch *launches;           /* timed host events with a correlation id */
+  int64_t n_launches;
+  xp_fact_marker *markers[3];         /* step markers: Steps lines, host "train" annotations, XLA Modules */
+  int64_t n_markers[3];
+  xp_fact_window *windows;
+  int64_t n_windows;
+  char **paths;                       /* distinct window paths */
+  int64_t n_paths;
+} xp_facts;
+
+int xp_facts_build(xp_profile *p, xp_facts *f);
+void xp_facts_free(xp_facts *f);
+
+/* Builders of the report pass, each from the facts (0 on OOM). */
+int xp_steps_build(xp_profile *p, const xp_facts *f);
+int xp_scopes_build(xp_profile *p, const xp_facts *f);
+int xp_aggregates_build(xp_profile *p, xp_facts *f);
+/* Build every report that is not built yet, from one stats walk (analysis.c). */
+int xp_report_pass(xp_profile *p);
+
 #endif

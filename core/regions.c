@@ -121,16 +121,14 @@ static int memo_eq(const void *ctx, int64_t i) {
   return e->np == k->np && e->nn == k->nn && e->tp == k->tp && e->tn == k->tn;
 }
 
-static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m) {
-  xp_statvec sv = {0};
+static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m, const xp_facts *f) {
   memo_table memo;
   memset(&memo, 0, sizeof(memo));
   xp_buf *path = xp_buf_new();
   int ok = 1;
   for (int64_t i = 0; ok && i < a->n_ops; i++) {
     const xp_op *o = &a->ops[i];
-    if (!xp_op_stats(p, o, &sv)) { ok = 0; break; }
-    xp_str tf = xp_op_tf_op(&sv), name = xp_op_name(p, o);
+    xp_str tf = f->tf_op[i], name = xp_op_name(p, o);
     if (!xp_hmap_reserve(&memo.index, memo_hash_of, &memo)) { ok = 0; break; }
     memo_key key = {&memo, name.p, tf.p, name.n, tf.n};
     uint64_t pos = xp_hmap_find(&memo.index, memo_hash(name.p, name.n, tf.p, tf.n), memo_eq, &key);
@@ -175,18 +173,22 @@ static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m) {
   xp_hmap_free(&memo.index);
   xp_free(memo.idx);
   xp_free(xp_buf_finish(path));
-  xp_statvec_free(&sv);
   return ok;
 }
 
 int64_t xp_scopes(xp_profile *p, const xp_scope **scopes) {
-  const xp_op *ops;
-  xp_analysis *a = xp_analysis_get(p);
-  if (!a || xp_ops(p, &ops) < 0) return -1;
+  if (!xp_report_pass(p)) return -1;
+  const xp_analysis *a = p->analysis;
+  *scopes = a->scopes;
+  return a->n_scopes;
+}
+
+int xp_scopes_build(xp_profile *p, const xp_facts *f) {
+  xp_analysis *a = p->analysis;
   if (a->n_scopes < 0) {
     scope_map m;
     memset(&m, 0, sizeof(m));
-    int ok = build_scopes(p, a, &m);
+    int ok = build_scopes(p, a, &m, f);
     /* children by string: the parent of a=>b=>c is a=>b */
     int64_t *kids = ok ? xp_malloc(sizeof(int64_t) * 2 * (uint64_t)(m.n + 1)) : NULL;
     ok = ok && kids;
@@ -214,7 +216,7 @@ int64_t xp_scopes(xp_profile *p, const xp_scope **scopes) {
       xp_hmap_free(&m.index);
       for (int64_t i = 0; i < m.n; i++) xp_free(m.v[i].path);
       xp_free(m.v);
-      return -1;
+      return 0;
     }
     if (m.n) qsort(m.v, (size_t)m.n, sizeof(xp_scope), by_scope_order);
     /* parent = the nearest surviving ancestor, by index in the final order */
@@ -235,11 +237,10 @@ int64_t xp_scopes(xp_profile *p, const xp_scope **scopes) {
     if (!ok) {
       for (int64_t i = 0; i < m.n; i++) xp_free(m.v[i].path);
       xp_free(m.v);
-      return -1;
+      return 0;
     }
     a->scopes = m.v;
     a->n_scopes = m.n;
   }
-  *scopes = a->scopes;
-  return a->n_scopes;
+  return 1;
 }

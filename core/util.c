@@ -279,3 +279,62 @@ void xp_hmap_free(xp_hmap *m) {
   m->mask = 0;
   m->n = 0;
 }
+
+/* ---- counter of distinct strings ----------------------------------------- */
+
+static uint64_t counted_key_hash(int64_t owner, int32_t kind, const char *p, size_t n) {
+  return xp_hash_bytes((uint64_t)owner * 0x9e3779b97f4a7c15ULL ^ (uint64_t)kind, p, n);
+}
+
+static uint64_t counted_hash(const void *ctx, int64_t i) {
+  const xp_counted *e = &((const xp_counter *)ctx)->v[i];
+  return counted_key_hash(e->owner, e->kind, e->value, e->n);
+}
+
+typedef struct counted_key {
+  const xp_counter *c;
+  int64_t owner;
+  int32_t kind;
+  const char *p;
+  size_t n;
+} counted_key;
+
+static int counted_eq(const void *ctx, int64_t i) {
+  const counted_key *k = ctx;
+  const xp_counted *e = &k->c->v[i];
+  return e->owner == k->owner && e->kind == k->kind && e->n == k->n && (k->n == 0 || memcmp(e->value, k->p, k->n) == 0);
+}
+
+int64_t xp_counter_add(xp_counter *c, int64_t owner, int32_t kind, const char *p, size_t n, int64_t count,
+                       int64_t seen) {
+  if (!xp_hmap_reserve(&c->index, counted_hash, c)) return -1;
+  counted_key key = {c, owner, kind, p, n};
+  uint64_t pos = xp_hmap_find(&c->index, counted_key_hash(owner, kind, p, n), counted_eq, &key);
+  if (c->index.slot[pos] >= 0) {
+    xp_counted *e = &c->v[c->index.slot[pos]];
+    e->count += count;
+    if (seen < e->first_seen) e->first_seen = seen;
+    return c->index.slot[pos];
+  }
+  if (!xp_grow((void **)&c->v, &c->cap, c->n + 1, sizeof(xp_counted))) return -1;
+  xp_counted *e = &c->v[c->n];
+  e->value = xp_malloc(n + 1);
+  if (!e->value) return -1;
+  if (n) memcpy(e->value, p, n);
+  e->value[n] = 0;
+  e->n = n;
+  e->owner = owner;
+  e->kind = kind;
+  e->count = count;
+  e->first_seen = seen;
+  e->aux = -1;
+  xp_hmap_put(&c->index, pos, c->n);
+  return c->n++;
+}
+
+void xp_counter_free(xp_counter *c, int keep_values) {
+  for (int64_t i = 0; !keep_values && i < c->n; i++) xp_free(c->v[i].value);
+  xp_free(c->v);
+  xp_hmap_free(&c->index);
+  memset(c, 0, sizeof(*c));
+}

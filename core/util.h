@@ -180,6 +180,35 @@ static inline void xp_hmap_put(xp_hmap *m, uint64_t pos, int64_t entry) {
 }
 void xp_hmap_free(xp_hmap *m);
 
+/* ---- counter of distinct strings ----------------------------------------- */
+
+/* Occurrences of distinct byte strings per (owner, kind), e.g. the values of
+** a stat per op name: entries in first-inserted order, each with its count
+** and the smallest `seen` (an order key: the first occurrence) given for it.
+** Values are copied (NUL-terminated). aux is the caller's (-1 when added). */
+typedef struct xp_counted {
+  int64_t owner;
+  int32_t kind;
+  char *value;
+  size_t n;
+  int64_t count;
+  int64_t first_seen;
+  double aux;
+} xp_counted;
+
+typedef struct xp_counter {
+  xp_counted *v;
+  int64_t n, cap;
+  xp_hmap index; /* into v */
+} xp_counter;
+
+/* Add `count` occurrences of p[0..n) for (owner, kind) first seen at `seen`;
+** returns the entry's index, -1 on OOM. */
+int64_t xp_counter_add(xp_counter *c, int64_t owner, int32_t kind, const char *p, size_t n, int64_t count,
+                       int64_t seen);
+/* Free the counter; keep_values: the values were handed on, do not free them. */
+void xp_counter_free(xp_counter *c, int keep_values);
+
 /* ---- saturating int64 arithmetic ---------------------------------------- */
 
 /* a + b and a - b clamped to [INT64_MIN, INT64_MAX] instead of overflowing

@@ -1,0 +1,519 @@
+/*
+** facts.c: the stats walk of the report pass: one read of every track's
+** events that picks the few stats the reports need, in parallel.
+**
+** After pass.c has built the ops, the reports (hints, steps, op names, gap
+** groups, op regions, hierarchical regions) need a handful of stats per event:
+** run_id and the source file of every analysis event (provenance hints),
+** correlation_id of every timed host event (kernel launches, for steps from
+** host annotations), tf_op and name of the other analysis events (region
+** windows), and tf_op, name, long_name, source and correlation_id of every
+** op. xp_facts_build reads each track once with one stat pick for all of
+** them (xp_stat_pick over the union of those names), on up to p->threads
+** threads, and hands the results to the builders in one xp_facts:
+**   - hints: a counter of (kind, value) with the first occurrence's position
+**     among all analysis events in profile order (plane, line, event), the
+**     order the reference counts them in;
+**   - launches: (correlation id, start) of timed host events;
+**   - step markers of each step source (steps.c picks the first that has any);
+**   - windows: region windows (start, duration, path id, depth) and the
+**     distinct paths;
+**   - per op (in op order): the effective tf_op, long_name, source file and
+**     correlation id.
+** The per-op strings point into the mapping. The facts are temporary: the
+** report pass (xp_report_pass) builds every report from them, then frees them.
+*/
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregates.h"
+#include "analysis_internal.h"
+#include "cancel.h"
+#include "semantics.h"
+#include "util.h"
+
+/* The stats picked, by slot. */
+static const char *const pick_names[] = {"run_id", "source", "source_file", "file_name",
+                                         "correlation_id", "tf_op", "name", "long_name"};
+enum { P_RUN_ID = 0, P_SOURCE, P_SOURCE_FILE, P_FILE_NAME, P_CORR, P_TF_OP, P_NAME, P_LONG_NAME, P_N };
+
+/* Line kinds. */
+enum { LK_OP = 1, LK_STEPS = 2, LK_MODULES = 4 };
+
+/* The text of a picked stat (str, ref or bytes), empty if none. */
+static xp_str text_of(const xp_stat *s) {
+  xp_str none = {"", 0};
+  return (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n ? s->s : none;
+}
+
+static xp_str first_text(const xp_stat *v, int n) {
+  xp_str none = {"", 0};
+  for (int i = 0; i < n; i++)
+    if (text_of(&v[i]).n) return text_of(&v[i]);
+  return none;
+}
+
+/* run_id as the reference reads it: non-empty text, or an integer (a double
+** truncated) as its decimal digits. */
+static int run_id_text(const xp_stat *s, char *buf, size_t cap, xp_str *out) {
+  switch (s->type) {
+    case XP_V_STR: case XP_V_REF: case XP_V_BYTES:
+      *out = s->s;
+      return s->s.n > 0;
+    case XP_V_INT64: snprintf(buf, cap, "%lld", (long long)s->num.i); break;
+    case XP_V_UINT64: snprintf(buf, cap, "%llu", (unsigned long long)s->num.u); break;
+    case XP_V_DOUBLE:
+      if (!(s->num.d > -9.2e18 && s->num.d < 9.2e18)) return 0;
+      snprintf(buf, cap, "%lld", (long long)s->num.d);
+      break;
+    default: return 0;
+  }
+  out->p = buf;
+  out->n = strlen(buf);
+  return 1;
+}
+
+static xp_str line_label(const xp_line *ln) { return ln->display_name.n ? ln->display_name : ln->name; }
+
+/* (name, tf_op) as they sit in the mapping -> window kind (0: not a window,
+** k + 1: kinds[k]); a cache by address: the same strings elsewhere are simply
+** worked out again. */
+typedef struct memo {
+  const char *np, *tp;
+  size_t nn, tn;
+  int64_t kind;
+} memo;
+
+typedef struct memo_map {
+  memo *v;
+  int64_t n, cap;
+  xp_hmap index;
+} memo_map;
+
+static uint64_t memo_hash(const char *np, size_t nn, const char *tp, size_t tn) {
+  return xp_hash_u64((uint64_t)(uintptr_t)np * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)tp * 0xc2b2ae3d27d4eb4fULL ^
+                     (uint64_t)nn << 32 ^ (uint64_t)tn);
+}
+static uint64_t memo_hash_of(const void *ctx, int64_t i) {
+  const memo *e = &((const memo_map *)ctx)->v[i];
+  return memo_hash(e->np, e->nn, e->tp, e->tn);
+}
+typedef struct memo_key {
+  const memo_map *m;
+  xp_str name, tf;
+} memo_key;
+static int memo_eq(const void *ctx, int64_t i) {
+  const memo_key *k = ctx;
+  const memo *e = &k->m->v[i];
+  return e->np == k->name.p && e->nn == k->name.n && e->tp == k->tf.p && e->tn == k->tf.n;
+}
+
+/* What one thread gathers; joined in task order. */
+typedef struct part {
+  xp_counter hints;
+  xp_fact_launch *launches;
+  int64_t n_launches, cap_launches;
+  xp_fact_marker *markers[3];
+  int64_t n_markers[3], cap_markers[3];
+  xp_fact_window *windows;
+  int64_t n_windows, cap_windows;
+  xp_counter paths;       /* this thread's window paths; windows hold their index */
+  memo_map memo;
+  struct { int64_t path; int32_t depth; } *kinds;
+  int64_t n_kinds, cap_kinds;
+  xp_buf *path, *canon;
+  xp_statvec sv;
+  int failed;
+} part;
+
+typedef struct ftask {
+  int32_t plane, first;
+  int64_t op_base;        /* index of the track's first op */
+  int64_t weight;
+} ftask;
+
+typedef struct fjob {
+  xp_profile *p;
+  const xp_analysis *a;
+  xp_facts *f;
+  ftask *tasks;
+  int64_t n_tasks, next;
+  xp_stat_pick_ids *ids;  /* per plane */
+  uint8_t **kind;         /* per plane: line kinds */
+  uint8_t **is_train;     /* per host plane: event metadata named "train" */
+  int64_t *seq_base;      /* per global line: analysis events before it, profile order */
+  part *parts;
+  int n_parts;
+  pthread_mutex_t mu;
+} fjob;
+
+/* The window kind of (name, effective tf_op): 0 none, else k + 1. -1 on OOM. */
+static int64_t window_kind(part *w, xp_str name, xp_str eff) {
+  if (!xp_hmap_reserve(&w->memo.index, memo_hash_of, &w->memo)) return -1;
+  memo_key key = {&w->memo, name, eff};
+  uint64_t pos = xp_hmap_find(&w->memo.index, memo_hash(name.p, name.n, eff.p, eff.n), memo_eq, &key);
+  if (w->memo.index.slot[pos] >= 0) return w->memo.v[w->memo.index.slot[pos]].kind;
+  xp_buf_reset(w->path);
+  int parts = xp_scope_path(w->path, eff.p, eff.n, name.p, name.n, 0);
+  const char *z = xp_buf_value(w->path);
+  size_t zn = (size_t)xp_buf_length(w->path);
+  int64_t e = 0;
+  int fallback = 1;
+  if (parts == 1) { /* one part equal to the canonical name: the fallback path, not a window */
+    xp_buf_reset(w->canon);
+    xp_canonical_name(w->canon, name.p, name.n);
+    const char *cz = xp_buf_value(w->canon);
+    size_t cn = (size_t)xp_buf_length(w->canon);
+    fallback = cn == zn && (zn == 0 || memcmp(cz, z, zn) == 0);
+  } else if (parts > 1) {
+    fallback = 0;
+  }
+  if (xp_buf_errcode(w->path) || xp_buf_errcode(w->canon)) return -1;
+  if (!fallback) {
+    int64_t k = xp_counter_add(&w->paths, 0, 0, z ? z : "", zn, 1, w->paths.n);
+    if (k < 0 || !xp_grow((void **)&w->kinds, &w->cap_kinds, w->n_kinds + 1, sizeof(*w->kinds))) return -1;
+    w->kinds[w->n_kinds].path = k;
+    w->kinds[w->n_kinds].depth = parts;
+    e = ++w->n_kinds;
+  }
+  if (!xp_grow((void **)&w->memo.v, &w->memo.cap, w->memo.n + 1, sizeof(memo))) return -1;
+  memo m = {name.p, eff.p, name.n, eff.n, e};
+  w->memo.v[w->memo.n] = m;
+  xp_hmap_put(&w->memo.index, pos, w->memo.n++);
+  return e;
+}
+
+static int push_marker(part *w, int rule, int32_t plane, int64_t number, int64_t start, int64_t dur) {
+  if (!xp_grow((void **)&w->markers[rule], &w->cap_markers[rule], w->n_markers[rule] + 1, sizeof(xp_fact_marker)))
+    return 0;
+  xp_fact_marker *m = &w->markers[rule][w->n_markers[rule]++];
+  m->plane = plane;
+  m->number = number;
+  m->start_ps = start;
+  m->dur_ps = dur;
+  return 1;
+}
+
+/* Read one track. */
+static int run_ftask(fjob *j, part *w, const ftask *t) {
+  const xp_profile *p = j->p;
+  const xp_plane *pl = &p->planes[t->plane];
+  const xp_stat_pick_ids *ids = &j->ids[t->plane];
+  const uint8_t *kind = j->kind[t->plane], *train = j->is_train[t->plane];
+  int host = xp_str_starts(pl->name, "/host:");
+  xp_facts *f = j->f;
+  int64_t op = t->op_base;
+  for (int32_t li = t->first; li >= 0; li = xp_track_next(j->a, t->plane, li)) {
+    const xp_line *ln = &pl->lines[li];
+    int64_t seq = j->seq_base[j->a->line_base[t->plane] + li];
+    xp_event_iter it;
+    xp_event ev;
+    xp_events_begin(p, ln, &it);
+    while (xp_events_next(&it, &ev)) {
+      const xp_event_meta *em;
+      xp_str name;
+      int analysis = xp_analysis_event(pl, &ev, &em, &name);
+      int launch = host && ev.has_offset;
+      if (!analysis && !launch) continue;
+      xp_stat v[P_N];
+      xp_stat_pick(p, pl, &ev, ids, P_N, v);
+      int64_t start = xp_event_start(ln, &ev), corr = 0;
+      int has_corr = xp_stat_int_like(&v[P_CORR], &corr);
+      if (launch && has_corr) {
+        if (!xp_grow((void **)&w->launches, &w->cap_launches, w->n_launches + 1, sizeof(xp_fact_launch))) return 0;
+        w->launches[w->n_launches].id = corr;
+        w->launches[w->n_launches].t = start;
+        w->n_launches++;
+      }
+      if (!analysis) continue;
+      /* provenance hints: run_id, then the source by priority */
+      char buf[32];
+      xp_str hv;
+      seq++;
+      if (run_id_text(&v[P_RUN_ID], buf, sizeof(buf), &hv) &&
+          xp_counter_add(&w->hints, 0, XP_HINT_RUN_ID, hv.p, hv.n, 1, seq) < 0)
+        return 0;
+      hv = first_text(&v[P_SOURCE], 3);
+      if (hv.n && xp_counter_add(&w->hints, 0, XP_HINT_SOURCE_FILE, hv.p, hv.n, 1, seq) < 0) return 0;
+      xp_str tf = text_of(&v[P_TF_OP]), nm = text_of(&v[P_NAME]), eff;
+      eff.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &eff.n);
+      if (kind[li] & LK_OP) { /* an op: the ops of a track follow its events in this order (pass.c) */
+        f->tf_op[op] = eff;
+        f->long_name[op] = text_of(&v[P_LONG_NAME]);
+        f->source[op] = hv;
+        f->corr[op] = corr;
+        f->has_corr[op] = (uint8_t)has_corr;
+        op++;
+      } else {
+        int64_t k = window_kind(w, name, eff);
+        if (k < 0) return 0;
+        if (k > 0) {
+          if (!xp_grow((void **)&w->windows, &w->cap_windows, w->n_windows + 1, sizeof(xp_fact_window))) return 0;
+          xp_fact_window *win = &w->windows[w->n_windows++];
+          win->start = start;
+          win->dur = ev.duration_ps;
+          win->end = (int64_t)((uint64_t)start + (uint64_t)ev.duration_ps);
+          win->path = w->kinds[k - 1].path; /* this part's path index until joined */
+          win->depth = w->kinds[k - 1].depth;
+          win->rank = 0;
+        }
+      }
+      /* step markers of the three sources (steps.c) */
+      int64_t number;
+      if ((kind[li] & LK_STEPS) && xp_parse_int(name.p, name.n, &number) &&
+          !push_marker(w, 0, t->plane, number, start, ev.duration_ps))
+        return 0;
+      if (train && train[em - pl->emeta] && xp_event_stats(p, pl, &ev, &w->sv)) {
+        static const char *const keys[] = {"step_num", "step"};
+        for (int k = 0; k < 2; k++) {
+          const xp_stat *s = xp_statvec_find(&w->sv, keys[k]);
+          if (s && xp_stat_int_like(s, &number)) {
+            if (!push_marker(w, 1, t->plane, number, start, ev.duration_ps)) return 0;
+            break;
+          }
+        }
+      }
+      if ((kind[li] & LK_MODULES) && !push_marker(w, 2, t->plane, -1, start, ev.duration_ps)) return 0;
+    }
+  }
+  return 1;
+}
+
+static void *fworker(void *arg) {
+  fjob *j = arg;
+  pthread_mutex_lock(&j->mu);
+  part *w = &j->parts[j->n_parts++];
+  pthread_mutex_unlock(&j->mu);
+  w->path = xp_buf_new();
+  w->canon = xp_buf_new();
+  for (;;) {
+    pthread_mutex_lock(&j->mu);
+    int64_t k = j->next < j->n_tasks ? j->next++ : -1;
+    pthread_mutex_unlock(&j->mu);
+    if (k < 0 || j->p->changed || w->failed) return NULL;
+    if (!run_ftask(j, w, &j->tasks[k])) w->failed = 1;
+  }
+}
+
+static void part_free(part *w) {
+  xp_counter_free(&w->hints, 0);
+  xp_counter_free(&w->paths, 0);
+  xp_free(w->launches);
+  for (int r = 0; r < 3; r++) xp_free(w->markers[r]);
+  xp_free(w->windows);
+  xp_free(w->memo.v);
+  xp_hmap_free(&w->memo.index);
+  xp_free(w->kinds);
+  if (w->path) xp_free(xp_buf_finish(w->path));
+  if (w->canon) xp_free(xp_buf_finish(w->canon));
+  xp_statvec_free(&w->sv);
+}
+
+void xp_facts_free(xp_facts *f) {
+  xp_free(f->tf_op);
+  xp_free(f->long_name);
+  xp_free(f->source);
+  xp_free(f->corr);
+  xp_free(f->has_corr);
+  xp_free(f->launches);
+  for (int r = 0; r < 3; r++) xp_free(f->markers[r]);
+  xp_free(f->windows);
+  for (int64_t i = 0; i < f->n_paths; i++) xp_free(f->paths[i]);
+  xp_free(f->paths);
+  xp_counter_free(&f->hints, 0);
+  memset(f, 0, sizeof(*f));
+}
+
+static int by_weight(const void *x, const void *y) {
+  const ftask *a = x, *b = y;
+  if (a->weight != b->weight) return a->weight > b->weight ? -1 : 1;
+  if (a->plane != b->plane) return a->plane < b->plane ? -1 : 1;
+  return a->first < b->first ? -1 : a->first > b->first;
+}
+
+typedef struct path_ref {
+  const char *z;
+  int64_t id;
+} path_ref;
+static int by_path_text(const void *x, const void *y) { return strcmp(((const path_ref *)x)->z, ((const path_ref *)y)->z); }
+
+static int by_first_seen(const void *x, const void *y) {
+  const xp_counted *a = x, *b = y;
+  if (a->first_seen != b->first_seen) return a->first_seen < b->first_seen ? -1 : 1;
+  return a->kind < b->kind ? -1 : a->kind > b->kind;
+}
+
+/* Join the parts: hints summed (ordered by first occurrence), lists
+** concatenated, window paths made one list with byte-order ranks. */
+static int join_parts(fjob *j) {
+  xp_facts *f = j->f;
+  xp_counter hints = {0}, paths = {0};
+  int ok = 1;
+  int64_t nl = 0, nw = 0, nm[3] = {0, 0, 0};
+  for (int i = 0; i < j->n_parts; i++) {
+    nl += j->parts[i].n_launches;
+    nw += j->parts[i].n_windows;
+    for (int r = 0; r < 3; r++) nm[r] += j->parts[i].n_markers[r];
+  }
+  f->launches = xp_malloc(sizeof(xp_fact_launch) * (uint64_t)(nl + 1));
+  f->windows = xp_malloc(sizeof(xp_fact_window) * (uint64_t)(nw + 1));
+  for (int r = 0; r < 3; r++) f->markers[r] = xp_malloc(sizeof(xp_fact_marker) * (uint64_t)(nm[r] + 1));
+  ok = f->launches && f->windows && f->markers[0] && f->markers[1] && f->markers[2];
+  for (int i = 0; ok && i < j->n_parts; i++) {
+    part *w = &j->parts[i];
+    for (int64_t k = 0; ok && k < w->hints.n; k++) {
+      const xp_counted *c = &w->hints.v[k];
+      ok = xp_counter_add(&hints, c->owner, c->kind, c->value, c->n, c->count, c->first_seen) >= 0;
+    }
+    /* this part's path index -> the joined one */
+    int64_t *remap = ok ? xp_malloc(sizeof(int64_t) * (uint64_t)(w->paths.n + 1)) : NULL;
+    ok = ok && remap;
+    for (int64_t k = 0; ok && k < w->paths.n; k++) {
+      remap[k] = xp_counter_add(&paths, 0, 0, w->paths.v[k].value, w->paths.v[k].n, 1, paths.n);
+      ok = remap[k] >= 0;
+    }
+    for (int64_t k = 0; ok && k < w->n_windows; k++) {
+      f->windows[f->n_windows] = w->windows[k];
+      f->windows[f->n_windows++].path = remap[w->windows[k].path];
+    }
+    xp_free(remap);
+    if (!ok) break;
+    if (w->n_launches) memcpy(f->launches + f->n_launches, w->launches, sizeof(xp_fact_launch) * (size_t)w->n_launches);
+    f->n_launches += w->n_launches;
+    for (int r = 0; r < 3; r++) {
+      if (w->n_markers[r])
+        memcpy(f->markers[r] + f->n_markers[r], w->markers[r], sizeof(xp_fact_marker) * (size_t)w->n_markers[r]);
+      f->n_markers[r] += w->n_markers[r];
+    }
+  }
+  /* hints in the order of their first occurrence (run_id before source at one event) */
+  if (ok && hints.n) qsort(hints.v, (size_t)hints.n, sizeof(xp_counted), by_first_seen);
+  xp_hmap_free(&hints.index); /* the order changed: the entries stay, the index goes */
+  f->hints = hints;
+  /* the paths, owned by the facts, and their byte-order ranks */
+  path_ref *order = ok ? xp_malloc(sizeof(path_ref) * (uint64_t)(paths.n + 1)) : NULL;
+  int64_t *rank = ok ? xp_malloc(sizeof(int64_t) * (uint64_t)(paths.n + 1)) : NULL;
+  f->paths = ok ? xp_malloc(sizeof(char *) * (uint64_t)(paths.n + 1)) : NULL;
+  ok = ok && order && rank && f->paths;
+  if (ok) {
+    for (int64_t i = 0; i < paths.n; i++) {
+      f->paths[i] = paths.v[i].value;
+      order[i].z = paths.v[i].value;
+      order[i].id = i;
+    }
+    f->n_paths = paths.n;
+    if (paths.n) qsort(order, (size_t)paths.n, sizeof(path_ref), by_path_text);
+    for (int64_t i = 0; i < paths.n; i++) rank[order[i].id] = i;
+    for (int64_t i = 0; i < f->n_windows; i++) f->windows[i].rank = rank[f->windows[i].path];
+  }
+  xp_counter_free(&paths, ok); /* on success the values moved to f->paths */
+  xp_free(order);
+  xp_free(rank);
+  return ok;
+}
+
+int xp_facts_build(xp_profile *p, xp_facts *f) {
+  memset(f, 0, sizeof(*f));
+  const xp_op *ops;
+  int64_t n_ops = xp_ops(p, &ops);
+  if (n_ops < 0) return 0;
+  const xp_analysis *a = p->analysis;
+  fjob j;
+  memset(&j, 0, sizeof(j));
+  j.p = p;
+  j.a = a;
+  j.f = f;
+  int ok = 1;
+  f->n_ops = n_ops;
+  f->tf_op = xp_malloc(sizeof(xp_str) * (uint64_t)(n_ops + 1));
+  f->long_name = xp_malloc(sizeof(xp_str) * (uint64_t)(n_ops + 1));
+  f->source = xp_malloc(sizeof(xp_str) * (uint64_t)(n_ops + 1));
+  f->corr = xp_malloc(sizeof(int64_t) * (uint64_t)(n_ops + 1));
+  f->has_corr = xp_malloc((uint64_t)n_ops + 1);
+  j.tasks = xp_malloc(sizeof(ftask) * (uint64_t)(p->n_lines + 1));
+  j.ids = xp_malloc(sizeof(xp_stat_pick_ids) * (uint64_t)(p->n_planes + 1));
+  j.kind = xp_malloc(sizeof(uint8_t *) * 2 * (uint64_t)(p->n_planes + 1));
+  j.seq_base = xp_malloc(sizeof(int64_t) * (uint64_t)(p->n_lines + 1));
+  ok = f->tf_op && f->long_name && f->source && f->corr && f->has_corr && j.tasks && j.ids && j.kind && j.seq_base;
+  if (j.kind) {
+    memset(j.kind, 0, sizeof(uint8_t *) * 2 * (size_t)(p->n_planes + 1));
+    j.is_train = j.kind + p->n_planes + 1;
+  }
+  /* analysis events before each line, in profile order: the hints' order key */
+  if (ok) {
+    int64_t at = 0, total = 0;
+    for (int32_t pi = 0; pi < p->n_planes; pi++)
+      for (int32_t li = 0; li < p->planes[pi].n_lines; li++) {
+        int64_t gi = a->line_base[pi] + li;
+        j.seq_base[gi] = total;
+        for (; at < a->n_aggs && a->aggs[at].plane == pi && a->aggs[at].line == li; at++) total += a->aggs[at].n_events;
+      }
+  }
+  /* per plane: the stat ids, the line kinds, "train" metadata of host planes;
+  ** tasks: the tracks with events, with the index of their first op */
+  int64_t op_at = 0;
+  for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
+    const xp_plane *pl = &p->planes[pi];
+    if (pl->n_events == 0) continue;
+    xp_stat_pick_init(pl, pick_names, P_N, &j.ids[pi]);
+    int device = xp_str_starts(pl->name, "/device:");
+    if (!(j.kind[pi] = xp_malloc((uint64_t)pl->n_lines + 1))) { ok = 0; break; }
+    for (int32_t li = 0; li < pl->n_lines; li++) {
+      const xp_line *ln = &pl->lines[li];
+      j.kind[pi][li] = (uint8_t)((xp_device_op_line(pl, ln) ? LK_OP : 0) |
+                                 (device && xp_str_eq(line_label(ln), "Steps") ? LK_STEPS : 0) |
+                                 (device && xp_str_eq(line_label(ln), "XLA Modules") ? LK_MODULES : 0));
+    }
+    if (xp_str_starts(pl->name, "/host:")) {
+      if (!(j.is_train[pi] = xp_malloc((uint64_t)pl->n_emeta + 1))) { ok = 0; break; }
+      for (int32_t k = 0; k < pl->n_emeta; k++) {
+        const xp_event_meta *em = &pl->emeta[k];
+        j.is_train[pi][k] = (uint8_t)xp_str_eq(em->display_name.n ? em->display_name : em->name, "train");
+      }
+    }
+    for (int32_t li = 0; li < pl->n_lines; li++) {
+      if (xp_track_first(a, pi, li) != li) continue;
+      ftask *t = &j.tasks[j.n_tasks];
+      t->plane = pi;
+      t->first = li;
+      t->op_base = op_at;
+      t->weight = 0;
+      for (int32_t k = li; k >= 0; k = xp_track_next(a, pi, k)) t->weight += pl->lines[k].n_events;
+      /* the track's ops are next in op order (pass.c joins tracks in this order) */
+      while (op_at < n_ops && ops[op_at].plane == pi && xp_track_first(a, pi, ops[op_at].line) == li) op_at++;
+      if (t->weight) j.n_tasks++;
+    }
+  }
+  if (ok && op_at != n_ops) ok = 0; /* cannot happen: the ops are in track order */
+  if (ok) {
+    if (j.n_tasks > 1) qsort(j.tasks, (size_t)j.n_tasks, sizeof(ftask), by_weight);
+    int threads = p->threads < 1 ? 1 : p->threads;
+    if (threads > j.n_tasks) threads = (int)(j.n_tasks ? j.n_tasks : 1);
+    j.parts = xp_malloc(sizeof(part) * (uint64_t)threads);
+    ok = j.parts != NULL;
+    if (ok) {
+      memset(j.parts, 0, sizeof(part) * (size_t)threads);
+      pthread_mutex_init(&j.mu, NULL);
+      if (threads > 1) xp_cancel_run_threads(threads, fworker, &j);
+      else fworker(&j);
+      pthread_mutex_destroy(&j.mu);
+      for (int i = 0; i < j.n_parts; i++) ok = ok && !j.parts[i].failed;
+      ok = ok && !p->changed;
+      ok = ok && join_parts(&j);
+      for (int i = 0; i < j.n_parts; i++) part_free(&j.parts[i]);
+    }
+  }
+  for (int32_t pi = 0; j.kind && pi < p->n_planes; pi++) {
+    xp_free(j.kind[pi]);
+    xp_free(j.is_train[pi]);
+  }
+  xp_free(j.kind);
+  xp_free(j.parts);
+  xp_free(j.tasks);
+  xp_free(j.ids);
+  xp_free(j.seq_base);
+  if (!ok) xp_facts_free(f);
+  return ok;
+}
