@@ -196,86 +196,126 @@ static int push_marker(part *w, int rule, int32_t plane, int64_t number, int64_t
   return 1;
 }
 
-/* Read one track. */
+/* One event of the walk (or one op read back from the ops). */
+typedef struct evt {
+  xp_event ev;
+  const xp_event_meta *em;
+  xp_str name;
+  int analysis, launch;
+  int64_t start;
+} evt;
+
+/* What one event adds to the facts; `op` is its op index (-1: not an op). */
+static int take_event(fjob *j, part *w, const ftask *t, int32_t li, const evt *e, int64_t seq, int64_t op) {
+  const xp_profile *p = j->p;
+  const xp_plane *pl = &p->planes[t->plane];
+  const uint8_t *kind = j->kind[t->plane], *train = j->is_train[t->plane];
+  xp_facts *f = j->f;
+  xp_stat v[P_N];
+  xp_stat_pick(p, pl, &e->ev, &j->ids[t->plane], P_N, v);
+  int64_t corr = 0;
+  int has_corr = xp_stat_int_like(&v[P_CORR], &corr);
+  if (e->launch && has_corr) {
+    if (!xp_grow((void **)&w->launches, &w->cap_launches, w->n_launches + 1, sizeof(xp_fact_launch))) return 0;
+    w->launches[w->n_launches].id = corr;
+    w->launches[w->n_launches].t = e->start;
+    w->n_launches++;
+  }
+  if (!e->analysis) return 1;
+  /* provenance hints: run_id, then the source by priority */
+  char buf[32];
+  xp_str hv;
+  if (run_id_text(&v[P_RUN_ID], buf, sizeof(buf), &hv) &&
+      xp_counter_add(&w->hints, 0, XP_HINT_RUN_ID, hv.p, hv.n, 1, seq) < 0)
+    return 0;
+  hv = first_text(&v[P_SOURCE], 3);
+  if (hv.n && xp_counter_add(&w->hints, 0, XP_HINT_SOURCE_FILE, hv.p, hv.n, 1, seq) < 0) return 0;
+  xp_str tf = text_of(&v[P_TF_OP]), nm = text_of(&v[P_NAME]), eff;
+  eff.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &eff.n);
+  if (op >= 0) {
+    f->tf_op[op] = eff;
+    f->long_name[op] = text_of(&v[P_LONG_NAME]);
+    f->source[op] = hv;
+    f->corr[op] = corr;
+    f->has_corr[op] = (uint8_t)has_corr;
+  } else {
+    int64_t k = window_kind(w, e->name, eff);
+    if (k < 0) return 0;
+    if (k > 0) {
+      if (!xp_grow((void **)&w->windows, &w->cap_windows, w->n_windows + 1, sizeof(xp_fact_window))) return 0;
+      xp_fact_window *win = &w->windows[w->n_windows++];
+      win->start = e->start;
+      win->dur = e->ev.duration_ps;
+      win->end = (int64_t)((uint64_t)e->start + (uint64_t)e->ev.duration_ps);
+      win->path = w->kinds[k - 1].path; /* this part's path index until joined */
+      win->depth = w->kinds[k - 1].depth;
+      win->rank = 0;
+    }
+  }
+  /* step markers of the three sources (steps.c) */
+  int64_t number;
+  if ((kind[li] & LK_STEPS) && xp_parse_int(e->name.p, e->name.n, &number) &&
+      !push_marker(w, 0, t->plane, number, e->start, e->ev.duration_ps))
+    return 0;
+  if (train && train[e->em - pl->emeta] && xp_event_stats(p, pl, &e->ev, &w->sv)) {
+    static const char *const keys[] = {"step_num", "step"};
+    for (int k = 0; k < 2; k++) {
+      const xp_stat *st = xp_statvec_find(&w->sv, keys[k]);
+      if (st && xp_stat_int_like(st, &number)) {
+        if (!push_marker(w, 1, t->plane, number, e->start, e->ev.duration_ps)) return 0;
+        break;
+      }
+    }
+  }
+  if ((kind[li] & LK_MODULES) && !push_marker(w, 2, t->plane, -1, e->start, e->ev.duration_ps)) return 0;
+  return 1;
+}
+
+/* Read one track: lines that are only device-op lines from the ops (their
+** analysis events are exactly the ops, in order: no second walk of their
+** bytes), every other line by walking its events. */
 static int run_ftask(fjob *j, part *w, const ftask *t) {
   const xp_profile *p = j->p;
   const xp_plane *pl = &p->planes[t->plane];
-  const xp_stat_pick_ids *ids = &j->ids[t->plane];
-  const uint8_t *kind = j->kind[t->plane], *train = j->is_train[t->plane];
+  const uint8_t *kind = j->kind[t->plane];
+  const xp_op *ops = j->a->ops;
   int host = xp_str_starts(pl->name, "/host:");
-  xp_facts *f = j->f;
   int64_t op = t->op_base;
+  evt e;
   for (int32_t li = t->first; li >= 0; li = xp_track_next(j->a, t->plane, li)) {
     const xp_line *ln = &pl->lines[li];
     int64_t seq = j->seq_base[j->a->line_base[t->plane] + li];
+    if (kind[li] == LK_OP && !host) {
+      for (; op < j->f->n_ops && ops[op].plane == t->plane && ops[op].line == li; op++) {
+        if ((op & 4095) == 0 && xp_cancelled()) {
+          ((xp_profile *)p)->changed = p->changed ? p->changed : XP_CHANGED_INTERRUPTED;
+          return 1;
+        }
+        const xp_op *o = &ops[op];
+        memset(&e, 0, sizeof(e));
+        e.ev.msg = o->msg;
+        e.ev.msg_n = o->msg_n;
+        e.em = &pl->emeta[o->emeta];
+        e.ev.metadata_id = e.em->id;
+        e.ev.has_offset = 1;
+        e.ev.duration_ps = o->dur_ps;
+        e.name = e.em->display_name.n ? e.em->display_name : e.em->name;
+        e.analysis = 1;
+        e.start = o->start_ps;
+        if (!take_event(j, w, t, li, &e, ++seq, op)) return 0;
+      }
+      continue;
+    }
     xp_event_iter it;
-    xp_event ev;
     xp_events_begin(p, ln, &it);
-    while (xp_events_next(&it, &ev)) {
-      const xp_event_meta *em;
-      xp_str name;
-      int analysis = xp_analysis_event(pl, &ev, &em, &name);
-      int launch = host && ev.has_offset;
-      if (!analysis && !launch) continue;
-      xp_stat v[P_N];
-      xp_stat_pick(p, pl, &ev, ids, P_N, v);
-      int64_t start = xp_event_start(ln, &ev), corr = 0;
-      int has_corr = xp_stat_int_like(&v[P_CORR], &corr);
-      if (launch && has_corr) {
-        if (!xp_grow((void **)&w->launches, &w->cap_launches, w->n_launches + 1, sizeof(xp_fact_launch))) return 0;
-        w->launches[w->n_launches].id = corr;
-        w->launches[w->n_launches].t = start;
-        w->n_launches++;
-      }
-      if (!analysis) continue;
-      /* provenance hints: run_id, then the source by priority */
-      char buf[32];
-      xp_str hv;
-      seq++;
-      if (run_id_text(&v[P_RUN_ID], buf, sizeof(buf), &hv) &&
-          xp_counter_add(&w->hints, 0, XP_HINT_RUN_ID, hv.p, hv.n, 1, seq) < 0)
-        return 0;
-      hv = first_text(&v[P_SOURCE], 3);
-      if (hv.n && xp_counter_add(&w->hints, 0, XP_HINT_SOURCE_FILE, hv.p, hv.n, 1, seq) < 0) return 0;
-      xp_str tf = text_of(&v[P_TF_OP]), nm = text_of(&v[P_NAME]), eff;
-      eff.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &eff.n);
-      if (kind[li] & LK_OP) { /* an op: the ops of a track follow its events in this order (pass.c) */
-        f->tf_op[op] = eff;
-        f->long_name[op] = text_of(&v[P_LONG_NAME]);
-        f->source[op] = hv;
-        f->corr[op] = corr;
-        f->has_corr[op] = (uint8_t)has_corr;
-        op++;
-      } else {
-        int64_t k = window_kind(w, name, eff);
-        if (k < 0) return 0;
-        if (k > 0) {
-          if (!xp_grow((void **)&w->windows, &w->cap_windows, w->n_windows + 1, sizeof(xp_fact_window))) return 0;
-          xp_fact_window *win = &w->windows[w->n_windows++];
-          win->start = start;
-          win->dur = ev.duration_ps;
-          win->end = (int64_t)((uint64_t)start + (uint64_t)ev.duration_ps);
-          win->path = w->kinds[k - 1].path; /* this part's path index until joined */
-          win->depth = w->kinds[k - 1].depth;
-          win->rank = 0;
-        }
-      }
-      /* step markers of the three sources (steps.c) */
-      int64_t number;
-      if ((kind[li] & LK_STEPS) && xp_parse_int(name.p, name.n, &number) &&
-          !push_marker(w, 0, t->plane, number, start, ev.duration_ps))
-        return 0;
-      if (train && train[em - pl->emeta] && xp_event_stats(p, pl, &ev, &w->sv)) {
-        static const char *const keys[] = {"step_num", "step"};
-        for (int k = 0; k < 2; k++) {
-          const xp_stat *s = xp_statvec_find(&w->sv, keys[k]);
-          if (s && xp_stat_int_like(s, &number)) {
-            if (!push_marker(w, 1, t->plane, number, start, ev.duration_ps)) return 0;
-            break;
-          }
-        }
-      }
-      if ((kind[li] & LK_MODULES) && !push_marker(w, 2, t->plane, -1, start, ev.duration_ps)) return 0;
+    while (xp_events_next(&it, &e.ev)) {
+      e.analysis = xp_analysis_event(pl, &e.ev, &e.em, &e.name);
+      e.launch = host && e.ev.has_offset;
+      if (!e.analysis && !e.launch) continue;
+      e.start = xp_event_start(ln, &e.ev);
+      /* the ops of a track follow its events in this order (pass.c) */
+      int64_t is_op = e.analysis && (kind[li] & LK_OP) ? op++ : -1;
+      if (!take_event(j, w, t, li, &e, e.analysis ? ++seq : seq, is_op)) return 0;
     }
   }
   return 1;

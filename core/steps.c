@@ -50,24 +50,6 @@ static int64_t containing(const xp_step *s, int64_t lo, int64_t hi, int64_t t) {
   return found >= 0 && t < s[found].start_ps + s[found].dur_ps ? found : -1;
 }
 
-/* Host launch times by correlation_id (sorted pairs for binary search):
-** by id, then time, so a repeated id resolves to its earliest launch. */
-static int by_corr(const void *a, const void *b) {
-  const xp_fact_launch *x = a, *y = b;
-  if (x->id != y->id) return x->id < y->id ? -1 : 1;
-  return x->t < y->t ? -1 : x->t > y->t;
-}
-
-static int64_t launch_time(const xp_fact_launch *v, int64_t n, int64_t id, int64_t fallback) {
-  int64_t lo = 0, hi = n;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (v[mid].id < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < n && v[lo].id == id ? v[lo].t : fallback;
-}
-
 /* Credit op o's self time to its step's breakdown. */
 static void credit(xp_step *s, const xp_op *o) {
   int64_t self = o->self_ps > 0 ? o->self_ps : 0;
@@ -81,14 +63,18 @@ static void credit(xp_step *s, const xp_op *o) {
 ** start, or for host annotations the one that contains its kernel's launch
 ** (its correlation id's earliest host event; its own start when none). */
 static int assign_ops(xp_analysis *a, stepvec *st, int source, const xp_facts *f) {
-  xp_fact_launch *launch = NULL;
-  int64_t n_launch = 0;
+  /* correlation id -> its earliest launch (an index into f->launches) */
+  xp_idmap launch = {0};
   if (source == XP_STEP_HOST_ANNOTATION) {
-    n_launch = f->n_launches;
-    launch = xp_malloc(sizeof(xp_fact_launch) * (uint64_t)(n_launch + 1));
-    if (!launch) return 0;
-    if (n_launch) memcpy(launch, f->launches, sizeof(xp_fact_launch) * (size_t)n_launch);
-    if (n_launch) qsort(launch, (size_t)n_launch, sizeof(xp_fact_launch), by_corr);
+    if (f->n_launches > INT32_MAX || !xp_idmap_reserve(&launch, (uint32_t)f->n_launches)) return 0;
+    for (int64_t k = 0; k < f->n_launches; k++) {
+      int32_t e = xp_idmap_get(&launch, f->launches[k].id);
+      if (e >= 0 && f->launches[e].t <= f->launches[k].t) continue;
+      if (!xp_idmap_put(&launch, f->launches[k].id, (int32_t)k)) {
+        xp_idmap_free(&launch);
+        return 0;
+      }
+    }
   }
   int64_t lo = 0, hi = 0;
   int32_t run_plane = -1;
@@ -96,7 +82,8 @@ static int assign_ops(xp_analysis *a, stepvec *st, int source, const xp_facts *f
     xp_op *o = &a->ops[i];
     int64_t t = o->start_ps;
     if (source == XP_STEP_HOST_ANNOTATION) {
-      if (f->has_corr[i]) t = launch_time(launch, n_launch, f->corr[i], t);
+      int32_t e = f->has_corr[i] ? xp_idmap_get(&launch, f->corr[i]) : -1;
+      if (e >= 0) t = f->launches[e].t;
       o->step = containing(st->v, 0, st->n, t);
       continue;
     }
@@ -111,7 +98,7 @@ static int assign_ops(xp_analysis *a, stepvec *st, int source, const xp_facts *f
     }
     o->step = containing(st->v, lo, hi, t);
   }
-  xp_free(launch);
+  xp_idmap_free(&launch);
   return 1;
 }
 

@@ -37,7 +37,11 @@ static rec *sorted_recs(int64_t n, const int64_t *start, const int64_t *dur,
     r[i].end = xp_add_sat(start[i], dur[i]); /* callers pass dur >= 0; clamped, never wrapped */
     r[i].idx = i;
   }
-  qsort(r, (size_t)n, sizeof(rec), cmp);
+  /* Events of one line are usually written in time order: skip the sort
+  ** when the records already are in order (one comparison each). */
+  int64_t i = 1;
+  while (i < n && cmp(&r[i - 1], &r[i]) < 0) i++;
+  if (i < n) qsort(r, (size_t)n, sizeof(rec), cmp);
   return r;
 }
 
