@@ -147,7 +147,8 @@ static int build_op_names(xp_profile *p, op_names *out, const xp_facts *f) {
     g->count++;
     g->total_ps = xp_add_sat(g->total_ps, o->dur_ps);
     g->self_ps = xp_add_sat(g->self_ps, o->self_ps > 0 ? o->self_ps : 0);
-    xp_str ln = xp_op_long_name(p, o, f->long_name[i]), src = f->source[i], tf = f->tf_op[i];
+    xp_str ln = xp_op_long_name(p, o, xp_fact_text(p, f->long_name[i])), src = xp_fact_text(p, f->source[i]),
+           tf = xp_fact_text(p, f->tf_op[i]);
     if (ln.p != memo_ln || ln.n != memo_n || !memo_ln) { /* runs of one op repeat one long_name */
       xp_buf_reset(sig);
       xp_shape_signature(sig, ln.p, ln.n);
@@ -311,7 +312,7 @@ static int build_gaps(xp_profile *p, gaps *out, const xp_facts *f) {
     const xp_op *m = &ops[i];
     if (m->gap_ps <= 0 || m->payload < 0) continue;
     const xp_op *pay = &ops[m->payload];
-    xp_str pn = xp_op_name(p, pay), mn = xp_op_name(p, m), tf = f->tf_op[m->payload];
+    xp_str pn = xp_op_name(p, pay), mn = xp_op_name(p, m), tf = xp_fact_text(p, f->tf_op[m->payload]);
     uint64_t pos;
     if (!ptr3_find(&seen, pn, mn, tf, &pos)) { ok = 0; break; }
     int64_t e = seen.index.slot[pos] >= 0 ? seen.v[seen.index.slot[pos]].e : -1;
@@ -499,7 +500,7 @@ static int build_op_regions(xp_profile *p, op_regions *out, xp_facts *f) {
     r->count++;
     r->total_ps += o->dur_ps;
     r->self_ps += o->self_ps > 0 ? o->self_ps : 0;
-    xp_str ln = xp_op_long_name(p, o, f->long_name[mids[mi].i]);
+    xp_str ln = xp_op_long_name(p, o, xp_fact_text(p, f->long_name[mids[mi].i]));
     xp_buf_reset(sig);
     xp_shape_signature(sig, ln.p, ln.n);
     if (xp_buf_errcode(sig)) { ok = 0; break; }

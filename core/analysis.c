@@ -207,7 +207,11 @@ int xp_report_pass(xp_profile *p) {
   if (done) return 1;
   xp_facts f;
   if (!xp_facts_build(p, &f)) return 0;
-  int ok = xp_steps_build(p, &f) && xp_scopes_build(p, &f) && xp_aggregates_build(p, &f);
+  int ok = xp_steps_build(p, &f);
+  xp_free(f.launches); /* only the steps read them: give the memory back before the rest */
+  f.launches = NULL;
+  f.n_launches = 0;
+  ok = ok && xp_scopes_build(p, &f) && xp_aggregates_build(p, &f);
   xp_facts_free(&f);
   return ok && !p->changed;
 }

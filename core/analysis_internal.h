@@ -91,10 +91,19 @@ typedef struct xp_fact_window {
   int32_t depth;
 } xp_fact_window;
 
+/* A string of the mapping as its offset from p->base and its length (8
+** bytes instead of 16: the XSpace is below 2 GiB); empty when n == 0. */
+typedef struct xp_fact_str { uint32_t off, n; } xp_fact_str;
+static inline xp_str xp_fact_text(const xp_profile *p, xp_fact_str s) {
+  xp_str out = {"", 0};
+  if (s.n) out.p = (const char *)p->base + s.off, out.n = s.n;
+  return out;
+}
+
 /* What the stats walk gathers for the reports (facts.c). */
 typedef struct xp_facts {
   int64_t n_ops;
-  xp_str *tf_op, *long_name, *source; /* per op: effective tf_op, long_name stat text, source file */
+  xp_fact_str *tf_op, *long_name, *source; /* per op: effective tf_op, long_name stat text, source file */
   int64_t *corr;                      /* per op: correlation_id when has_corr */
   uint8_t *has_corr;
   xp_counter hints;                   /* kind XP_HINT_*, in first-occurrence order (no index) */

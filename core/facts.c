@@ -75,6 +75,13 @@ static int run_id_text(const xp_stat *s, char *buf, size_t cap, xp_str *out) {
   return 1;
 }
 
+/* A non-empty string lies in the mapping (a stat value or a stat name). */
+static xp_fact_str fact_str(const xp_profile *p, xp_str s) {
+  xp_fact_str out = {0, 0};
+  if (s.n) out.off = (uint32_t)((const uint8_t *)s.p - p->base), out.n = (uint32_t)s.n;
+  return out;
+}
+
 static xp_str line_label(const xp_line *ln) { return ln->display_name.n ? ln->display_name : ln->name; }
 
 /* (name, tf_op) as they sit in the mapping -> window kind (0: not a window,
@@ -233,9 +240,9 @@ static int take_event(fjob *j, part *w, const ftask *t, int32_t li, const evt *e
   xp_str tf = text_of(&v[P_TF_OP]), nm = text_of(&v[P_NAME]), eff;
   eff.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &eff.n);
   if (op >= 0) {
-    f->tf_op[op] = eff;
-    f->long_name[op] = text_of(&v[P_LONG_NAME]);
-    f->source[op] = hv;
+    f->tf_op[op] = fact_str(p, eff);
+    f->long_name[op] = fact_str(p, text_of(&v[P_LONG_NAME]));
+    f->source[op] = fact_str(p, hv);
     f->corr[op] = corr;
     f->has_corr[op] = (uint8_t)has_corr;
   } else {
@@ -422,6 +429,9 @@ static int join_parts(fjob *j) {
     if (!ok) break;
     if (w->n_launches) memcpy(f->launches + f->n_launches, w->launches, sizeof(xp_fact_launch) * (size_t)w->n_launches);
     f->n_launches += w->n_launches;
+    xp_free(w->launches); /* copied: free as we go, so the peak holds one copy */
+    w->launches = NULL;
+    w->n_launches = 0;
     for (int r = 0; r < 3; r++) {
       if (w->n_markers[r])
         memcpy(f->markers[r] + f->n_markers[r], w->markers[r], sizeof(xp_fact_marker) * (size_t)w->n_markers[r]);
@@ -467,9 +477,9 @@ int xp_facts_build(xp_profile *p, xp_facts *f) {
   j.f = f;
   int ok = 1;
   f->n_ops = n_ops;
-  f->tf_op = xp_malloc(sizeof(xp_str) * (uint64_t)(n_ops + 1));
-  f->long_name = xp_malloc(sizeof(xp_str) * (uint64_t)(n_ops + 1));
-  f->source = xp_malloc(sizeof(xp_str) * (uint64_t)(n_ops + 1));
+  f->tf_op = xp_malloc(sizeof(xp_fact_str) * (uint64_t)(n_ops + 1));
+  f->long_name = xp_malloc(sizeof(xp_fact_str) * (uint64_t)(n_ops + 1));
+  f->source = xp_malloc(sizeof(xp_fact_str) * (uint64_t)(n_ops + 1));
   f->corr = xp_malloc(sizeof(int64_t) * (uint64_t)(n_ops + 1));
   f->has_corr = xp_malloc((uint64_t)n_ops + 1);
   j.tasks = xp_malloc(sizeof(ftask) * (uint64_t)(p->n_lines + 1));

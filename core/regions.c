@@ -128,7 +128,7 @@ static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m, const xp_fa
   int ok = 1;
   for (int64_t i = 0; ok && i < a->n_ops; i++) {
     const xp_op *o = &a->ops[i];
-    xp_str tf = f->tf_op[i], name = xp_op_name(p, o);
+    xp_str tf = xp_fact_text(p, f->tf_op[i]), name = xp_op_name(p, o);
     if (!xp_hmap_reserve(&memo.index, memo_hash_of, &memo)) { ok = 0; break; }
     memo_key key = {&memo, name.p, tf.p, name.n, tf.n};
     uint64_t pos = xp_hmap_find(&memo.index, memo_hash(name.p, name.n, tf.p, tf.n), memo_eq, &key);

@@ -50,6 +50,42 @@ static int64_t containing(const xp_step *s, int64_t lo, int64_t hi, int64_t t) {
   return found >= 0 && t < s[found].start_ps + s[found].dur_ps ? found : -1;
 }
 
+/* Correlation id -> its earliest launch time: open addressing over (id, t)
+** pairs stored inline, so an insert or a lookup costs one cache miss on
+** millions of launches (an xp_idmap plus the launch array cost three to
+** five). Seeded hash (util.h): crafted ids cannot be prepared to collide. A
+** slot is empty when its t is INT64_MIN (launch times are within
+** +-XP_TIME_LIMIT_PS). */
+typedef struct launch_map {
+  xp_fact_launch *slot;
+  uint64_t mask;
+} launch_map;
+
+static int launch_map_build(launch_map *m, const xp_fact_launch *v, int64_t n) {
+  uint64_t cap = 16;
+  while (cap < (uint64_t)n * 2) cap *= 2;
+  m->slot = xp_malloc(sizeof(xp_fact_launch) * cap);
+  if (!m->slot) return 0;
+  m->mask = cap - 1;
+  for (uint64_t i = 0; i < cap; i++) m->slot[i].t = INT64_MIN;
+  for (int64_t k = 0; k < n; k++) {
+    uint64_t h = xp_hash_u64((uint64_t)v[k].id) & m->mask;
+    while (m->slot[h].t != INT64_MIN && m->slot[h].id != v[k].id) h = (h + 1) & m->mask;
+    if (m->slot[h].t == INT64_MIN || v[k].t < m->slot[h].t) m->slot[h] = v[k];
+  }
+  return 1;
+}
+
+/* The launch time of id, or `fallback` when it has none. */
+static int64_t launch_time(const launch_map *m, int64_t id, int64_t fallback) {
+  uint64_t h = xp_hash_u64((uint64_t)id) & m->mask;
+  while (m->slot[h].t != INT64_MIN) {
+    if (m->slot[h].id == id) return m->slot[h].t;
+    h = (h + 1) & m->mask;
+  }
+  return fallback;
+}
+
 /* Credit op o's self time to its step's breakdown. */
 static void credit(xp_step *s, const xp_op *o) {
   int64_t self = o->self_ps > 0 ? o->self_ps : 0;
@@ -63,27 +99,15 @@ static void credit(xp_step *s, const xp_op *o) {
 ** start, or for host annotations the one that contains its kernel's launch
 ** (its correlation id's earliest host event; its own start when none). */
 static int assign_ops(xp_analysis *a, stepvec *st, int source, const xp_facts *f) {
-  /* correlation id -> its earliest launch (an index into f->launches) */
-  xp_idmap launch = {0};
-  if (source == XP_STEP_HOST_ANNOTATION) {
-    if (f->n_launches > INT32_MAX || !xp_idmap_reserve(&launch, (uint32_t)f->n_launches)) return 0;
-    for (int64_t k = 0; k < f->n_launches; k++) {
-      int32_t e = xp_idmap_get(&launch, f->launches[k].id);
-      if (e >= 0 && f->launches[e].t <= f->launches[k].t) continue;
-      if (!xp_idmap_put(&launch, f->launches[k].id, (int32_t)k)) {
-        xp_idmap_free(&launch);
-        return 0;
-      }
-    }
-  }
+  launch_map launch = {NULL, 0};
+  if (source == XP_STEP_HOST_ANNOTATION && !launch_map_build(&launch, f->launches, f->n_launches)) return 0;
   int64_t lo = 0, hi = 0;
   int32_t run_plane = -1;
   for (int64_t i = 0; i < a->n_ops; i++) {
     xp_op *o = &a->ops[i];
     int64_t t = o->start_ps;
     if (source == XP_STEP_HOST_ANNOTATION) {
-      int32_t e = f->has_corr[i] ? xp_idmap_get(&launch, f->corr[i]) : -1;
-      if (e >= 0) t = f->launches[e].t;
+      if (f->has_corr[i]) t = launch_time(&launch, f->corr[i], t);
       o->step = containing(st->v, 0, st->n, t);
       continue;
     }
@@ -98,7 +122,7 @@ static int assign_ops(xp_analysis *a, stepvec *st, int source, const xp_facts *f
     }
     o->step = containing(st->v, lo, hi, t);
   }
-  xp_idmap_free(&launch);
+  xp_free(launch.slot);
   return 1;
 }
 

@@ -10,7 +10,8 @@
 # with tests/compare_reference.py (/usr/bin/python3, standard library only). The
 # reference files were written by the reference summarizer itself, run with exact
 # arithmetic (tests/reference/README.md), so they are expectations from outside this
-# code, unlike tests/golden/.
+# code, unlike tests/golden/. Every profile is summarized twice: with the analysis on
+# one thread and on two.
 # First, whatever the data: the comparator must catch a changed leaf of each kind
 # (so that the comparison cannot pass by accident) and let only the documented
 # tolerance and masks through. Then exits 77 (skip) when $DATA holds no profile.
@@ -101,6 +102,9 @@ if [ ${#files[@]} -eq 0 ]; then
   [ "$fail" -eq 0 ] && exit 77
   exit 1
 fi
+# Each with the analysis on 1 thread and on 2 (xplane_threads): the tracks are
+# walked in parallel and joined in profile order, so both must agree.
+for th in 1 2; do
 for r in "${refs[@]}"; do
   name=$(basename "$r" .summary.json)   # <profile> or <profile>.global
   b=${name%.global}
@@ -114,15 +118,17 @@ for r in "${refs[@]}"; do
     params+=(-cmd ".parameter set @warmup_steps 0" -cmd ".parameter set @hot_op_limit 5"
              -cmd ".parameter set @breakdown_mode exclusive_global")
   fi
-  if ! "$SQLITE3" -bail -cmd ".load $EXT" "${params[@]}" :memory: ".read queries/summary.sql" > "$tmp/$name.json"; then
-    check "$name: summary.sql" "exit 0" "failed"
+  if ! "$SQLITE3" -bail -cmd ".load $EXT" -cmd ".output /dev/null" -cmd "SELECT xplane_threads($th)" -cmd ".output stdout" "${params[@]}" :memory: \
+       ".read queries/summary.sql" > "$tmp/$name.json"; then
+    check "$name ($th threads): summary.sql" "exit 0" "failed"
     continue
   fi
   rc=$(cmp_rc "$tmp/$name.json" "$r")
   # the notes (an allowed section still absent) are shown, not counted
   [ -z "${VERBOSE:-}" ] || grep '^note:' "$tmp/report" | sed "s/^/$name: /"
-  check "$name: summary.sql agrees with the reference leaf by leaf" "0" "$rc"
+  check "$name ($th threads): summary.sql agrees with the reference leaf by leaf" "0" "$rc"
   [ "$rc" == 0 ] || grep -v '^note:' "$tmp/report" | head -40
+done
 done
 
 echo "$pass passed, $fail failed"
