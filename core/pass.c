@@ -20,9 +20,11 @@
 ** iterator stops on an interrupt and marks the profile, and then nothing built
 ** here is kept.
 **
-** Memory: each op is an xp_op (analysis.h); self times of events that are not
-** ops are not kept (xp_line_self_times, tracks.c, works a line's out on
-** demand for xplane_events).
+** Memory: each op is an xp_op (analysis.h), written by its track straight
+** into its region of the one ops array (no second copy when joining); self
+** times of events that are not ops are not kept (xp_line_self_times,
+** tracks.c, works a line's out on demand for xplane_events). While a track
+** is worked on, its gathered events take about 100 bytes each.
 */
 #include <pthread.h>
 #include <stdlib.h>
@@ -77,7 +79,8 @@ typedef struct task {
   int32_t plane, first;  /* the track: its plane and first line */
   int has_ops;           /* one of its lines is a device-op line */
   int64_t weight;        /* its events: the largest tracks go first */
-  xp_op *ops;            /* its ops; payload is an index into these */
+  int64_t op_room;       /* events of its device-op lines: at most that many ops */
+  xp_op *ops;            /* its region of a->ops (op_room entries); payload is an index into these */
   int64_t n_ops;
   xp_track_agg *aggs;
   int64_t n_aggs;
@@ -132,17 +135,20 @@ static int track_ops(const pass *ps, task *t, const xp_gathered *g, const int64_
   const uint8_t *is_op_line = ps->op_line[t->plane];
   int64_t n = 0;
   for (int64_t k = 0; k < g->n; k++) n += is_op_line[g->line[k]];
-  int64_t *start = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
-  int64_t *dur = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
+  /* a track of op lines only (the usual case) uses the gathered times as they are */
+  int all = n == g->n;
+  int64_t *start = all ? g->start : xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
+  int64_t *dur = all ? g->dur : xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
   int64_t *gap = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
   int64_t *payload = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
   uint8_t *marker = xp_malloc((uint64_t)n + 1);
-  t->ops = xp_malloc(sizeof(xp_op) * (uint64_t)(n + 1));
-  int ok = start && dur && gap && payload && marker && t->ops;
+  int ok = start && dur && gap && payload && marker && n <= t->op_room;
   for (int64_t k = 0, j = 0; ok && k < g->n; k++) {
     if (!is_op_line[g->line[k]]) continue;
-    start[j] = g->start[k];
-    dur[j] = g->dur[k];
+    if (!all) {
+      start[j] = g->start[k];
+      dur[j] = g->dur[k];
+    }
     marker[j] = (facts[g->emeta[k]] & EM_MARKER) != 0;
     xp_op *o = &t->ops[j++];
     o->start_ps = g->start[k];
@@ -163,8 +169,10 @@ static int track_ops(const pass *ps, task *t, const xp_gathered *g, const int64_
     t->ops[j].payload = payload[j]; /* track-local until joined */
   }
   if (ok) t->n_ops = n;
-  xp_free(start);
-  xp_free(dur);
+  if (!all) {
+    xp_free(start);
+    xp_free(dur);
+  }
   xp_free(gap);
   xp_free(payload);
   xp_free(marker);
@@ -217,33 +225,30 @@ static int by_line_category(const void *x, const void *y) {
   return a->category < b->category ? -1 : a->category > b->category;
 }
 
-/* Join the tasks' results (in profile order) into the analysis. */
+/* Join the tasks' results (in profile order): each track wrote its ops into
+** its own region of a->ops, sized by the events of its op lines (an upper
+** bound, reached when all are analysis events); close the holes by moving
+** the regions down, then give the rest back. No second copy of the ops. */
 static int join(pass *ps) {
   xp_analysis *a = ps->a;
-  int64_t n_ops = 0, n_aggs = 0;
-  for (int64_t k = 0; k < ps->n_tasks; k++) {
-    n_ops += ps->tasks[k].n_ops;
-    n_aggs += ps->tasks[k].n_aggs;
-  }
-  a->ops = xp_malloc(sizeof(xp_op) * (uint64_t)(n_ops + 1));
+  int64_t n_aggs = 0;
+  for (int64_t k = 0; k < ps->n_tasks; k++) n_aggs += ps->tasks[k].n_aggs;
   a->aggs = xp_malloc(sizeof(xp_track_agg) * (uint64_t)(n_aggs + 1));
-  if (!a->ops || !a->aggs) return 0;
+  if (!a->aggs) return 0;
   int64_t base = 0, at = 0;
   for (int64_t k = 0; k < ps->n_tasks; k++) {
     task *t = &ps->tasks[k];
-    for (int64_t j = 0; j < t->n_ops; j++) {
-      xp_op *o = &a->ops[base + j];
-      *o = t->ops[j];
-      if (o->payload >= 0) o->payload += base;
-    }
+    if (t->n_ops && t->ops != a->ops + base) memmove(a->ops + base, t->ops, sizeof(xp_op) * (size_t)t->n_ops);
+    for (int64_t j = 0; j < t->n_ops; j++)
+      if (a->ops[base + j].payload >= 0) a->ops[base + j].payload += base;
     base += t->n_ops;
-    xp_free(t->ops);
-    t->ops = NULL;
     if (t->n_aggs) memcpy(a->aggs + at, t->aggs, sizeof(xp_track_agg) * (size_t)t->n_aggs);
     at += t->n_aggs;
   }
   if (at) qsort(a->aggs, (size_t)at, sizeof(xp_track_agg), by_line_category);
-  a->n_ops = n_ops;
+  xp_op *fit = xp_realloc(a->ops, sizeof(xp_op) * (uint64_t)(base + 1));
+  if (fit) a->ops = fit;
+  a->n_ops = base;
   a->n_aggs = at;
   return 1;
 }
@@ -254,10 +259,7 @@ static void pass_free(pass *ps) {
     xp_free(ps->op_line[i]);
   }
   xp_free(ps->facts); /* op_line shares its block */
-  for (int64_t k = 0; ps->tasks && k < ps->n_tasks; k++) {
-    xp_free(ps->tasks[k].ops);
-    xp_free(ps->tasks[k].aggs);
-  }
+  for (int64_t k = 0; ps->tasks && k < ps->n_tasks; k++) xp_free(ps->tasks[k].aggs);
   xp_free(ps->tasks);
 }
 
@@ -296,9 +298,18 @@ int xp_analysis_pass(xp_profile *p) {
       for (int32_t k = li; k >= 0; k = xp_track_next(a, pi, k)) {
         t->weight += pl->lines[k].n_events;
         t->has_ops |= ps.op_line[pi][k];
+        if (ps.op_line[pi][k]) t->op_room += pl->lines[k].n_events;
       }
       if (t->weight) ps.n_tasks++; /* a track without events adds nothing */
     }
+  }
+  /* the ops' regions, in profile order (the tasks are in that order here) */
+  int64_t room = 0;
+  for (int64_t k = 0; ok && k < ps.n_tasks; k++) room += ps.tasks[k].op_room;
+  if (ok && !(a->ops = xp_malloc(sizeof(xp_op) * (uint64_t)(room + 1)))) ok = 0;
+  for (int64_t k = 0, at = 0; ok && k < ps.n_tasks; k++) {
+    ps.tasks[k].ops = a->ops + at;
+    at += ps.tasks[k].op_room;
   }
   if (ok) {
     if (ps.n_tasks > 1) qsort(ps.tasks, (size_t)ps.n_tasks, sizeof(task), by_weight);
