@@ -210,6 +210,7 @@ int xp_report_pass(xp_profile *p) {
   int ok = xp_steps_build(p, &f);
   xp_free(f.launches); /* only the steps read them: give the memory back before the rest */
   f.launches = NULL;
+  f.launch_cap = 0;
   f.n_launches = 0;
   ok = ok && xp_scopes_build(p, &f) && xp_aggregates_build(p, &f);
   xp_facts_free(&f);

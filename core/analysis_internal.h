@@ -107,7 +107,10 @@ typedef struct xp_facts {
   int64_t *corr;                      /* per op: correlation_id when has_corr */
   uint8_t *has_corr;
   xp_counter hints;                   /* kind XP_HINT_*, in first-occurrence order (no index) */
-  xp_fact_launch *launches;           /* timed host events with a correlation id */
+  /* Timed host events with a correlation id: id -> the earliest start, an
+  ** open-addressing table of (id, t) pairs (t == INT64_MIN: empty slot). */
+  xp_fact_launch *launches;
+  uint64_t launch_cap;
   int64_t n_launches;
   xp_fact_marker *markers[3];         /* step markers: Steps lines, host "train" annotations, XLA Modules */
   int64_t n_markers[3];
@@ -118,6 +121,8 @@ typedef struct xp_facts {
 } xp_facts;
 
 int xp_facts_build(xp_profile *p, xp_facts *f);
+/* The earliest launch time of correlation id `id`, or `fallback`. */
+int64_t xp_facts_launch_time(const xp_facts *f, int64_t id, int64_t fallback);
 void xp_facts_free(xp_facts *f);
 
 /* Builders of the report pass, each from the facts (0 on OOM). */

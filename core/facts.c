@@ -14,7 +14,8 @@
 **   - hints: a counter of (kind, value) with the first occurrence's position
 **     among all analysis events in profile order (plane, line, event), the
 **     order the reference counts them in;
-**   - launches: (correlation id, start) of timed host events;
+**   - launches: each correlation id of a timed host event with its earliest
+**     start (a hash table);
 **   - step markers of each step source (steps.c picks the first that has any);
 **   - windows: region windows (start, duration, path id, depth) and the
 **     distinct paths;
@@ -392,6 +393,33 @@ static int by_first_seen(const void *x, const void *y) {
   return a->kind < b->kind ? -1 : a->kind > b->kind;
 }
 
+/* The launch table: (id, t) pairs stored inline, so an insert or a lookup
+** costs one cache miss on millions of launches (an xp_idmap over an array
+** of launches cost three to five); about 0.7 full, its slot reduced from the
+** seeded hash by a multiply (util.h: crafted ids cannot be prepared to
+** collide). Launch times lie within +-XP_TIME_LIMIT_PS, so INT64_MIN marks
+** an empty slot. */
+static uint64_t launch_slot(const xp_facts *f, int64_t id) {
+  return (uint64_t)(((unsigned __int128)xp_hash_u64((uint64_t)id) * f->launch_cap) >> 64);
+}
+
+static void launch_put(xp_facts *f, const xp_fact_launch *l) {
+  uint64_t h = launch_slot(f, l->id);
+  while (f->launches[h].t != INT64_MIN && f->launches[h].id != l->id) h = h + 1 == f->launch_cap ? 0 : h + 1;
+  if (f->launches[h].t == INT64_MIN) f->n_launches++;
+  if (f->launches[h].t == INT64_MIN || l->t < f->launches[h].t) f->launches[h] = *l;
+}
+
+int64_t xp_facts_launch_time(const xp_facts *f, int64_t id, int64_t fallback) {
+  if (!f->launch_cap) return fallback;
+  uint64_t h = launch_slot(f, id);
+  while (f->launches[h].t != INT64_MIN) {
+    if (f->launches[h].id == id) return f->launches[h].t;
+    h = h + 1 == f->launch_cap ? 0 : h + 1;
+  }
+  return fallback;
+}
+
 /* Join the parts: hints summed (ordered by first occurrence), lists
 ** concatenated, window paths made one list with byte-order ranks. */
 static int join_parts(fjob *j) {
@@ -404,7 +432,9 @@ static int join_parts(fjob *j) {
     nw += j->parts[i].n_windows;
     for (int r = 0; r < 3; r++) nm[r] += j->parts[i].n_markers[r];
   }
-  f->launches = xp_malloc(sizeof(xp_fact_launch) * (uint64_t)(nl + 1));
+  f->launch_cap = nl ? (uint64_t)nl + (uint64_t)nl * 3 / 7 + 1 : 0;
+  f->launches = xp_malloc(sizeof(xp_fact_launch) * (f->launch_cap + 1));
+  for (uint64_t i = 0; f->launches && i < f->launch_cap; i++) f->launches[i].t = INT64_MIN;
   f->windows = xp_malloc(sizeof(xp_fact_window) * (uint64_t)(nw + 1));
   for (int r = 0; r < 3; r++) f->markers[r] = xp_malloc(sizeof(xp_fact_marker) * (uint64_t)(nm[r] + 1));
   ok = f->launches && f->windows && f->markers[0] && f->markers[1] && f->markers[2];
@@ -427,9 +457,8 @@ static int join_parts(fjob *j) {
     }
     xp_free(remap);
     if (!ok) break;
-    if (w->n_launches) memcpy(f->launches + f->n_launches, w->launches, sizeof(xp_fact_launch) * (size_t)w->n_launches);
-    f->n_launches += w->n_launches;
-    xp_free(w->launches); /* copied: free as we go, so the peak holds one copy */
+    for (int64_t k = 0; k < w->n_launches; k++) launch_put(f, &w->launches[k]);
+    xp_free(w->launches); /* in the table: free as we go, so the peak holds one copy */
     w->launches = NULL;
     w->n_launches = 0;
     for (int r = 0; r < 3; r++) {

@@ -50,42 +50,6 @@ static int64_t containing(const xp_step *s, int64_t lo, int64_t hi, int64_t t) {
   return found >= 0 && t < s[found].start_ps + s[found].dur_ps ? found : -1;
 }
 
-/* Correlation id -> its earliest launch time: open addressing over (id, t)
-** pairs stored inline, so an insert or a lookup costs one cache miss on
-** millions of launches (an xp_idmap plus the launch array cost three to
-** five). Seeded hash (util.h): crafted ids cannot be prepared to collide. A
-** slot is empty when its t is INT64_MIN (launch times are within
-** +-XP_TIME_LIMIT_PS). */
-typedef struct launch_map {
-  xp_fact_launch *slot;
-  uint64_t mask;
-} launch_map;
-
-static int launch_map_build(launch_map *m, const xp_fact_launch *v, int64_t n) {
-  uint64_t cap = 16;
-  while (cap < (uint64_t)n * 2) cap *= 2;
-  m->slot = xp_malloc(sizeof(xp_fact_launch) * cap);
-  if (!m->slot) return 0;
-  m->mask = cap - 1;
-  for (uint64_t i = 0; i < cap; i++) m->slot[i].t = INT64_MIN;
-  for (int64_t k = 0; k < n; k++) {
-    uint64_t h = xp_hash_u64((uint64_t)v[k].id) & m->mask;
-    while (m->slot[h].t != INT64_MIN && m->slot[h].id != v[k].id) h = (h + 1) & m->mask;
-    if (m->slot[h].t == INT64_MIN || v[k].t < m->slot[h].t) m->slot[h] = v[k];
-  }
-  return 1;
-}
-
-/* The launch time of id, or `fallback` when it has none. */
-static int64_t launch_time(const launch_map *m, int64_t id, int64_t fallback) {
-  uint64_t h = xp_hash_u64((uint64_t)id) & m->mask;
-  while (m->slot[h].t != INT64_MIN) {
-    if (m->slot[h].id == id) return m->slot[h].t;
-    h = (h + 1) & m->mask;
-  }
-  return fallback;
-}
-
 /* Credit op o's self time to its step's breakdown. */
 static void credit(xp_step *s, const xp_op *o) {
   int64_t self = o->self_ps > 0 ? o->self_ps : 0;
@@ -99,15 +63,13 @@ static void credit(xp_step *s, const xp_op *o) {
 ** start, or for host annotations the one that contains its kernel's launch
 ** (its correlation id's earliest host event; its own start when none). */
 static int assign_ops(xp_analysis *a, stepvec *st, int source, const xp_facts *f) {
-  launch_map launch = {NULL, 0};
-  if (source == XP_STEP_HOST_ANNOTATION && !launch_map_build(&launch, f->launches, f->n_launches)) return 0;
   int64_t lo = 0, hi = 0;
   int32_t run_plane = -1;
   for (int64_t i = 0; i < a->n_ops; i++) {
     xp_op *o = &a->ops[i];
     int64_t t = o->start_ps;
     if (source == XP_STEP_HOST_ANNOTATION) {
-      if (f->has_corr[i]) t = launch_time(&launch, f->corr[i], t);
+      if (f->has_corr[i]) t = xp_facts_launch_time(f, f->corr[i], t);
       o->step = containing(st->v, 0, st->n, t);
       continue;
     }
@@ -122,7 +84,6 @@ static int assign_ops(xp_analysis *a, stepvec *st, int source, const xp_facts *f
     }
     o->step = containing(st->v, lo, hi, t);
   }
-  xp_free(launch.slot);
   return 1;
 }
 
