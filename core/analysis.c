@@ -209,7 +209,9 @@ int xp_report_pass(xp_profile *p) {
   if (!xp_facts_build(p, &f)) return 0;
   int ok = xp_steps_build(p, &f);
   xp_free(f.launches); /* only the steps read them: give the memory back before the rest */
+  xp_free(f.t_dense);
   f.launches = NULL;
+  f.t_dense = NULL;
   f.launch_cap = 0;
   f.n_launches = 0;
   ok = ok && xp_scopes_build(p, &f) && xp_aggregates_build(p, &f);

@@ -107,9 +107,11 @@ typedef struct xp_facts {
   int64_t *corr;                      /* per op: correlation_id when has_corr */
   uint8_t *has_corr;
   xp_counter hints;                   /* kind XP_HINT_*, in first-occurrence order (no index) */
-  /* Timed host events with a correlation id: id -> the earliest start, an
-  ** open-addressing table of (id, t) pairs (t == INT64_MIN: empty slot). */
+  /* Timed host events with a correlation id: id -> the earliest start
+  ** (xp_facts_launch_time), in t_dense[id - id_min] when the ids fill their
+  ** range, else an open-addressing table of (id, t) pairs in launches. */
   xp_fact_launch *launches;
+  int64_t *t_dense, id_min;
   uint64_t launch_cap;
   int64_t n_launches;
   xp_fact_marker *markers[3];         /* step markers: Steps lines, host "train" annotations, XLA Modules */

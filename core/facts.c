@@ -366,6 +366,7 @@ void xp_facts_free(xp_facts *f) {
   xp_free(f->corr);
   xp_free(f->has_corr);
   xp_free(f->launches);
+  xp_free(f->t_dense);
   for (int r = 0; r < 3; r++) xp_free(f->markers[r]);
   xp_free(f->windows);
   for (int64_t i = 0; i < f->n_paths; i++) xp_free(f->paths[i]);
@@ -393,17 +394,27 @@ static int by_first_seen(const void *x, const void *y) {
   return a->kind < b->kind ? -1 : a->kind > b->kind;
 }
 
-/* The launch table: (id, t) pairs stored inline, so an insert or a lookup
-** costs one cache miss on millions of launches (an xp_idmap over an array
-** of launches cost three to five); about 0.7 full, its slot reduced from the
-** seeded hash by a multiply (util.h: crafted ids cannot be prepared to
-** collide). Launch times lie within +-XP_TIME_LIMIT_PS, so INT64_MIN marks
-** an empty slot. */
+/* The launch table, id -> earliest start, in one of two layouts:
+** - dense, when the ids fill their range well (CUPTI and XLA number launches
+**   consecutively): t_dense[id - id_min], INT64_MIN where no launch; ops look
+**   their ids up in about the order they were launched, so the reads stay
+**   near each other in memory;
+** - otherwise open addressing over (id, t) pairs stored inline (one cache
+**   miss per insert or lookup), about 0.7 full, the slot reduced from the
+**   seeded hash by a multiply (util.h: crafted ids cannot be prepared to
+**   collide).
+** Launch times lie within +-XP_TIME_LIMIT_PS, so INT64_MIN marks "none". */
 static uint64_t launch_slot(const xp_facts *f, int64_t id) {
   return (uint64_t)(((unsigned __int128)xp_hash_u64((uint64_t)id) * f->launch_cap) >> 64);
 }
 
 static void launch_put(xp_facts *f, const xp_fact_launch *l) {
+  if (f->t_dense) {
+    int64_t *t = &f->t_dense[(uint64_t)l->id - (uint64_t)f->id_min];
+    if (*t == INT64_MIN) f->n_launches++;
+    if (*t == INT64_MIN || l->t < *t) *t = l->t;
+    return;
+  }
   uint64_t h = launch_slot(f, l->id);
   while (f->launches[h].t != INT64_MIN && f->launches[h].id != l->id) h = h + 1 == f->launch_cap ? 0 : h + 1;
   if (f->launches[h].t == INT64_MIN) f->n_launches++;
@@ -411,6 +422,11 @@ static void launch_put(xp_facts *f, const xp_fact_launch *l) {
 }
 
 int64_t xp_facts_launch_time(const xp_facts *f, int64_t id, int64_t fallback) {
+  if (f->t_dense) {
+    if (id < f->id_min || (uint64_t)id - (uint64_t)f->id_min >= f->launch_cap) return fallback;
+    int64_t t = f->t_dense[(uint64_t)id - (uint64_t)f->id_min];
+    return t == INT64_MIN ? fallback : t;
+  }
   if (!f->launch_cap) return fallback;
   uint64_t h = launch_slot(f, id);
   while (f->launches[h].t != INT64_MIN) {
@@ -418,6 +434,25 @@ int64_t xp_facts_launch_time(const xp_facts *f, int64_t id, int64_t fallback) {
     h = h + 1 == f->launch_cap ? 0 : h + 1;
   }
   return fallback;
+}
+
+/* Room for nl launches with ids in [lo, hi]: dense when the range is at most
+** 3 slots per launch (8 bytes a slot: no more memory than the table's 16
+** bytes at 0.7 full), else the table. 0 on OOM. */
+static int launch_alloc(xp_facts *f, int64_t nl, int64_t lo, int64_t hi) {
+  if (nl && hi >= lo && (uint64_t)hi - (uint64_t)lo < (uint64_t)nl * 3) {
+    f->id_min = lo;
+    f->launch_cap = (uint64_t)hi - (uint64_t)lo + 1;
+    f->t_dense = xp_malloc(sizeof(int64_t) * f->launch_cap);
+    if (!f->t_dense) return 0;
+    for (uint64_t i = 0; i < f->launch_cap; i++) f->t_dense[i] = INT64_MIN;
+    return 1;
+  }
+  f->launch_cap = nl ? (uint64_t)nl + (uint64_t)nl * 3 / 7 + 1 : 0;
+  f->launches = xp_malloc(sizeof(xp_fact_launch) * (f->launch_cap + 1));
+  if (!f->launches) return 0;
+  for (uint64_t i = 0; i < f->launch_cap; i++) f->launches[i].t = INT64_MIN;
+  return 1;
 }
 
 /* Join the parts: hints summed (ordered by first occurrence), lists
@@ -432,12 +467,16 @@ static int join_parts(fjob *j) {
     nw += j->parts[i].n_windows;
     for (int r = 0; r < 3; r++) nm[r] += j->parts[i].n_markers[r];
   }
-  f->launch_cap = nl ? (uint64_t)nl + (uint64_t)nl * 3 / 7 + 1 : 0;
-  f->launches = xp_malloc(sizeof(xp_fact_launch) * (f->launch_cap + 1));
-  for (uint64_t i = 0; f->launches && i < f->launch_cap; i++) f->launches[i].t = INT64_MIN;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (int i = 0; i < j->n_parts; i++)
+    for (int64_t k = 0; k < j->parts[i].n_launches; k++) {
+      if (j->parts[i].launches[k].id < lo) lo = j->parts[i].launches[k].id;
+      if (j->parts[i].launches[k].id > hi) hi = j->parts[i].launches[k].id;
+    }
+  int room = launch_alloc(f, nl, lo, hi);
   f->windows = xp_malloc(sizeof(xp_fact_window) * (uint64_t)(nw + 1));
   for (int r = 0; r < 3; r++) f->markers[r] = xp_malloc(sizeof(xp_fact_marker) * (uint64_t)(nm[r] + 1));
-  ok = f->launches && f->windows && f->markers[0] && f->markers[1] && f->markers[2];
+  ok = room && f->windows && f->markers[0] && f->markers[1] && f->markers[2];
   for (int i = 0; ok && i < j->n_parts; i++) {
     part *w = &j->parts[i];
     for (int64_t k = 0; ok && k < w->hints.n; k++) {
