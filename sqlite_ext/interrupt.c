@@ -29,6 +29,7 @@ static int probe(void *arg) {
   sqlite3_stmt *st = NULL;
   uint64_t t = now_ns();
   const char *sql = XP_PROBE_SQL;
+  if (!s->next_progress_ns) s->next_progress_ns = t + XP_PROGRESS_NS; /* the first probe of this call */
   if (t >= s->next_progress_ns) {
     sql = XP_PROGRESS_SQL;
     s->next_progress_ns = t + XP_PROGRESS_NS;
@@ -49,7 +50,10 @@ void xp_sql_cancel_enter(xp_sql_cancel *s, sqlite3 *db) {
   s->c.poll = probe;
   s->c.arg = s;
   s->db = db;
-  s->next_progress_ns = now_ns() + XP_PROGRESS_NS;
+  /* No clock read here: this runs for every row a cursor returns (xNext), and
+  ** a clock read per row cost 3.7 % of a cold summary and more of a warm scan
+  ** (perf); the first probe starts the progress clock instead. */
+  s->next_progress_ns = 0;
   xp_cancel_enter(&s->c, &s->saved);
 }
 
