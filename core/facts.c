@@ -121,6 +121,10 @@ static int memo_eq(const void *ctx, int64_t i) {
 /* What one thread gathers; joined in task order. */
 typedef struct part {
   xp_counter hints;
+  /* the last hint of each kind by address in the mapping: most events repeat it */
+  const char *last_p[XP_N_HINT_KINDS];
+  size_t last_n[XP_N_HINT_KINDS];
+  int64_t last_e[XP_N_HINT_KINDS];
   xp_fact_launch *launches;
   int64_t n_launches, cap_launches;
   xp_fact_marker *markers[3];
@@ -204,6 +208,23 @@ static int push_marker(part *w, int rule, int32_t plane, int64_t number, int64_t
   return 1;
 }
 
+/* Count one hint value; a value at the address of the kind's last one (not
+** the caller's buffer `buf`) skips the hashing. 0 on OOM. */
+static int count_hint(part *w, int kind, xp_str v, const char *buf, int64_t seq) {
+  if (v.p != buf && v.p == w->last_p[kind] && v.n == w->last_n[kind]) {
+    xp_counted *e = &w->hints.v[w->last_e[kind]];
+    e->count++;
+    if (seq < e->first_seen) e->first_seen = seq;
+    return 1;
+  }
+  int64_t e = xp_counter_add(&w->hints, 0, kind, v.p, v.n, 1, seq);
+  if (e < 0) return 0;
+  w->last_p[kind] = v.p == buf ? NULL : v.p;
+  w->last_n[kind] = v.n;
+  w->last_e[kind] = e;
+  return 1;
+}
+
 /* One event of the walk (or one op read back from the ops). */
 typedef struct evt {
   xp_event ev;
@@ -233,11 +254,9 @@ static int take_event(fjob *j, part *w, const ftask *t, int32_t li, const evt *e
   /* provenance hints: run_id, then the source by priority */
   char buf[32];
   xp_str hv;
-  if (run_id_text(&v[P_RUN_ID], buf, sizeof(buf), &hv) &&
-      xp_counter_add(&w->hints, 0, XP_HINT_RUN_ID, hv.p, hv.n, 1, seq) < 0)
-    return 0;
+  if (run_id_text(&v[P_RUN_ID], buf, sizeof(buf), &hv) && !count_hint(w, XP_HINT_RUN_ID, hv, buf, seq)) return 0;
   hv = first_text(&v[P_SOURCE], 3);
-  if (hv.n && xp_counter_add(&w->hints, 0, XP_HINT_SOURCE_FILE, hv.p, hv.n, 1, seq) < 0) return 0;
+  if (hv.n && !count_hint(w, XP_HINT_SOURCE_FILE, hv, buf, seq)) return 0;
   xp_str tf = text_of(&v[P_TF_OP]), nm = text_of(&v[P_NAME]), eff;
   eff.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &eff.n);
   if (op >= 0) {
