@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/bench.sh: the performance benchmark (not part of the test run).
 #
-#   tools/bench.sh                 # 10 MB, 100 MB and 1 GB profiles + an 8-host logdir
+#   tools/bench.sh                 # 10 MB, 100 MB, 1 GB and 2 GB profiles + an 8-host logdir
 #   BENCH_SIZES="10 100" tools/bench.sh
 #   BENCH_DIR=/path tools/bench.sh # where generated profiles go (default /tmp/xplane-bench)
 #
@@ -16,6 +16,10 @@
 #   ops        SELECT count(*), sum(self_ps) FROM xplane_ops(f), cold and warm
 #   summary    queries/summary.sql (the profile_summary.v1 document), cold and
 #              warm (run twice in one process)
+#   threads    the cold summary of the largest profile with the analysis on 1
+#              and on 2 threads (xplane_threads), and over an 8-host logdir the
+#              cold ops query and the cold analysis the summary reads
+#              (xplane_steps, which builds the whole report pass)
 #   hostile    (last) hostile shapes of tests/hostile/xspace.py: 100,000 event
 #              metadata ids crafted to collide under the old id hash against
 #              ids 1..100,000, and 80,000 empty lines under one op line;
@@ -36,7 +40,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 BENCH_DIR=${BENCH_DIR:-/tmp/xplane-bench}
-SIZES=${BENCH_SIZES:-"10 100 1000"}
+SIZES=${BENCH_SIZES:-"10 100 1000 2000"}
 GEN=$XPLANE_BUILD_DIR/tools/xplane_gen
 EXT=$XPLANE_BUILD_DIR/xplane
 mkdir -p "$BENCH_DIR"
@@ -140,7 +144,8 @@ for mb in $SIZES; do
   pb_s=$(cd "$BENCH_DIR" && /usr/bin/python3 -c "
 import time, xplane_pb2
 data = open('$f', 'rb').read()
-t = time.perf_counter(); xplane_pb2.XSpace.FromString(data); print(time.perf_counter() - t)")
+t = time.perf_counter(); xplane_pb2.XSpace.FromString(data); print('%.3f' % (time.perf_counter() - t))" 2>/dev/null) ||
+    pb_s=0 # python3-protobuf refuses some messages near 2 GB: printed as 0
   measure "$BENCH_DIR/scan" "$(twice "SELECT count(*), sum(dur_ps) FROM xplane_events('$f');")"
   read -r scan_cold scan_warm < <(timers "$BENCH_DIR/scan.out" | paste -sd' ')
   scan_anon=$M_ANON scan_rss=$M_RSS
@@ -157,16 +162,25 @@ t = time.perf_counter(); xplane_pb2.XSpace.FromString(data); print(time.perf_cou
        "ops warm / scan warm $(ratio "$ops_warm" "$scan_warm")x"
 done
 
-# Eight hosts in one logdir: decode threads 1 vs 2 (fresh process each).
+# Threads: the analysis of one file walks its tracks on xplane_threads()
+# threads; a logdir's files are decoded on as many (fresh process each).
+cold_threads() { # THREADS SQL... -> seconds summed over the statements
+  { printf '.load %s\n.output /dev/null\nSELECT xplane_threads(%d);\n.timer on\n' "$EXT" "$1"; shift; printf '%s\n' "$@"; } |
+    (cd "$XPLANE_SRC" && sqlite3 :memory:) | grep -o 'Run Time: real [0-9.]*' | awk '{s += $4} END {printf "%.3f\n", s}'
+}
+big=$BENCH_DIR/gpu${SIZES##* }/plugins/profile/run1/host0.xplane.pb
+s1=$(cold_threads 1 ".parameter set @profile '$big'" ".read queries/summary.sql")
+s2=$(cold_threads 2 ".parameter set @profile '$big'" ".read queries/summary.sql")
+echo
+echo "one file (${SIZES##* } MB), summary cold: 1 thread ${s1}s, 2 threads ${s2}s, speed-up $(ratio "$s1" "$s2")x"
 logdir=$BENCH_DIR/hosts8
 [ -d "$logdir" ] || "$GEN" --out "$logdir" --style gpu --hosts 8 --target-mb 50 --seed 5 >/dev/null
 q="SELECT count(*), sum(self_ps) FROM xplane_ops('$logdir');"
-for t in 1 2; do
-  printf '.load %s\nSELECT xplane_threads(%d);\n.timer on\n%s\n' "$EXT" "$t" "$q" | sqlite3 :memory: > "$BENCH_DIR/threads$t.out"
-done
-t1=$(timers "$BENCH_DIR/threads1.out"); t2=$(timers "$BENCH_DIR/threads2.out")
-echo
+t1=$(cold_threads 1 "$q"); t2=$(cold_threads 2 "$q")
 echo "8 hosts ($(du -sb "$logdir" | cut -f1) bytes), ops query cold: 1 thread ${t1}s, 2 threads ${t2}s, speed-up $(ratio "$t1" "$t2")x"
+q="SELECT count(*), sum(compute_ps) FROM xplane_steps('$logdir');"
+t1=$(cold_threads 1 "$q"); t2=$(cold_threads 2 "$q")
+echo "8 hosts, summary analysis cold (xplane_steps): 1 thread ${t1}s, 2 threads ${t2}s, speed-up $(ratio "$t1" "$t2")x"
 
 # Hostile shapes (tests/hostile/xspace.py): crafted vs sequential metadata ids,
 # and many empty lines (the analysis walks each track once).
