@@ -219,8 +219,8 @@ SELECT c.category, coalesce((SELECT sum(self_ps) FROM xq_evgroups g WHERE g.cate
 DROP TABLE IF EXISTS temp.xq_global_events;
 CREATE TEMP TABLE xq_global_events AS
 SELECT e.start_ps, e.end_ps, xplane_event_category(e.plane_name, coalesce(nullif(e.display_name, ''), e.name)) AS category
-  FROM xplane_events e
- WHERE (SELECT breakdown_mode FROM xq_file) = 'exclusive_global'
+  FROM xq_file f CROSS JOIN xplane_events e -- f first: in the other mode the events are never read
+ WHERE f.breakdown_mode = 'exclusive_global'
    AND e.self_ps IS NOT NULL AND e.plane_name LIKE '/device:%'
    AND coalesce(nullif(e.line_display_name, ''), nullif(e.line_name, ''), 'xline:' || e.line_index) <> 'Steps';
 DELETE FROM xq_global_events WHERE category NOT IN ('compute', 'communication');
