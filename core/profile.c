@@ -911,12 +911,37 @@ int xp_events_next(xp_event_iter *it, xp_event *ev) {
       it->left = 0;
       return 0;
     }
-    xp_wire r;
-    xp_field g;
     memset(ev, 0, sizeof(*ev));
     ev->msg = f.p;
     ev->msg_n = f.n;
-    xp_wire_init(&r, it->r.base, f.p, f.n);
+    /* The usual event: one-byte tags of the four varint fields and of the
+    ** stats, read without the general field reader; anything else (and
+    ** anything out of bounds) falls through to it from where this stopped. */
+    const uint8_t *q = f.p, *e = f.p + f.n;
+    while (q < e) {
+      uint64_t v;
+      const uint8_t *n;
+      uint8_t tag = *q;
+      if ((tag & 7) == XP_WT_VARINT && tag >= 0x08 && tag <= 0x28 && tag != 0x20) {
+        if (!(n = xp_varint(q + 1, e, &v))) break;
+        switch (tag >> 3) {
+          case EVENT_METADATA_ID: ev->metadata_id = (int64_t)v; break;
+          case EVENT_OFFSET_PS: ev->offset_ps = (int64_t)v; ev->has_offset = 1; ev->has_occurrences = 0; break;
+          case EVENT_DURATION_PS: ev->duration_ps = (int64_t)v; break;
+          default: ev->num_occurrences = (int64_t)v; ev->has_occurrences = 1; ev->has_offset = 0; break;
+        }
+        q = n;
+      } else if (tag == ((EVENT_STATS << 3) | XP_WT_LEN)) {
+        if (!(n = xp_varint(q + 1, e, &v)) || v > (uint64_t)(e - n)) break;
+        q = n + v;
+      } else {
+        break;
+      }
+    }
+    if (q == e) return 1;
+    xp_wire r;
+    xp_field g;
+    xp_wire_init(&r, it->r.base, q, (size_t)(e - q));
     while (xp_wire_next(&r, &g)) {
       switch (g.num) {
         case EVENT_METADATA_ID: ev->metadata_id = (int64_t)g.u; break;
