@@ -93,6 +93,8 @@ xp_analysis *xp_analysis_get(xp_profile *p) {
   return a;
 }
 
+_Static_assert(sizeof(xp_op) == 72, "xp_op: 72 bytes (analysis.h)");
+
 const char *const xp_op_category_names[3] = {"compute", "communication", "stall"};
 
 void **xp_analysis_slot(xp_profile *p, xp_slot slot, void (*free_fn)(void *)) {

@@ -19,15 +19,17 @@
 /* Value of xp_line_self_times for an event outside the analysis. */
 #define XP_NO_VALUE INT64_MIN
 
+/* One device op: 72 bytes (ops are at most XP_MAX_EVENTS, so 32-bit
+** indexes hold every op and step index). */
 typedef struct xp_op {
   int64_t start_ps, dur_ps, self_ps, gap_ps;
-  int64_t payload;        /* for a gap marker: op index of its payload; else -1 */
-  int64_t step;           /* index into xp_steps, -1 = none */
   const uint8_t *msg;     /* the XEvent message */
   uint32_t msg_n;
+  int32_t payload;        /* for a gap marker: op index of its payload; else -1 */
+  int32_t step;           /* index into xp_steps, -1 = none */
   int32_t plane, line, event_index;
   int32_t emeta;          /* index into the plane's emeta */
-  int32_t category;       /* XP_OP_* of its name (xp_op_category) */
+  uint8_t category;       /* XP_OP_* of its name (xp_op_category) */
 } xp_op;
 
 enum { XP_OP_COMPUTE = 0, XP_OP_COMMUNICATION, XP_OP_STALL };

@@ -161,12 +161,12 @@ static int track_ops(const pass *ps, task *t, const xp_gathered *g, const int64_
     o->line = g->line[k];
     o->event_index = g->event_index[k];
     o->emeta = g->emeta[k];
-    o->category = (facts[g->emeta[k]] & EM_OPCAT) >> 3;
+    o->category = (uint8_t)((facts[g->emeta[k]] & EM_OPCAT) >> 3);
   }
   ok = ok && xp_pre_op_gaps(n, start, dur, marker, gap, payload);
   for (int64_t j = 0; ok && j < n; j++) {
     t->ops[j].gap_ps = gap[j];
-    t->ops[j].payload = payload[j]; /* track-local until joined */
+    t->ops[j].payload = (int32_t)payload[j]; /* track-local until joined */
   }
   if (ok) t->n_ops = n;
   if (!all) {
@@ -240,7 +240,7 @@ static int join(pass *ps) {
     task *t = &ps->tasks[k];
     if (t->n_ops && t->ops != a->ops + base) memmove(a->ops + base, t->ops, sizeof(xp_op) * (size_t)t->n_ops);
     for (int64_t j = 0; j < t->n_ops; j++)
-      if (a->ops[base + j].payload >= 0) a->ops[base + j].payload += base;
+      if (a->ops[base + j].payload >= 0) a->ops[base + j].payload += (int32_t)base;
     base += t->n_ops;
     if (t->n_aggs) memcpy(a->aggs + at, t->aggs, sizeof(xp_track_agg) * (size_t)t->n_aggs);
     at += t->n_aggs;

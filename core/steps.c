@@ -70,7 +70,7 @@ static int assign_ops(xp_analysis *a, stepvec *st, int source, const xp_facts *f
     int64_t t = o->start_ps;
     if (source == XP_STEP_HOST_ANNOTATION) {
       if (f->has_corr[i]) t = xp_facts_launch_time(f, f->corr[i], t);
-      o->step = containing(st->v, 0, st->n, t);
+      o->step = (int32_t)containing(st->v, 0, st->n, t);
       continue;
     }
     /* markers of the op's own device: the run of st sorted by plane (ops
@@ -82,7 +82,7 @@ static int assign_ops(xp_analysis *a, stepvec *st, int source, const xp_facts *f
       while (hi < st->n && st->v[hi].plane == o->plane) hi++;
       run_plane = o->plane;
     }
-    o->step = containing(st->v, lo, hi, t);
+    o->step = (int32_t)containing(st->v, lo, hi, t);
   }
   return 1;
 }
@@ -107,7 +107,7 @@ static int per_device_rows(const xp_profile *p, xp_analysis *a, stepvec *st) {
         rows[k * n_dev + d].plane = planes[d];
       }
     for (int64_t i = 0; i < a->n_ops; i++)
-      if (a->ops[i].step >= 0) a->ops[i].step = a->ops[i].step * n_dev + dev[a->ops[i].plane];
+      if (a->ops[i].step >= 0) a->ops[i].step = a->ops[i].step * n_dev + dev[a->ops[i].plane]; /* < rows allocated */
     xp_free(st->v);
     st->v = rows;
     st->n *= n_dev;
