@@ -603,7 +603,7 @@ typedef struct lastend {
 static void find_tiny(xp_profile *p, const xp_find_params *fp, const xp_op *ops, int64_t n_ops, const opindex *x,
                       flist *fl) {
   /* per-op gap on its line: ops of a track come grouped and in start order
-  ** per line (ops.c); keep the latest end per (plane, line) seen. */
+  ** per line (pass.c); keep the latest end per (plane, line) seen. */
   int64_t *gap = xp_malloc(sizeof(int64_t) * (uint64_t)(n_ops + 1));
   lastend *le = NULL;
   int64_t nle = 0, cle = 0;

@@ -177,6 +177,7 @@ xp_profile *xp_cache_get(xp_cache *c, const xp_file *f, char **errmsg) {
     c->v[i].last_use = ++c->clock;
     remeasure(c, i);
     xp_profile *p = c->v[i].prof;
+    p->threads = c->threads; /* an analysis not built yet uses today's xplane_threads() */
     xp_profile_retain(p);
     evict(c);
     return p;

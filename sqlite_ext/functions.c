@@ -2,7 +2,7 @@
 ** functions.c: scalar SQL functions of the extension.
 **
 **   xplane_version()          -- the extension's version, e.g. '0.1.0'
-**   xplane_threads([n])       -- decode threads for multi-file paths (get/set)
+**   xplane_threads([n])       -- threads for multi-file decodes and one profile's analysis (get/set)
 **   xplane_cache_stats()      -- JSON {"entries","opens","hits","bytes","budget","peak_bytes"}
 **                                of this connection's cache (cache.h)
 **   xplane_cache_budget([n])  -- the cache's byte budget (get/set; default 4 GiB, cache.h)

@@ -15,7 +15,8 @@
 ** (family from the name).
 ** xplane_hints: how often each run_id and source-file value occurs over all
 ** analysis events, and the order of first appearance.
-** All three are computed once per decode (aggregates.c).
+** All three are computed once per decode (core/pass.c, core/facts.c,
+** core/aggregates.c).
 */
 #include "aggregates.h"
 #include "semantics.h"
