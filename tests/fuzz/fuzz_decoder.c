@@ -299,6 +299,7 @@ static int tally_event(void *ctx, const pf_event *e, char **errmsg) {
 }
 
 static void analyze_profile(xp_profile *p) {
+  p->threads = 2; /* the parallel walks of the analysis (pass.c, facts.c), as a connection runs them */
   const xp_op *ops;
   int64_t n_ops = xp_ops(p, &ops);
   CHECK(n_ops >= 0);
