@@ -114,12 +114,87 @@ static double op_flop_proxy(xp_str name, const char *sig, size_t sig_n) {
 
 static char *dup_value(const counted *c) { return c ? xp_mprintf("%s", c->value) : NULL; }
 
+/* Counter entries found by where their value sits in the mapping: op names,
+** long names, sources and tf_ops repeat the same addresses, so most ops skip
+** hashing the text (and working the shape signature out). Only a cache: the
+** same text at another address goes through the counter. */
+typedef struct vmemo_e {
+  const char *p;
+  size_t n;
+  int64_t owner;
+  int32_t kind;
+  int64_t e;        /* counter entry, or -2: no entry (an empty signature) */
+} vmemo_e;
+
+typedef struct vmemo {
+  vmemo_e *v;
+  int64_t n, cap;
+  xp_hmap index;
+} vmemo;
+
+static uint64_t vmemo_hash(int64_t owner, int32_t kind, const char *p, size_t n) {
+  return xp_hash_u64((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL ^ (uint64_t)n << 40 ^
+                     (uint64_t)owner * 0xc2b2ae3d27d4eb4fULL ^ (uint64_t)kind);
+}
+static uint64_t vmemo_hash_of(const void *ctx, int64_t i) {
+  const vmemo_e *x = &((const vmemo *)ctx)->v[i];
+  return vmemo_hash(x->owner, x->kind, x->p, x->n);
+}
+typedef struct vmemo_key {
+  const vmemo *m;
+  const char *p;
+  size_t n;
+  int64_t owner;
+  int32_t kind;
+} vmemo_key;
+static int vmemo_eq(const void *ctx, int64_t i) {
+  const vmemo_key *k = ctx;
+  const vmemo_e *x = &k->m->v[i];
+  return x->p == k->p && x->n == k->n && x->owner == k->owner && x->kind == k->kind;
+}
+
+/* The entry memoized for (owner, kind, p, n), or -1 (then *pos is where it
+** goes); -3 on OOM. */
+static int64_t vmemo_get(vmemo *m, int64_t owner, int32_t kind, const char *p, size_t n, uint64_t *pos) {
+  if (!xp_hmap_reserve(&m->index, vmemo_hash_of, m)) return -3;
+  vmemo_key key = {m, p, n, owner, kind};
+  *pos = xp_hmap_find(&m->index, vmemo_hash(owner, kind, p, n), vmemo_eq, &key);
+  return m->index.slot[*pos] >= 0 ? m->v[m->index.slot[*pos]].e : -1;
+}
+
+static int vmemo_put(vmemo *m, uint64_t pos, int64_t owner, int32_t kind, const char *p, size_t n, int64_t e) {
+  if (!xp_grow((void **)&m->v, &m->cap, m->n + 1, sizeof(vmemo_e))) return 0;
+  vmemo_e x = {p, n, owner, kind, e};
+  m->v[m->n] = x;
+  xp_hmap_put(&m->index, pos, m->n++);
+  return 1;
+}
+
+static void vmemo_free(vmemo *m) {
+  xp_free(m->v);
+  xp_hmap_free(&m->index);
+}
+
+/* Count value v of (owner, kind) at op i through the memo; the entry, -1 on OOM. */
+static int64_t count_value(counter *c, vmemo *m, int64_t owner, int32_t kind, xp_str v, int64_t i) {
+  uint64_t pos;
+  int64_t e = vmemo_get(m, owner, kind, v.p, v.n, &pos);
+  if (e == -3) return -1;
+  if (e >= 0) {
+    c->v[e].count++; /* ops come in order: the first occurrence stays */
+    return e;
+  }
+  e = counter_put(c, owner, kind, v.p, v.n, i);
+  if (e < 0 || !vmemo_put(m, pos, owner, kind, v.p, v.n, e)) return -1;
+  return e;
+}
+
 static int build_op_names(xp_profile *p, op_names *out, const xp_facts *f) {
   const xp_op *ops = ((const xp_analysis *)p->analysis)->ops;
   int64_t n_ops = f->n_ops;
   counter names, values;
-  const char *memo_ln = NULL; /* the last long_name's signature, by address */
-  size_t memo_n = 0;
+  vmemo memo;
+  memset(&memo, 0, sizeof(memo));
   memset(&names, 0, sizeof(names));
   memset(&values, 0, sizeof(values));
   xp_buf *sig = xp_buf_new();
@@ -127,8 +202,7 @@ static int build_op_names(xp_profile *p, op_names *out, const xp_facts *f) {
   int ok = of_op != NULL;
   /* name of each op -> its index in `names` (counted under owner -1) */
   for (int64_t i = 0; ok && i < n_ops; i++) {
-    xp_str name = xp_op_name(p, &ops[i]);
-    of_op[i] = counter_put(&names, -1, K_NAME, name.p, name.n, i);
+    of_op[i] = count_value(&names, &memo, -1, K_NAME, xp_op_name(p, &ops[i]), i);
     ok = of_op[i] >= 0;
   }
   out->v = ok ? xp_malloc(sizeof(xp_op_group) * (uint64_t)(names.n + 1)) : NULL;
@@ -149,29 +223,34 @@ static int build_op_names(xp_profile *p, op_names *out, const xp_facts *f) {
     g->self_ps = xp_add_sat(g->self_ps, o->self_ps > 0 ? o->self_ps : 0);
     xp_str ln = xp_op_long_name(p, o, xp_fact_text(p, f->long_name[i])), src = xp_fact_text(p, f->source[i]),
            tf = xp_fact_text(p, f->tf_op[i]);
-    if (ln.p != memo_ln || ln.n != memo_n || !memo_ln) { /* runs of one op repeat one long_name */
+    /* the shape signature's entry, memoized by the long name's address */
+    uint64_t pos;
+    int64_t k = vmemo_get(&memo, of_op[i], K_SHAPE, ln.p, ln.n, &pos);
+    if (k == -3) { ok = 0; break; }
+    if (k >= 0) {
+      values.v[k].count++;
+    } else if (k == -1) {
       xp_buf_reset(sig);
       xp_shape_signature(sig, ln.p, ln.n);
-      memo_ln = ln.p;
-      memo_n = ln.n;
+      if (xp_buf_errcode(sig)) { ok = 0; break; }
+      k = xp_buf_length(sig) ? counter_put(&values, of_op[i], K_SHAPE, xp_buf_value(sig), (size_t)xp_buf_length(sig), i)
+                             : -2;
+      if (k == -1 || !vmemo_put(&memo, pos, of_op[i], K_SHAPE, ln.p, ln.n, k)) { ok = 0; break; }
     }
-    if (xp_buf_length(sig)) {
-      int64_t k = counter_put(&values, of_op[i], K_SHAPE, xp_buf_value(sig), (size_t)xp_buf_length(sig), i);
-      ok = k >= 0;
-      if (ok) {
-        /* the proxy of each distinct signature once; summed per op, in op
-        ** order, as the reference sums per event */
-        counted *c = &values.v[k];
-        if (c->aux < 0) c->aux = op_flop_proxy(g->name, c->value, c->n);
-        if (c->aux > 0) {
-          g->flop_proxy_sum += c->aux;
-          g->flop_proxy_count++;
-        }
+    if (k >= 0) {
+      /* the proxy of each distinct signature once; summed per op, in op
+      ** order, as the reference sums per event */
+      counted *c = &values.v[k];
+      if (c->aux < 0) c->aux = op_flop_proxy(g->name, c->value, c->n);
+      if (c->aux > 0) {
+        g->flop_proxy_sum += c->aux;
+        g->flop_proxy_count++;
       }
     }
-    if (ok && src.n) ok = counter_add(&values, of_op[i], K_SOURCE, src.p, src.n, i);
-    if (ok && tf.n) ok = counter_add(&values, of_op[i], K_TF_OP, tf.p, tf.n, i);
+    if (ok && src.n) ok = count_value(&values, &memo, of_op[i], K_SOURCE, src, i) >= 0;
+    if (ok && tf.n) ok = count_value(&values, &memo, of_op[i], K_TF_OP, tf, i) >= 0;
   }
+  vmemo_free(&memo);
   /* modes, and the FLOP proxy over every signature seen (family by name) */
   const counted **best = ok ? xp_malloc(sizeof(counted *) * 3 * (uint64_t)(out->n + 1)) : NULL;
   ok = ok && best;
