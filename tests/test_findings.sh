@@ -258,6 +258,58 @@ check "findings.sql: clean profile, all findings: []" "0" \
   "$(q "SELECT json_array_length('$(printf '%s' "$out" | tr -d '\n' | sed "s/'/''/g")', '\$.results')")"
 canned "$(R sync)/host0.xplane.pb" bogus >/dev/null
 check "findings.sql: a bad @finding exits 1" "1" "$?"
+canned "$(R memory-bound)/host0.xplane.pb" memory_bound >"$T/mb.json"
+check "findings.sql @finding memory_bound: fusion.hot, 1 FLOP/byte" "1|fusion.hot|1.0" \
+  "$(q "SELECT json_array_length(j, '\$.results') || '|' || (j->>'\$.results[0].subject') || '|' ||
+               (j->>'\$.results[0].evidence.flops_per_byte') FROM (SELECT readfile('$T/mb.json') AS j)")"
+cannedp() { (cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $1" \
+  -cmd ".parameter set @finding_params '$2'" :memory: '.read queries/findings.sql' 2>&1); }
+cannedp "$(R memory-bound)/host0.xplane.pb" hot_op_share=0.5 >"$T/mb.json"
+check "findings.sql @finding_params hot_op_share=0.5: []" "0" \
+  "$(q "SELECT json_array_length(readfile('$T/mb.json'), '\$.results')")"
+out=$(cannedp "$(R memory-bound)/host0.xplane.pb" hot_op=0.5)
+rc=$?
+check "findings.sql: a bad @finding_params exits 1 naming it" "1|1" "$rc|$(grep -c "unknown parameter 'hot_op'" <<<"$out")"
+
+# --- the summary with findings (queries/summary_findings.sql): summary.sql's
+# document plus one key, xplane_findings, whose candidates are the
+# xplane_findings rows (profile_summary.v1's own sections, its
+# optimization_candidates included, stay the same bytes).
+summ() { (cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $1" \
+  ${3:+-cmd ".parameter set @finding_params '$3'"} :memory: ".read queries/$2.sql" 2>&1) |
+  sed 's/"generated_at_utc": "[^"]*"/"generated_at_utc": "@NOW@"/'; }
+summ_check() { # NAME FILE [PARAMS]: prints "ok N ids" or what differs
+  summ "$2" summary > "$T/s.json"
+  summ "$2" summary_findings "${3:-}" > "$T/sf.json"
+  q "SELECT id || coalesce(':' || plane_name, '') || coalesce(':' || subject, '')
+       FROM xplane_findings('$2', '${3:-}') ORDER BY severity = 'high' DESC, time_ps DESC, id, plane_index, subject" > "$T/ids"
+  /usr/bin/python3 -c 'import json,sys
+a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); ids=open(sys.argv[3]).read().split("\n")[:-1]
+x=b.pop("xplane_findings", None)
+same = a == b and json.dumps(a, indent=2, sort_keys=True) == open(sys.argv[1]).read().rstrip("\n")
+got = [c["candidate_id"] for c in x["candidates"]] if isinstance(x, dict) else None
+want = ["finding:" + i for i in ids]
+print("ok" if same and got == want and x["schema_version"] == "xplane_findings.v1" else "differs: same=%s %s %s" % (same, got, want), len(got or []))' \
+    "$T/s.json" "$T/sf.json" "$T/ids"
+}
+check "summary_findings: memory-bound run" "ok 1" "$(summ_check mb "$(R memory-bound)/host0.xplane.pb")"
+check "summary_findings: transfers run (4 candidates)" "ok 4" "$(summ_check tr "$(R transfers)/host0.xplane.pb")"
+check "summary_findings: clean run, no candidate" "ok 0" "$(summ_check clean "$(R clean_gpu)/host0.xplane.pb")"
+check "summary_findings: @finding_params transfer_share=0.1 (HtoD only)" "ok 2" \
+  "$(summ_check tr "$(R transfers)/host0.xplane.pb" transfer_share=0.1)"
+check "summary_findings: a candidate's text" \
+  "finding:transfers:/device:GPU:0:HtoD|HtoD copies on /device:GPU:0|[\"count: 10\",\"copy time: 6.000 ms\",\"share: 12.6%\"]|335544320" \
+  "$(summ "$(R transfers)/host0.xplane.pb" summary_findings > "$T/sf.json"
+     q "SELECT c->>'candidate_id', c->>'title', c->'evidence', c->>'finding.bytes'
+          FROM (SELECT value AS c FROM json_each(readfile('$T/sf.json'), '\$.xplane_findings.candidates'))
+         WHERE c->>'candidate_id' LIKE '%GPU:0:HtoD'")"
+if [ -d "$DATA" ]; then
+  for f in tracelens_jax_conv_minimal_08 xprof_tpu_inference_2; do
+    [ -f "$DATA/$f.xplane.pb" ] || continue
+    r=$(summ_check "$f" "$DATA/$f.xplane.pb")
+    check "summary_findings: $f (summary bytes kept, candidates = rows)" "ok" "${r% *}"
+  done
+fi
 
 # --- an interrupt (a progress handler that says stop after 5 ms) ends the scan
 # with "interrupted", and the next query gets the whole answer (nothing partial
