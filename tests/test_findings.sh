@@ -238,6 +238,20 @@ if [ -d "$DATA" ]; then
     check "$f: sync idle = independent query" "$(q "$(sync_idle_sql "$P" "$call")")" \
       "$(q "SELECT time_ps FROM xplane_findings('$P') WHERE id = 'synchronization'")"
   done
+  # memory_bound on the real TPU profile: none at the defaults (its memory-bound ops are async
+  # copies, left out, and three loop fusions of 0.58-0.64 % each); at hot_op_share=0.005 the
+  # fusions, as xplane_hlo_stats lists them
+  P="$DATA/xprof_tpu_inference_2.xplane.pb"
+  if [ -f "$P" ]; then
+    check "xprof_tpu_inference_2: no memory_bound at the defaults" "0" \
+      "$(q "SELECT count(*) FROM xplane_findings('$P') WHERE id = 'memory_bound'")"
+    check "xprof_tpu_inference_2: hot_op_share=0.005: the memory-bound loop fusions of xplane_hlo_stats" \
+      "$(q "SELECT group_concat(name || ':' || count || ':' || self_ps, ',') FROM (SELECT * FROM xplane_hlo_stats('$P')
+             WHERE kind = 'op' AND bound_by = 'memory' AND share_of_device_self >= 0.005
+               AND category NOT LIKE 'copy-%' AND category NOT LIKE 'all-%' ORDER BY self_ps DESC)")" \
+      "$(q "SELECT group_concat(subject || ':' || count || ':' || time_ps, ',') FROM
+             (SELECT * FROM xplane_findings('$P', 'hot_op_share=0.005') WHERE id = 'memory_bound' ORDER BY time_ps DESC)")"
+  fi
 else
   echo "skip - real profiles: $DATA absent"
 fi
