@@ -84,19 +84,6 @@ static const struct {
 
 static int blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-/* A decimal number (strtod's syntax, finite) filling all of p[0..n). */
-static int number(const char *p, size_t n, double *out) {
-  char buf[64];
-  if (n == 0 || n >= sizeof(buf)) return 0;
-  memcpy(buf, p, n);
-  buf[n] = 0;
-  char *end;
-  double v = strtod(buf, &end);
-  if (*end || !isfinite(v)) return 0;
-  *out = v;
-  return 1;
-}
-
 char *xp_find_params_parse(xp_find_params *fp, const char *text) {
   static const char *const wants[] = {"a whole number >= 1", "a share from 0 to 1",
                                       "microseconds > 0 (at most 1e9)", "microseconds >= 0 (at most 1e9)"};
@@ -135,7 +122,7 @@ char *xp_find_params_parse(xp_find_params *fp, const char *text) {
       double v;
       const char *val = item + vs;
       size_t vn = len - vs;
-      int kind = param_defs[k].kind, ok = number(val, vn, &v);
+      int kind = param_defs[k].kind, ok = xp_parse_double(val, vn, &v);
       char *dst = (char *)fp + param_defs[k].off;
       if (ok && kind == PK_COUNT) {
         ok = v >= 1 && v <= 1e15 && v == floor(v);
