@@ -422,7 +422,7 @@ SELECT 60, '<h2>Findings</h2><div class="card">' ||
   (SELECT group_concat(t, '') FROM (
      SELECT printf('<tr class="finding-row"><td><span class="sev sev-%s">%s</span></td><td>%s</td><td>%s</td><td class="num">%s</td><td class="num">%.3f</td><td class="num">%.2f</td><td class="num">%s</td><td>%s</td></tr>',
                    severity, severity, id,
-                   replace(replace(replace(replace(coalesce(plane_name, 'profile') || coalesce(' · ' || subject, '') || coalesce(' · steps ' || steps, '') || coalesce(' · ops ' || ops, ''),
+                   replace(replace(replace(replace(coalesce(plane_name, 'profile') || coalesce(' · ' || subject, '') || coalesce(' · steps ' || steps, '') || coalesce(' · ops ' || nullif(ops, subject), ''),
                      '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'),
                    count || coalesce(' / ' || of_total, ''), time_ps / 1e9, 100 * share,
                    CASE WHEN bytes IS NULL THEN '' ELSE printf('%.1f', bytes / 1048576.0) END,

@@ -34,6 +34,9 @@ gen clean_tpu tpu
 for j in recompile host-bound transfers tiny sync; do gen "$j" gpu "$j"; done
 gen recompile_tpu tpu recompile
 gen memory-bound tpu memory-bound
+msg=$("$GEN" --out "$T" --run nope --inject memory-bound 2>&1 >/dev/null)
+check "xplane_gen --inject memory-bound without --style tpu: usage error" \
+  "2|xplane_gen: --inject memory-bound needs --style tpu (GPU planes carry no peak FLOP rate)" "$?|$(head -1 <<<"$msg")"
 
 # --- a clean profile has no finding; each injected one only its own kind
 check "clean gpu: no finding" "0" "$(q "SELECT count(*) FROM xplane_findings('$(R clean_gpu)')")"
