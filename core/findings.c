@@ -27,7 +27,16 @@
 **   return to that plane's next op. One row per call name whose total
 **   >= sync_idle_ps; share = that total / (profile span x device planes
 **   with ops).
+** - memory_bound: op rows of the roofline table (xp_hlo_stats, xprof.h)
+**   whose bound_by is "memory" (every run carries flops and bytes_accessed,
+**   the devices' peaks are known, FLOP per byte < the ridge point), that are
+**   not asynchronous copies or collectives, and whose self time is
+**   >= hot_op_share of all device ops' self time. One row per op, in the
+**   table's order (self time descending).
+** xp_find_params_parse reads the thresholds from "name=value,..." text.
 */
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +46,7 @@
 #include "findings.h"
 #include "json.h"
 #include "util.h"
+#include "xprof.h"
 
 void xp_find_params_default(xp_find_params *fp) {
   fp->recompile_min = XP_FIND_RECOMPILE_MIN;
@@ -48,6 +58,89 @@ void xp_find_params_default(xp_find_params *fp) {
   fp->tiny_share = XP_FIND_TINY_SHARE;
   fp->tiny_min = XP_FIND_TINY_MIN;
   fp->sync_idle_ps = XP_FIND_SYNC_IDLE_PS;
+  fp->hot_op_share = XP_FIND_HOT_OP_SHARE;
+}
+
+/* ------------------------------------------------------------ parameters */
+
+enum { PK_COUNT, PK_SHARE, PK_US_POS, PK_US };
+static const struct {
+  const char *name;
+  int kind;
+  size_t off;
+} param_defs[] = {
+    {"recompile_min", PK_COUNT, offsetof(xp_find_params, recompile_min)},
+    {"compile_share", PK_SHARE, offsetof(xp_find_params, compile_share)},
+    {"idle_share", PK_SHARE, offsetof(xp_find_params, idle_share)},
+    {"host_busy_share", PK_SHARE, offsetof(xp_find_params, host_busy_share)},
+    {"transfer_share", PK_SHARE, offsetof(xp_find_params, transfer_share)},
+    {"tiny_kernel_us", PK_US_POS, offsetof(xp_find_params, tiny_ps)},
+    {"tiny_share", PK_SHARE, offsetof(xp_find_params, tiny_share)},
+    {"tiny_min", PK_COUNT, offsetof(xp_find_params, tiny_min)},
+    {"sync_idle_us", PK_US, offsetof(xp_find_params, sync_idle_ps)},
+    {"hot_op_share", PK_SHARE, offsetof(xp_find_params, hot_op_share)},
+};
+#define N_PARAMS (sizeof(param_defs) / sizeof(param_defs[0]))
+
+static int blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+char *xp_find_params_parse(xp_find_params *fp, const char *text) {
+  static const char *const wants[] = {"a whole number >= 1", "a share from 0 to 1",
+                                      "microseconds > 0 (at most 1e9)", "microseconds >= 0 (at most 1e9)"};
+  unsigned seen = 0;
+  const char *p = text ? text : "";
+  size_t lead = 0;
+  while (blank(p[lead])) lead++;
+  if (!p[lead]) return NULL; /* blank: every default */
+  for (;;) {
+    size_t n = strcspn(p, ",");
+    size_t a = 0, b = n;
+    while (a < b && blank(p[a])) a++;
+    while (b > a && blank(p[b - 1])) b--;
+    if (a == b) {
+      return xp_mprintf("an empty item in '%s' (write name=value,name=value)", text);
+    } else {
+      const char *item = p + a;
+      size_t len = b - a, eq_at = 0;
+      while (eq_at < len && item[eq_at] != '=') eq_at++;
+      if (eq_at == len) return xp_mprintf("'%.*s' is not name=value", (int)len, item);
+      size_t kn = eq_at, vs = eq_at + 1;
+      while (kn > 0 && blank(item[kn - 1])) kn--;
+      while (vs < len && blank(item[vs])) vs++;
+      size_t k = 0;
+      while (k < N_PARAMS && !(strlen(param_defs[k].name) == kn && memcmp(param_defs[k].name, item, kn) == 0)) k++;
+      if (k == N_PARAMS) {
+        xp_buf *names = xp_buf_new();
+        for (size_t j = 0; j < N_PARAMS; j++) xp_buf_appendf(names, "%s%s", j ? ", " : "", param_defs[j].name);
+        char *known = xp_buf_finish(names);
+        char *msg = xp_mprintf("unknown parameter '%.*s' (known: %s)", (int)kn, item, known ? known : "?");
+        xp_free(known);
+        return msg;
+      }
+      if (seen & (1u << k)) return xp_mprintf("parameter %s is given twice", param_defs[k].name);
+      seen |= 1u << k;
+      double v;
+      const char *val = item + vs;
+      size_t vn = len - vs;
+      int kind = param_defs[k].kind, ok = xp_parse_double(val, vn, &v);
+      char *dst = (char *)fp + param_defs[k].off;
+      if (ok && kind == PK_COUNT) {
+        ok = v >= 1 && v <= 1e15 && v == floor(v);
+        if (ok) *(int64_t *)dst = (int64_t)v;
+      } else if (ok && kind == PK_SHARE) {
+        ok = v >= 0 && v <= 1;
+        if (ok) *(double *)dst = v;
+      } else if (ok) {
+        ok = (kind == PK_US_POS ? v > 0 : v >= 0) && v <= 1e9;
+        if (ok) *(int64_t *)dst = (int64_t)llround(v * 1e6);
+        if (ok && kind == PK_US_POS && *(int64_t *)dst <= 0) ok = 0;
+      }
+      if (!ok) return xp_mprintf("parameter %s wants %s, not '%.*s'", param_defs[k].name, wants[kind], (int)vn, val);
+    }
+    if (!p[n]) break;
+    p += n + 1;
+  }
+  return NULL;
 }
 
 /* ------------------------------------------------------------ name classes */
@@ -95,6 +188,23 @@ int xp_find_copy_kind(xp_str name, xp_str line) {
   int k = copy_kind_of(name.p, name.n);
   if (!k && (has(line.p, line.n, "Memcpy") || has(line.p, line.n, "memcpy"))) k = copy_kind_of(line.p, line.n);
   return k;
+}
+
+/* Asynchronous copies and collectives, by name or category prefix. */
+static const char *const async_prefixes[] = {"copy-start", "copy-done", "send", "recv", "all-reduce", "all-gather",
+                                             "reduce-scatter", "all-to-all", "collective-permute", "async",
+                                             NULL};
+
+static int async_name(xp_str s) {
+  for (int i = 0; async_prefixes[i]; i++) {
+    size_t k = strlen(async_prefixes[i]);
+    if (s.n >= k && memcmp(s.p, async_prefixes[i], k) == 0) return 1;
+  }
+  return 0;
+}
+
+int xp_find_is_async_or_collective(xp_str name, xp_str category) {
+  return async_name(name) || async_name(category);
 }
 
 static const char *const copy_kind_names[5] = {"", "HtoD", "DtoH", "DtoD", "other"};
@@ -794,6 +904,69 @@ done:
   xp_free(agg);
 }
 
+/* ----------------------------------------------------- memory-bound hot ops */
+
+static void find_memory_bound(xp_profile *p, const xp_find_params *fp, const xp_op *ops, int64_t n_ops, flist *fl) {
+  const xp_hlo_stat *rows;
+  int64_t device_self = 0;
+  int64_t n = xp_hlo_stats(p, &rows, &device_self);
+  if (n < 0) { fl->oom = 1; return; }
+  if (device_self <= 0) return;
+  int64_t first_new = fl->n;
+  for (int64_t i = 0; i < n && !fl->oom; i++) {
+    const xp_hlo_stat *s = &rows[i];
+    if (s->kind != XP_HLO_OP) continue;
+    xp_roofline r;
+    xp_roofline_of(s, &r);
+    if (strcmp(r.bound_by, "memory") != 0 || xp_find_is_async_or_collective(s->name, s->category)) continue;
+    double share = (double)s->self_ps / (double)device_self;
+    if (share < fp->hot_op_share) continue;
+    xp_finding *f = f_add(fl, "memory_bound");
+    if (!f) break;
+    f->subject = xp_mprintf("%.*s", (int)s->name.n, s->name.p);
+    f->ops = xp_mprintf("%.*s", (int)s->name.n, s->name.p);
+    if (!f->subject || !f->ops) fl->oom = 1;
+    f->severity = share >= 3 * fp->hot_op_share ? "high" : "medium";
+    f->count = s->count;
+    f->time_ps = s->self_ps;
+    f->share = share;
+    f->bytes = s->bytes < 9.2e18 ? (int64_t)s->bytes : INT64_MAX;
+    f->start_ps = INT64_MAX;
+    f->end_ps = INT64_MIN;
+    xp_buf *b = xp_buf_new();
+    xp_buf_appendf(b, "{\"runs\":%lld,\"category\":", (long long)s->count);
+    xp_json_string(b, s->category.p, s->category.n);
+    xp_buf_appendf(b, ",\"self_ps\":%lld,\"device_self_ps\":%lld,\"flops\":", (long long)s->self_ps,
+                   (long long)device_self);
+    const double nums[] = {s->flops, s->bytes, r.intensity, r.ridge, r.flops_per_s, r.bytes_per_s,
+                           s->peak_flops_per_s, s->peak_bw_bytes_per_s, r.flop_utilization, r.bw_utilization};
+    static const char *const keys[] = {",\"bytes_accessed\":", ",\"flops_per_byte\":", ",\"ridge_flops_per_byte\":",
+                                       ",\"flops_per_s\":", ",\"bytes_per_s\":", ",\"peak_flops_per_s\":",
+                                       ",\"peak_bw_bytes_per_s\":", ",\"flop_utilization\":",
+                                       ",\"bw_utilization\":", ",\"hot_op_share_min\":"};
+    for (int k = 0; k < 10; k++) {
+      xp_buf_append_g17(b, nums[k]);
+      xp_buf_appendall(b, keys[k]);
+    }
+    f->evidence = evidence_end(fl, b, fp->hot_op_share);
+    f->suggestion = "A hot op moves more bytes than its FLOPs can hide (arithmetic intensity below the "
+                    "device's ridge point): fuse it with its producers or consumers so intermediates stay "
+                    "on chip, use a lower-precision dtype or layout that reads fewer bytes, or batch more work "
+                    "per byte loaded.";
+  }
+  /* each row's time range: its ops' first start and last end */
+  if (fl->n > first_new && !fl->oom)
+    for (int64_t i = 0; i < n_ops && !stop_at(fl, i); i++) {
+      xp_str nm = xp_op_name(p, &ops[i]);
+      for (int64_t k = first_new; k < fl->n; k++) {
+        xp_finding *f = &fl->v[k];
+        if (strlen(f->subject) != nm.n || memcmp(f->subject, nm.p, nm.n) != 0) continue;
+        if (ops[i].start_ps < f->start_ps) f->start_ps = ops[i].start_ps;
+        if (ops[i].start_ps + ops[i].dur_ps > f->end_ps) f->end_ps = ops[i].start_ps + ops[i].dur_ps;
+      }
+    }
+}
+
 /* ------------------------------------------------------------------ entry */
 
 void xp_findings_free(xp_finding *f, int64_t n) {
@@ -830,6 +1003,7 @@ int64_t xp_findings(xp_profile *p, const xp_find_params *fp_in, xp_finding **out
   if (!fl.oom) find_transfers(p, &fp, ops, &x, steps, ns, &fl);
   if (!fl.oom) find_tiny(p, &fp, ops, n_ops, &x, &fl);
   if (!fl.oom) find_sync(p, &fp, ops, n_ops, &x, &hv, &fl);
+  if (!fl.oom) find_memory_bound(p, &fp, ops, n_ops, &fl);
   opindex_free(&x);
   xp_free(hv.v);
   if (fl.oom) {

@@ -39,6 +39,18 @@ char *xp_mprintf(const char *fmt, ...) {
   return z;
 }
 
+int xp_parse_double(const char *p, size_t n, double *out) {
+  char buf[64];
+  if (n == 0 || n >= sizeof(buf)) return 0;
+  memcpy(buf, p, n);
+  buf[n] = 0;
+  char *end;
+  double v = strtod(buf, &end);
+  if (*end || !isfinite(v)) return 0;
+  *out = v;
+  return 1;
+}
+
 int xp_grow(void **arr, int64_t *cap, int64_t need, size_t elt) {
   if (need <= *cap) return 1;
   int64_t nc = *cap > 0 ? *cap : 8;

@@ -45,6 +45,9 @@ void xp_free(void *p);
 /* printf into a new heap string (glibc printf formats); NULL on OOM. */
 char *xp_mprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xp_vmprintf(const char *fmt, va_list ap);
+/* A finite decimal number (strtod's syntax) filling all of p[0..n), n < 64:
+** 1 and *out set, else 0. */
+int xp_parse_double(const char *p, size_t n, double *out);
 
 /* Grow the array *arr of elements of size `elt` so that `need` elements fit
 ** (capacity doubles, from 8). Returns 1, or 0 on OOM / overflow with *arr

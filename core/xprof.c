@@ -101,18 +101,6 @@ static int parse_dims(const char *p, size_t n, int64_t d[3]) {
   memcpy(d, t, sizeof(t));
   return 1;
 }
-static int parse_double(const char *p, size_t n, double *out) {
-  char buf[64];
-  if (n == 0 || n >= sizeof(buf)) return 0;
-  memcpy(buf, p, n);
-  buf[n] = 0;
-  char *end;
-  double v = strtod(buf, &end);
-  if (*end || !isfinite(v)) return 0;
-  *out = v;
-  return 1;
-}
-
 /* ---- kernel details ---- */
 
 int xp_kernel_details_parse(const char *p, size_t n, xp_kernel_details *kd) {
@@ -139,7 +127,7 @@ int xp_kernel_details_parse(const char *p, size_t n, xp_kernel_details *kd) {
     else if (KEY("private_mem") && parse_uint(v, vn, &x)) kd->private_mem = x, kd->has |= XP_KD_PRIVATE, found++;
     else if (KEY("grid") && parse_dims(v, vn, kd->grid)) kd->has |= XP_KD_GRID, found++;
     else if (KEY("block") && parse_dims(v, vn, kd->block)) kd->has |= XP_KD_BLOCK, found++;
-    else if (KEY("occ_pct") && parse_double(v, vn, &kd->occupancy_pct)) kd->has |= XP_KD_OCC, found++;
+    else if (KEY("occ_pct") && xp_parse_double(v, vn, &kd->occupancy_pct)) kd->has |= XP_KD_OCC, found++;
 #undef KEY
   }
   return found;

@@ -5,10 +5,14 @@
 **
 **   SELECT id, severity, plane_name, subject, share, suggestion
 **     FROM xplane_findings('run/') ORDER BY id;
+**   SELECT * FROM xplane_findings('run/', 'tiny_kernel_us=2,hot_op_share=0.01');
 **
-** The findings of a profile are computed once per scan of that file (in
-** `first`) and freed with the cursor state; no filter is pushed down.
-** A clean profile has no row.
+** The second argument (hidden column `params`) sets thresholds by name
+** (core/findings.h, xp_find_params_parse); it is parsed once per scan,
+** before any file is read, and a bad name or value is an SQL error naming
+** it. The findings of a profile are computed once per scan of that file (in
+** `first`) and freed with the cursor state; no filter is pushed down
+** (vtab.c's plan consumes path and params). A clean profile has no row.
 */
 #include "findings.h"
 #include "tables.h"
@@ -28,6 +32,7 @@ static const char *const findings_cols[] = {
 typedef struct findings_state {
   xp_finding *f;
   int64_t n, i;
+  xp_find_params fp; /* this scan's thresholds */
 } findings_state;
 
 static void findings_state_free(xp_cursor *cur) {
@@ -40,12 +45,22 @@ static void findings_state_free(xp_cursor *cur) {
 static int findings_first(xp_cursor *cur) {
   findings_state *st = cur->state;
   findings_state_free(cur);
-  int64_t n = xp_findings(cur->prof, NULL, &st->f);
+  int64_t n = xp_findings(cur->prof, &st->fp, &st->f);
   if (n < 0) return SQLITE_NOMEM;
   st->n = n;
   st->i = 0;
   cur->file_eof = n == 0;
   return SQLITE_OK;
+}
+
+static int findings_params(xp_cursor *cur, const char *text) {
+  findings_state *st = cur->state;
+  xp_find_params_default(&st->fp);
+  char *err = xp_find_params_parse(&st->fp, text);
+  if (!err) return SQLITE_OK;
+  int rc = xp_cursor_error(cur, "%s", err);
+  xp_free(err);
+  return rc;
 }
 
 static int findings_next(xp_cursor *cur) {
@@ -93,4 +108,5 @@ const xp_table xp_table_findings = {
     .next = findings_next,
     .column = findings_column,
     .state_free = findings_state_free,
+    .params = findings_params,
 };

@@ -26,6 +26,8 @@ typedef struct xp_module_aux {
 } xp_module_aux;
 
 static int path_col(const xp_table *t) { return t->n_columns - 1; }
+/* The hidden params column of a table with parameters, else -1. */
+static int params_col(const xp_table *t) { return t->params ? t->n_columns : -1; }
 
 static int xp_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
                       sqlite3_vtab **out, char **err) {
@@ -35,7 +37,7 @@ static int xp_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   sqlite3_str *s = sqlite3_str_new(db);
   sqlite3_str_appendall(s, "CREATE TABLE x(file TEXT, run TEXT, host TEXT");
   for (int i = 0; i < a->t->n_columns - 4; i++) sqlite3_str_appendf(s, ", %s", a->t->columns[i]);
-  sqlite3_str_appendall(s, ", path HIDDEN)");
+  sqlite3_str_appendall(s, a->t->params ? ", path HIDDEN, params HIDDEN)" : ", path HIDDEN)");
   char *sql = sqlite3_str_finish(s);
   if (!sql) return SQLITE_NOMEM;
   int rc = sqlite3_declare_vtab(db, sql);
@@ -76,11 +78,14 @@ static int xp_disconnect(sqlite3_vtab *vt) {
 **   XP_P_HI      start_ps <= ? or < ?             upper bound
 **   XP_P_LO_GT   (flag) the lower bound is strict
 **   XP_P_HI_LT   (flag) the upper bound is strict
+**   XP_P_PARAMS  params = ? (the second argument;    the table's parameters,
+**                tables with parameters only)        after every other value
 **
-** Only path is consumed (omit); every other filter narrows the scan while
+** Only path and params are consumed (omit); every other filter narrows the scan while
 ** decoding and SQLite still checks it, so a value of an unexpected type
 ** merely disables that filter. A path constraint that is present but not
-** usable gives SQLITE_CONSTRAINT (the planner must try another join order);
+** usable gives SQLITE_CONSTRAINT (the planner must try another join order),
+** and so does an unusable params constraint;
 ** no path at all is allowed here: xFilter then reads the connection's default
 ** path (xplane_use), or reports that a path is required.
 **
@@ -101,6 +106,7 @@ enum {
   XP_P_HI = 0x100,
   XP_P_LO_GT = 0x200,
   XP_P_HI_LT = 0x400,
+  XP_P_PARAMS = 0x800,
 };
 _Static_assert(XP_P_HI == 1 << (XP_PUSH_MAX_ARGS - 1), "XP_PUSH_MAX_ARGS: one argument per plan bit up to XP_P_HI");
 
@@ -111,6 +117,7 @@ static int plan_bit(const xp_table *t, int col, int op, int *flag) {
   /* The rowid (and LIMIT/OFFSET) come as column -1. */
   if (col < 0) return 0;
   if (col == path_col(t)) return op == SQLITE_INDEX_CONSTRAINT_EQ ? XP_P_PATH : 0;
+  if (col == params_col(t)) return op == SQLITE_INDEX_CONSTRAINT_EQ ? XP_P_PARAMS : 0;
   if (col < XP_COL_FIRST_OWN) {
     if (op != SQLITE_INDEX_CONSTRAINT_EQ) return 0;
     return col == XP_COL_FILE ? XP_P_FILE : col == XP_COL_HOST ? XP_P_HOST : 0;
@@ -141,7 +148,7 @@ static int is_text_filter(int bit) {
 static int xp_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
   const xp_table *t = ((xp_vtab *)vt)->t;
   int which[XP_PUSH_MAX_ARGS];
-  int plan = 0, path_unusable = 0;
+  int plan = 0, path_unusable = 0, params_unusable = 0, params_i = -1;
   for (int k = 0; k < XP_PUSH_MAX_ARGS; k++) which[k] = -1;
   for (int i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
@@ -150,9 +157,15 @@ static int xp_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
     if (!bit) continue;
     if (!c->usable) {
       if (bit == XP_P_PATH) path_unusable = 1;
+      if (bit == XP_P_PARAMS) params_unusable = 1;
       continue;
     }
     if (plan & bit) continue;
+    if (bit == XP_P_PARAMS) {
+      plan |= bit;
+      params_i = i;
+      continue;
+    }
     if (is_text_filter(bit)) {
       const char *coll = sqlite3_vtab_collation(info, i);
       if (coll && sqlite3_stricmp(coll, "BINARY") != 0) continue;
@@ -161,7 +174,7 @@ static int xp_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
     for (int k = 0; k < XP_PUSH_MAX_ARGS; k++)
       if (bit == (1 << k)) which[k] = i;
   }
-  if (!(plan & XP_P_PATH) && path_unusable) return SQLITE_CONSTRAINT;
+  if ((path_unusable && !(plan & XP_P_PATH)) || (params_unusable && !(plan & XP_P_PARAMS))) return SQLITE_CONSTRAINT;
   int argv_i = 0;
   double cost = 1e6;
   for (int k = 0; k < XP_PUSH_MAX_ARGS; k++) {
@@ -169,6 +182,10 @@ static int xp_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
     info->aConstraintUsage[which[k]].argvIndex = ++argv_i;
     info->aConstraintUsage[which[k]].omit = (k == 0);
     cost /= (k == 0) ? 1 : 4;
+  }
+  if (params_i >= 0) {
+    info->aConstraintUsage[params_i].argvIndex = ++argv_i;
+    info->aConstraintUsage[params_i].omit = 1;
   }
   if (!(plan & XP_P_PATH)) cost = 1e12; /* the default path (xplane_use), or the error */
   info->idxNum = plan;
@@ -184,6 +201,7 @@ static int xp_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
     if (k == 8 && (plan & XP_P_HI_LT)) name = "start_ps<";
     sqlite3_str_appendf(plan_text, n++ ? ",%s" : "%s", name);
   }
+  if (plan & XP_P_PARAMS) sqlite3_str_appendall(plan_text, ",params");
   sqlite3_str_appendf(plan_text, " cols:%llx", (unsigned long long)info->colUsed);
   info->idxStr = sqlite3_str_finish(plan_text);
   if (!info->idxStr) return SQLITE_NOMEM;
@@ -218,6 +236,7 @@ static void cursor_reset(xp_cursor *cur) {
   xp_filelist_free(&cur->files);
   for (int i = 0; i < cur->n_args; i++) sqlite3_value_free(cur->args[i]);
   cur->n_args = 0;
+  cur->params_value = NULL;
   sqlite3_free(cur->root);
   cur->root = NULL;
   memset(&cur->f, 0, sizeof(cur->f));
@@ -442,6 +461,21 @@ static int filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str, in
         break;
     }
   }
+  if (cur->t->params) {
+    const char *params = NULL;
+    if ((plan & XP_P_PARAMS) && a < argc) {
+      sqlite3_value *v = sqlite3_value_dup(argv[a++]);
+      if (!v) return SQLITE_NOMEM;
+      cur->args[cur->n_args++] = v;
+      cur->params_value = v;
+      int type = sqlite3_value_type(v);
+      if (type != SQLITE_NULL && type != SQLITE_TEXT)
+        return xp_cursor_error(cur, "the params argument must be text like 'name=value,name=value' (or NULL)");
+      params = text_arg(v);
+    }
+    int rc = cur->t->params(cur, params);
+    if (rc != SQLITE_OK) return rc;
+  }
   if (!cur->root) {
     const char *dflt = xp_cache_default_path(cur->cache);
     if (!dflt)
@@ -514,6 +548,10 @@ static int xp_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int col) {
   }
   if (col == path_col(cur->t)) {
     sqlite3_result_text(ctx, cur->root, -1, SQLITE_TRANSIENT);
+    return SQLITE_OK;
+  }
+  if (col == params_col(cur->t)) {
+    if (cur->params_value) sqlite3_result_value(ctx, cur->params_value);
     return SQLITE_OK;
   }
   return cur->t->column(cur, ctx, col);

@@ -7,7 +7,9 @@
 ** shared cursor walks the profiles the path names (discover.h), takes each
 ** from the connection's cache (cache.h), and asks the table for that file's
 ** rows. Every table starts with the columns `file, run, host` and ends with the
-** hidden `path`; filters on file, host, plane, line and start_ps are pushed
+** hidden `path` (then, for a table with parameters, the hidden `params`: the
+** function's second argument, e.g. xplane_findings(path, 'tiny_share=0.5'));
+** filters on file, host, plane, line and start_ps are pushed
 ** down (see xp_best_index in vtab.c) and exposed to the row callbacks through
 ** the xp_filter helpers, so tables skip what cannot match while decoding.
 */
@@ -54,6 +56,13 @@ typedef struct xp_table {
   /* Per-profile work done before the rows (e.g. the ops analysis); run on the
   ** decode threads for every file of a multi-file path. May be NULL. */
   int (*prepare)(xp_profile *p);
+  /* A table with parameters (NULL for none) gets a second hidden column
+  ** `params` after path. xFilter calls this with its text (NULL when not
+  ** given or NULL) before any file is read; the table keeps what it parsed in
+  ** its cursor state and returns SQLITE_OK, or an error through
+  ** xp_cursor_error (a value that is neither text nor NULL is refused
+  ** before the call). */
+  int (*params)(xp_cursor *cur, const char *text);
 } xp_table;
 
 /* The pushed-down filters of one scan (decoded from the xBestIndex plan). */
@@ -69,8 +78,9 @@ struct xp_cursor {
   const xp_table *t;
   xp_cache *cache;
   xp_filter f;
-  sqlite3_value *args[XP_PUSH_MAX_ARGS]; /* kept so filter strings outlive xFilter */
+  sqlite3_value *args[XP_PUSH_MAX_ARGS + 1]; /* kept so filter strings outlive xFilter (+ params) */
   int n_args;
+  sqlite3_value *params_value; /* the params argument (one of args), NULL if none */
   sqlite3_uint64 col_used;   /* which columns the query reads (xBestIndex) */
   char *root;
   xp_filelist files;

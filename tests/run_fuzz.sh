@@ -105,7 +105,7 @@ gzip -c "$SEEDS/trace.json" >"$SEEDS/trace.json.gz"
 printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":1}]' >"$SEEDS/array.json"
 # Out-of-range times, an E before its B, open B events (tests/hostile/limits.sh).
 printf '{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1e400,"dur":1},{"ph":"X","name":"b","pid":1,"tid":1,"ts":5,"dur":-3},{"ph":"B","name":"d","pid":1,"tid":2,"ts":10},{"ph":"E","pid":1,"tid":2,"ts":5},{"ph":"X","name":"e","pid":1,"tid":1,"ts":7,"dur":9223372036854},{"ph":"B","name":"o","pid":2,"tid":1,"ts":1}]}' >"$SEEDS/lenient.json"
-# Tokens of both formats for the mutator: XSpace tags, JSON trace keys.
+# Tokens of both formats for the mutator: XSpace tags, JSON trace keys; findings parameter names.
 cat >"$BUILD/fuzz.dict" <<'EOF'
 "\x0a"
 "\x12"
@@ -141,7 +141,15 @@ cat >"$BUILD/fuzz.dict" <<'EOF'
 "-9223372036854775808"
 "18446744073709551616"
 "0.0005"
+"tiny_kernel_us="
+"hot_op_share="
+"recompile_min="
+"sync_idle_us="
+","
+"1e9"
 EOF
+# The findings' parameter text (fuzz_decoder.c reads every input as one too).
+printf 'tiny_kernel_us=2.5, tiny_min=7,hot_op_share=0.01' >"$SEEDS/find_params.txt"
 
 n_real=0
 if [[ -d $DATA ]]; then

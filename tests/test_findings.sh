@@ -33,12 +33,16 @@ gen clean_gpu gpu
 gen clean_tpu tpu
 for j in recompile host-bound transfers tiny sync; do gen "$j" gpu "$j"; done
 gen recompile_tpu tpu recompile
+gen memory-bound tpu memory-bound
+msg=$("$GEN" --out "$T" --run nope --inject memory-bound 2>&1 >/dev/null)
+check "xplane_gen --inject memory-bound without --style tpu: usage error" \
+  "2|xplane_gen: --inject memory-bound needs --style tpu (GPU planes carry no peak FLOP rate)" "$?|$(head -1 <<<"$msg")"
 
 # --- a clean profile has no finding; each injected one only its own kind
 check "clean gpu: no finding" "0" "$(q "SELECT count(*) FROM xplane_findings('$(R clean_gpu)')")"
 check "clean tpu: no finding" "0" "$(q "SELECT count(*) FROM xplane_findings('$(R clean_tpu)')")"
 for pair in recompile:recompilation host-bound:host_bound transfers:transfers tiny:tiny_kernels \
-  sync:synchronization recompile_tpu:recompilation; do
+  sync:synchronization recompile_tpu:recompilation memory-bound:memory_bound; do
   check "${pair%%:*}: only ${pair#*:}" "${pair#*:}" \
     "$(q "SELECT group_concat(DISTINCT id) FROM xplane_findings('$(R "${pair%%:*}")')")"
 done
@@ -121,6 +125,88 @@ check "sync: call time = the events' durations" "1" \
   "$(q "SELECT (SELECT evidence->>'call_ps' FROM xplane_findings('$P'))
              = (SELECT sum(dur_ps) FROM xplane_events('$P') WHERE name = 'block_until_ready')")"
 
+# --- memory_bound: with --inject memory-bound the hot op fusion.hot declares
+# flops = bytes_accessed = 2 x (8192x1024 + 1024x4096 + 8192x4096) = 92274688
+# per run (the generator's header), 20 runs (2 devices x 10 steps): 1 FLOP per
+# byte against the ridge 197e12 / 819e9 FLOP/byte of the TPU planes' peaks.
+# Its self time and the device self time are recomputed from xplane_ops.
+P="$(R memory-bound)"
+check "memory-bound: op, runs, flops, bytes, intensity, ridge, peaks" \
+  "fusion.hot|fusion.hot|20|1845493760|1845493760.0|1845493760.0|1.0|1|1.97e+14|8.19e+11|convolution fusion|0.05" \
+  "$(q "SELECT subject, ops, count, bytes, evidence->>'flops', evidence->>'bytes_accessed',
+               evidence->>'flops_per_byte',
+               abs(evidence->>'ridge_flops_per_byte' - 197e12 / 819e9) < 1e-9,
+               printf('%.2e', evidence->>'peak_flops_per_s'), printf('%.2e', evidence->>'peak_bw_bytes_per_s'),
+               evidence->>'category', evidence->>'hot_op_share_min'
+          FROM xplane_findings('$P')")"
+check "memory-bound: self time, share, time range = xplane_ops; share >= 5 %" "1|1|1|1|1" \
+  "$(q "WITH o AS (SELECT sum(self_ps) FILTER (WHERE name = 'fusion.hot') AS hot,
+                          sum(max(self_ps, 0)) AS dev,
+                          min(start_ps) FILTER (WHERE name = 'fusion.hot') AS lo,
+                          max(end_ps) FILTER (WHERE name = 'fusion.hot') AS hi
+                     FROM xplane_ops('$P'))
+          SELECT f.time_ps = o.hot, (f.evidence->>'device_self_ps') = o.dev,
+                 abs(f.share - o.hot * 1.0 / o.dev) < 1e-12, f.start_ps = o.lo AND f.end_ps = o.hi,
+                 f.share >= 0.05 AND f.severity = CASE WHEN f.share >= 0.15 THEN 'high' ELSE 'medium' END
+            FROM xplane_findings('$P') f, o")"
+check "memory-bound: the roofline table agrees (xplane_hlo_stats)" "memory|1" \
+  "$(q "SELECT h.bound_by, abs(h.bw_utilization - (f.evidence->>'bw_utilization')) < 1e-12
+          FROM xplane_hlo_stats('$P') h, xplane_findings('$P') f WHERE h.kind = 'op' AND h.name = 'fusion.hot'")"
+
+# --- thresholds from SQL: the second argument (hidden column params) flips
+# each rule off (a stricter value than the profile's figure) or on (a looser
+# one), and the evidence shows the value used.
+pq() { q "SELECT coalesce(group_concat(id || ':' || count, ','), 'none') FROM (SELECT * FROM xplane_findings('$(R "$1")', '$2') ORDER BY id, plane_index, subject)"; }
+check "params: memory-bound off at hot_op_share=0.2 (share 0.12)" "none" "$(pq memory-bound hot_op_share=0.2)"
+check "params: clean tpu, hot_op_share=0.002: the memory-bound ops of xplane_hlo_stats with that share, collectives left out" \
+  "$(q "SELECT 'memory_bound:' || count(*) || '|' || count(*) FROM xplane_hlo_stats('$(R clean_tpu)')
+         WHERE kind = 'op' AND bound_by = 'memory' AND share_of_device_self >= 0.002 AND category <> 'all-reduce'")" \
+  "$(q "SELECT id || ':' || count(*) || '|' || sum(evidence->>'hot_op_share_min' = 0.002)
+          FROM xplane_findings('$(R clean_tpu)', 'hot_op_share=0.002') GROUP BY id")"
+check "params: tiny off at tiny_share=0.49 (480 of 1000)" "none" "$(pq tiny tiny_share=0.49)"
+check "params: tiny on at tiny_share=0.47" "tiny_kernels:480,tiny_kernels:480" "$(pq tiny tiny_share=0.47)"
+check "params: tiny off at tiny_min=481, on at 480" "none|tiny_kernels:480,tiny_kernels:480" \
+  "$(pq tiny tiny_min=481)|$(pq tiny 'tiny_min = 480')"
+check "params: tiny off at tiny_kernel_us=1 (the kernels last 2 us)" "none" "$(pq tiny tiny_kernel_us=1)"
+check "params: clean gpu, tiny_kernel_us=100: all but the 60 us payload and the hot op, 980 of 1000" \
+  "tiny_kernels|980|1000|100000000;tiny_kernels|980|1000|100000000" \
+  "$(q "SELECT group_concat(id || '|' || count || '|' || of_total || '|' || (evidence->>'tiny_threshold_ps'), ';')
+          FROM xplane_findings('$(R clean_gpu)', 'tiny_kernel_us=100')")"
+check "params: transfers at transfer_share=0.1: HtoD (12.6 %) only; 0.2: none" \
+  "transfers:10,transfers:10|none" "$(pq transfers transfer_share=0.1)|$(pq transfers transfer_share=0.2)"
+check "params: sync on at sync_idle_us=12000, off at 20000 (12.5 ms)" "synchronization:3|none" \
+  "$(pq sync sync_idle_us=12000)|$(pq sync sync_idle_us=20000)"
+check "params: recompile_min=4: medium by share; with compile_share=1: none" "medium|none" \
+  "$(q "SELECT severity FROM xplane_findings('$(R recompile)', 'recompile_min=4')")|$(pq recompile 'recompile_min=4, compile_share=1')"
+check "params: host-bound off at idle_share=0.6 and at host_busy_share=1" "none|none" \
+  "$(pq host-bound idle_share=0.6)|$(pq host-bound host_busy_share=1)"
+check "params: blank and NULL are the defaults" "host_bound:3,host_bound:3|host_bound:3,host_bound:3" \
+  "$(pq host-bound ' ')|$(q "SELECT group_concat(id || ':' || count, ',') FROM xplane_findings('$(R host-bound)', NULL)")"
+check "params: as hidden column constraints, and the params column shows them" "none|tiny_share=0.47" \
+  "$(q "SELECT coalesce(group_concat(id), 'none') FROM xplane_findings WHERE path = '$(R tiny)' AND params = 'tiny_share=0.49'")|$(q "SELECT DISTINCT params FROM xplane_findings('$(R tiny)', 'tiny_share=0.47')")"
+check "params: the evidence shows the thresholds used" "0.47|2500000|7" \
+  "$(q "SELECT DISTINCT (evidence->>'tiny_share_min') || '|' || (evidence->>'tiny_threshold_ps') FROM xplane_findings('$(R tiny)', 'tiny_share=0.47,tiny_kernel_us=2.5')")|$(q "SELECT DISTINCT evidence->>'tiny_min' FROM xplane_findings('$(R tiny)', 'tiny_min=7,tiny_share=0')")"
+perr() { q "SELECT count(*) FROM xplane_findings('$1', $2)"; }
+check "params error: unknown name, before any file is read" \
+  "Error: stepping, xplane_findings: unknown parameter 'tiny_us' (known: recompile_min, compile_share, idle_share, host_busy_share, transfer_share, tiny_kernel_us, tiny_share, tiny_min, sync_idle_us, hot_op_share)" \
+  "$(perr "$T/nope" "'tiny_us=5'")"
+check "params error: a share above 1" "Error: stepping, xplane_findings: parameter tiny_share wants a share from 0 to 1, not '1.5'" \
+  "$(perr "$(R tiny)" "'tiny_share=1.5'")"
+check "params error: a count that is not whole" "Error: stepping, xplane_findings: parameter tiny_min wants a whole number >= 1, not '2.5'" \
+  "$(perr "$(R tiny)" "'tiny_min=2.5'")"
+check "params error: not a number" "Error: stepping, xplane_findings: parameter sync_idle_us wants microseconds >= 0 (at most 1e9), not '1ms'" \
+  "$(perr "$(R tiny)" "'sync_idle_us=1ms'")"
+check "params error: zero tiny threshold" "Error: stepping, xplane_findings: parameter tiny_kernel_us wants microseconds > 0 (at most 1e9), not '0'" \
+  "$(perr "$(R tiny)" "'tiny_kernel_us=0'")"
+check "params error: twice" "Error: stepping, xplane_findings: parameter tiny_min is given twice" \
+  "$(perr "$(R tiny)" "'tiny_min=3,tiny_min=4'")"
+check "params error: no '='" "Error: stepping, xplane_findings: 'tiny_min' is not name=value" \
+  "$(perr "$(R tiny)" "'tiny_min'")"
+check "params error: an empty item" "Error: stepping, xplane_findings: an empty item in 'tiny_min=3,' (write name=value,name=value)" \
+  "$(perr "$(R tiny)" "'tiny_min=3,'")"
+check "params error: not text" "Error: stepping, xplane_findings: the params argument must be text like 'name=value,name=value' (or NULL)" \
+  "$(perr "$(R tiny)" "0.5")"
+
 # --- edge cases (tests/make_findings_fixtures.c): a step-covering annotation
 # is not host work; a call that returns while the device runs adds no idle.
 "$BUILD/tests/make_findings_fixtures" "$T" || fail "make_findings_fixtures exited $?"
@@ -155,6 +241,20 @@ if [ -d "$DATA" ]; then
     check "$f: sync idle = independent query" "$(q "$(sync_idle_sql "$P" "$call")")" \
       "$(q "SELECT time_ps FROM xplane_findings('$P') WHERE id = 'synchronization'")"
   done
+  # memory_bound on the real TPU profile: none at the defaults (its memory-bound ops are async
+  # copies, left out, and three loop fusions of 0.58-0.64 % each); at hot_op_share=0.005 the
+  # fusions, as xplane_hlo_stats lists them
+  P="$DATA/xprof_tpu_inference_2.xplane.pb"
+  if [ -f "$P" ]; then
+    check "xprof_tpu_inference_2: no memory_bound at the defaults" "0" \
+      "$(q "SELECT count(*) FROM xplane_findings('$P') WHERE id = 'memory_bound'")"
+    check "xprof_tpu_inference_2: hot_op_share=0.005: the memory-bound loop fusions of xplane_hlo_stats" \
+      "$(q "SELECT group_concat(name || ':' || count || ':' || self_ps, ',') FROM (SELECT * FROM xplane_hlo_stats('$P')
+             WHERE kind = 'op' AND bound_by = 'memory' AND share_of_device_self >= 0.005
+               AND category NOT LIKE 'copy-%' AND category NOT LIKE 'all-%' ORDER BY self_ps DESC)")" \
+      "$(q "SELECT group_concat(subject || ':' || count || ':' || time_ps, ',') FROM
+             (SELECT * FROM xplane_findings('$P', 'hot_op_share=0.005') WHERE id = 'memory_bound' ORDER BY time_ps DESC)")"
+  fi
 else
   echo "skip - real profiles: $DATA absent"
 fi
@@ -175,6 +275,58 @@ check "findings.sql: clean profile, all findings: []" "0" \
   "$(q "SELECT json_array_length('$(printf '%s' "$out" | tr -d '\n' | sed "s/'/''/g")', '\$.results')")"
 canned "$(R sync)/host0.xplane.pb" bogus >/dev/null
 check "findings.sql: a bad @finding exits 1" "1" "$?"
+canned "$(R memory-bound)/host0.xplane.pb" memory_bound >"$T/mb.json"
+check "findings.sql @finding memory_bound: fusion.hot, 1 FLOP/byte" "1|fusion.hot|1.0" \
+  "$(q "SELECT json_array_length(j, '\$.results') || '|' || (j->>'\$.results[0].subject') || '|' ||
+               (j->>'\$.results[0].evidence.flops_per_byte') FROM (SELECT readfile('$T/mb.json') AS j)")"
+cannedp() { (cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $1" \
+  -cmd ".parameter set @finding_params '$2'" :memory: '.read queries/findings.sql' 2>&1); }
+cannedp "$(R memory-bound)/host0.xplane.pb" hot_op_share=0.5 >"$T/mb.json"
+check "findings.sql @finding_params hot_op_share=0.5: []" "0" \
+  "$(q "SELECT json_array_length(readfile('$T/mb.json'), '\$.results')")"
+out=$(cannedp "$(R memory-bound)/host0.xplane.pb" hot_op=0.5)
+rc=$?
+check "findings.sql: a bad @finding_params exits 1 naming it" "1|1" "$rc|$(grep -c "unknown parameter 'hot_op'" <<<"$out")"
+
+# --- the summary with findings (queries/summary_findings.sql): summary.sql's
+# document plus one key, xplane_findings, whose candidates are the
+# xplane_findings rows (profile_summary.v1's own sections, its
+# optimization_candidates included, stay the same bytes).
+summ() { (cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $1" \
+  ${3:+-cmd ".parameter set @finding_params '$3'"} :memory: ".read queries/$2.sql" 2>&1) |
+  sed 's/"generated_at_utc": "[^"]*"/"generated_at_utc": "@NOW@"/'; }
+summ_check() { # NAME FILE [PARAMS]: prints "ok N ids" or what differs
+  summ "$2" summary > "$T/s.json"
+  summ "$2" summary_findings "${3:-}" > "$T/sf.json"
+  q "SELECT id || coalesce(':' || plane_name, '') || coalesce(':' || subject, '')
+       FROM xplane_findings('$2', '${3:-}') ORDER BY severity = 'high' DESC, time_ps DESC, id, plane_index, subject" > "$T/ids"
+  /usr/bin/python3 -c 'import json,sys
+a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); ids=open(sys.argv[3]).read().split("\n")[:-1]
+x=b.pop("xplane_findings", None)
+same = a == b and json.dumps(a, indent=2, sort_keys=True) == open(sys.argv[1]).read().rstrip("\n")
+got = [c["candidate_id"] for c in x["candidates"]] if isinstance(x, dict) else None
+want = ["finding:" + i for i in ids]
+print("ok" if same and got == want and x["schema_version"] == "xplane_findings.v1" else "differs: same=%s %s %s" % (same, got, want), len(got or []))' \
+    "$T/s.json" "$T/sf.json" "$T/ids"
+}
+check "summary_findings: memory-bound run" "ok 1" "$(summ_check mb "$(R memory-bound)/host0.xplane.pb")"
+check "summary_findings: transfers run (4 candidates)" "ok 4" "$(summ_check tr "$(R transfers)/host0.xplane.pb")"
+check "summary_findings: clean run, no candidate" "ok 0" "$(summ_check clean "$(R clean_gpu)/host0.xplane.pb")"
+check "summary_findings: @finding_params transfer_share=0.1 (HtoD only)" "ok 2" \
+  "$(summ_check tr "$(R transfers)/host0.xplane.pb" transfer_share=0.1)"
+check "summary_findings: a candidate's text" \
+  "finding:transfers:/device:GPU:0:HtoD|HtoD copies on /device:GPU:0|[\"count: 10\",\"copy time: 6.000 ms\",\"share: 12.6%\"]|335544320" \
+  "$(summ "$(R transfers)/host0.xplane.pb" summary_findings > "$T/sf.json"
+     q "SELECT c->>'candidate_id', c->>'title', c->'evidence', c->>'finding.bytes'
+          FROM (SELECT value AS c FROM json_each(readfile('$T/sf.json'), '\$.xplane_findings.candidates'))
+         WHERE c->>'candidate_id' LIKE '%GPU:0:HtoD'")"
+if [ -d "$DATA" ]; then
+  for f in tracelens_jax_conv_minimal_08 xprof_tpu_inference_2; do
+    [ -f "$DATA/$f.xplane.pb" ] || continue
+    r=$(summ_check "$f" "$DATA/$f.xplane.pb")
+    check "summary_findings: $f (summary bytes kept, candidates = rows)" "ok" "${r% *}"
+  done
+fi
 
 # --- an interrupt (a progress handler that says stop after 5 ms) ends the scan
 # with "interrupted", and the next query gets the whole answer (nothing partial
@@ -206,7 +358,7 @@ EOF
 )"
 
 # --- a multi-file path: rows per file, a bad path is an error naming it
-check "logdir: findings per run directory" "5" \
+check "logdir: findings per run directory" "6" \
   "$(q "SELECT count(DISTINCT id) FROM xplane_findings('$T')")"
 msg=$(q "SELECT * FROM xplane_findings('$T/nope')")
 grep -q "$T/nope" <<<"$msg" || fail "a missing path: the error does not name it: $msg"

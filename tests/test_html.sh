@@ -2,7 +2,8 @@
 # test_html.sh: queries/report_html.sql renders in a real browser. For the
 # demo profile (the one tools/report.sh generates) and a "showcase" profile
 # (heavy every 3rd step, every injectable problem but host-bound), the HTML is
-# rendered by headless Chromium to a PNG and to a DOM dump; the DOM must hold
+# rendered by headless Chromium to a PNG and to a DOM dump (and a TPU profile
+# with FLOPs and bytes, for the roofline); the DOM must hold
 # every chart with the marks the data calls for (counted here from the tables
 # by queries of their own, or derived by hand from the generator's options),
 # units in every axis title, and nothing that could load from elsewhere.
@@ -34,6 +35,8 @@ q() { "$SQLITE3" -batch -noheader -cmd ".load $EXT" :memory: "$1" 2>&1; }
   fail "demo generator"
 "$GEN" --out "$T" --run show --style gpu --devices 2 --steps 20 --heavy-every 3 \
   --inject recompile,transfers,tiny,sync >/dev/null || fail "showcase generator"
+"$GEN" --out "$T" --run roof --style tpu --devices 2 --steps 8 --ops-per-step 64 --seed 5 \
+  --inject memory-bound >/dev/null || fail "roofline generator"
 
 # marks NAME: counts of the DOM's marks as "chart:n ..." plus checks, by an
 # HTML parser (Python's html.parser: independent of the SQL that wrote them).
@@ -74,7 +77,7 @@ out.append("findings:%d:%s" % (p.findings, p.findings_attr))
 out.append("external:%d" % len(p.external))
 out.append("end:%d" % p.end)
 out.append("lvl0_width:%.0f" % sum(p.lvl0))
-units = [k for k, t in p.titles.items() if not any("(ms)" in x or "(%)" in x for x in t)]
+units = [k for k, t in p.titles.items() if not any(u in x for x in t for u in ("(ms)", "(%)", "(FLOP/byte", "(FLOP/s"))]
 out.append("no_unit:" + ",".join(sorted(units)))
 print(" ".join(out))
 EOF
@@ -172,6 +175,75 @@ EOF
   check "$run: timeline ops and gaps" "$expect" "$(field "$m" class:tl-op):$(field "$m" class:tl-gap | grep . || echo 0)"
 done
 
+# roofline: the demo (GPU: no FLOP counts) says why it has none; the TPU run
+# has one mark per op with FLOPs, bytes and self time > 0, placed on log10
+# axes: the decade ticks are consecutive exponents, evenly spaced, and each
+# mark sits where its FLOP/byte and FLOP/s put it, recomputed here from
+# xplane_ops (sum of flops, bytes_accessed and self time per op name).
+check "demo: no roofline chart, a note instead" "|1" \
+  "$(field "$(marks "$OUT/demo.dom.html")" roofline)|$(grep -c 'No op with FLOP and byte counts' "$OUT/demo.dom.html")"
+run=roof
+P="$T/plugins/profile/$run/host0.xplane.pb"
+(cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $P" :memory: \
+  '.read queries/report_html.sql') >"$OUT/$run.html" 2>"$T/$run.err" || fail "$run: report_html.sql exited $?: $(cat "$T/$run.err")"
+timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --enable-logging=stderr \
+  --dump-dom "file://$OUT/$run.html" >"$OUT/$run.dom.html" 2>"$T/$run.dom.log" || fail "$run: chromium --dump-dom exited $?"
+timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1040,3200 \
+  --screenshot="$OUT/$run.png" "file://$OUT/$run.html" >/dev/null 2>"$T/$run.png.log" || fail "$run: chromium --screenshot exited $?"
+check "$run: nothing failed to load" "" "$(grep -hiE 'Failed to load|net::ERR_|Refused to|Uncaught' "$T/$run.dom.log" "$T/$run.png.log")"
+m=$(marks "$OUT/$run.dom.html")
+check "$run: every chart's axis titles carry a unit" "" "$(field "$m" no_unit)"
+ops=$(q "SELECT name || '|' || sum(flops) || '|' || sum(bytes_accessed) || '|' || sum(max(self_ps, 0))
+           FROM xplane_ops('$P') GROUP BY name
+         HAVING count(flops) = count(*) AND count(bytes_accessed) = count(*)
+            AND sum(flops) > 0 AND sum(bytes_accessed) > 0 AND sum(max(self_ps, 0)) > 0")
+check "$run: roofline marks = ops with FLOPs and bytes" "$(grep -c . <<<"$ops")" "$(field "$m" roofline)"
+cat >"$T/roof.py" <<'EOF'
+import sys, math, html.parser
+class P(html.parser.HTMLParser):
+    def __init__(s):
+        super().__init__(); s.ticks = {"tick-x": [], "tick-y": []}; s.marks = []; s.cur = None; s.in_title = False
+    def handle_starttag(s, tag, a):
+        a = dict(a); c = (a.get("class") or "").split()
+        for t in ("tick-x", "tick-y"):
+            if t in c: s.ticks[t].append((int(a["data-log10"]), float(a["x"]) if t == "tick-x" else float(a["y"]) - 4))
+        if tag == "circle" and "roof-op" in c:
+            s.cur = {"cx": float(a["cx"]), "cy": float(a["cy"]), "cls": c, "title": ""}; s.marks.append(s.cur)
+        if tag == "title" and s.cur is not None: s.in_title = True
+    def handle_endtag(s, tag):
+        if tag == "title": s.in_title = False
+        if tag == "circle": s.cur = None
+    def handle_data(s, d):
+        if s.in_title and s.cur is not None: s.cur["title"] += d
+p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read())
+errs, axis = [], {}
+for t, ticks in p.ticks.items():
+    ex = [e for e, _ in ticks]; pos = [v for _, v in ticks]
+    if len(ticks) < 2 or ex != list(range(ex[0], ex[0] + len(ex))): errs.append(f"{t}: exponents {ex}"); continue
+    steps = [b - a for a, b in zip(pos, pos[1:])]
+    if max(steps) - min(steps) > 0.02: errs.append(f"{t}: uneven decades {steps}")
+    axis[t] = (ex[0], pos[0], steps[0])
+want = {}
+for line in sys.argv[2].splitlines():
+    name, fl, by, ps = line.rsplit("|", 3)
+    want[name] = (float(fl) / float(by), float(fl) * 1e12 / float(ps))
+seen = set()
+for mk in p.marks:
+    if len(axis) < 2: break
+    name = mk["title"].split("\n")[0].rsplit(" (", 1)[0]
+    if name not in want: errs.append(f"mark {name}: not an op with FLOPs and bytes"); continue
+    seen.add(name)
+    x, y = want[name]
+    e0, p0, st = axis["tick-x"]; cx = p0 + (math.log10(x) - e0) * st
+    e0, p0, st = axis["tick-y"]; cy = p0 + (math.log10(y) - e0) * st
+    if abs(cx - mk["cx"]) > 0.05 or abs(cy - mk["cy"]) > 0.05: errs.append(f"{name}: at {mk['cx']},{mk['cy']}, want {cx:.3f},{cy:.3f}")
+    if name == "fusion.hot" and "memory" not in mk["cls"]: errs.append("fusion.hot is not drawn memory-bound")
+if seen != set(want): errs.append(f"ops without a mark: {sorted(set(want) - seen)[:5]}")
+print("ok" if not errs else "; ".join(errs[:5]))
+EOF
+check "$run: ticks on log10 axes; marks where FLOP/byte and FLOP/s put them" "ok" \
+  "$(/usr/bin/python3 "$T/roof.py" "$OUT/$run.dom.html" "$ops")"
+
 # a real profile without Steps line or train annotation (skipped without the
 # data): one bar per XLA module run, as many as xplane_steps numbers them.
 P="$DATA/xprof_tpu_inference_2.xplane.pb"
@@ -184,6 +256,10 @@ if [ -f "$P" ]; then
   check "real TPU profile: module-run bars = xplane_steps module steps" \
     "$(q "SELECT count(DISTINCT step) FROM xplane_steps('$P') WHERE source = 'module'")" "$(field "$m" class:steps:module)"
   check "real TPU profile: finding rows" "$(q "SELECT count(*) FROM xplane_findings('$P')")" "$(field "$m" findings | cut -d: -f1)"
+  check "real TPU profile: roofline marks = ops with FLOPs and bytes" \
+    "$(q "SELECT count(*) FROM (SELECT name FROM xplane_ops('$P') GROUP BY name
+           HAVING count(flops) = count(*) AND count(bytes_accessed) = count(*)
+              AND sum(flops) > 0 AND sum(bytes_accessed) > 0 AND sum(max(self_ps, 0)) > 0)")" "$(field "$m" roofline)"
 else
   echo "skip - real TPU profile: $P absent"
 fi

@@ -104,8 +104,9 @@
 **    nominal compute elsewhere, 28% there. On GPU they overlap compute on
 **    their own stream; on TPU they are in line and lengthen the step.
 ** Problems injected on request (--inject LIST, comma-separated; none by
-** default, so the default files stay clean for xplane_findings; every name
-** but `recompile` needs --style gpu). The constants are the INJ_* below:
+** default, so the default files stay clean for xplane_findings; host-bound,
+** transfers, tiny and sync need --style gpu, memory-bound --style tpu). The
+** constants are the INJ_* below:
 **   recompile  before step 0, the host's python/main line has 3
 **              `PjitFunction(train_step)` calls 25 ms apart, each enclosing one
 **              `backend_compile` of exactly 20 ms (steps start 75 ms later),
@@ -123,6 +124,10 @@
 **              from 20 us after the step starts until 10 us before its end
 **              (the devices are done), then the host pauses 2 ms more before
 **              the next step
+**   memory-bound  the hot op `fusion.hot` (TPU) declares flops equal to its
+**              bytes_accessed (92274688 each run): 1 FLOP per byte, far below
+**              the ridge point 197e12 / 819e9 = 240.5 FLOP/byte of the
+**              plane's peaks, so the roofline calls it memory-bound
 ** Durations jitter +-8% per op occurrence (seeded). GPU times are whole ns,
 ** TPU times whole 1250 ps cycles.
 **
@@ -200,7 +205,8 @@ static void usage(FILE *f) {
         "  --seed S           random seed, 0..2^64-1 (default 1)\n"
         "  --heavy-every K    every K-th step runs 2x longer, 0 = none (default 5)\n"
         "  --inject LIST      inject problems, comma-separated: recompile, host-bound,\n"
-        "                     transfers, tiny, sync (all but recompile need --style gpu)\n"
+        "                     transfers, tiny, sync (these four need --style gpu),\n"
+        "                     memory-bound (needs --style tpu)\n"
         "  --help             this text\n"
         "Injected features and file layout: see the header of tools/xplane_gen.c.\n",
         f);
@@ -227,7 +233,7 @@ static int64_t parse_int(const char *flag, const char *v, int64_t lo, int64_t hi
 }
 
 /* --inject: the problems to inject (see the header). */
-enum { INJ_RECOMPILE = 1, INJ_HOST_BOUND = 2, INJ_TRANSFERS = 4, INJ_TINY = 8, INJ_SYNC = 16 };
+enum { INJ_RECOMPILE = 1, INJ_HOST_BOUND = 2, INJ_TRANSFERS = 4, INJ_TINY = 8, INJ_SYNC = 16, INJ_MEMORY_BOUND = 32 };
 #define INJ_COMPILES 3
 #define INJ_COMPILE_PS (20000 * US)
 #define INJ_COMPILE_EVERY (25000 * US)
@@ -241,14 +247,15 @@ enum { INJ_RECOMPILE = 1, INJ_HOST_BOUND = 2, INJ_TRANSFERS = 4, INJ_TINY = 8, I
 #define INJ_SYNC_PAUSE_PS (2000 * US)
 
 static unsigned parse_inject(const char *list) {
-  static const char *const names[] = {"recompile", "host-bound", "transfers", "tiny", "sync"};
+  static const char *const names[] = {"recompile", "host-bound", "transfers", "tiny", "sync", "memory-bound"};
   unsigned bits = 0;
   const char *p = list;
   for (;;) {
     size_t n = strcspn(p, ",");
     int k = 0;
-    while (k < 5 && !(strlen(names[k]) == n && strncmp(p, names[k], n) == 0)) k++;
-    if (k == 5) bad_usage("--inject wants recompile, host-bound, transfers, tiny or sync, not '%.*s'", (int)n, p);
+    while (k < 6 && !(strlen(names[k]) == n && strncmp(p, names[k], n) == 0)) k++;
+    if (k == 6)
+      bad_usage("--inject wants recompile, host-bound, transfers, tiny, sync or memory-bound, not '%.*s'", (int)n, p);
     bits |= 1u << k;
     if (!p[n]) break;
     p += n + 1;
@@ -317,8 +324,10 @@ static void parse_options(int argc, char **argv, options *o) {
   }
   if (optind < argc) bad_usage("unexpected argument '%s'", argv[optind]);
   if (!o->out || !*o->out) bad_usage("--out DIR is required");
-  if ((o->inject & ~INJ_RECOMPILE) && o->style != STYLE_GPU)
+  if ((o->inject & ~(INJ_RECOMPILE | INJ_MEMORY_BOUND)) && o->style != STYLE_GPU)
     bad_usage("--inject host-bound, transfers, tiny and sync need --style gpu");
+  if ((o->inject & INJ_MEMORY_BOUND) && o->style != STYLE_TPU)
+    bad_usage("--inject memory-bound needs --style tpu (GPU planes carry no peak FLOP rate)");
 }
 
 /* -------------------------------------------------------------------- model */
@@ -565,6 +574,7 @@ static void model_build(model *m, const options *o) {
     gpu_kernel_details(&m->ops[i], i);
     m->n_coll += m->ops[i].kind == OP_COLLECTIVE;
   }
+  if (o->inject & INJ_MEMORY_BOUND) m->ops[m->hot].flops = m->ops[m->hot].bytes_accessed; /* 1 FLOP/byte */
   /* Nominal durations: a fixed per-slot spread (seed-independent), then the
   ** hot op and the collectives as shares of the rest. */
   static const int64_t base_ps[] = {

@@ -29,7 +29,7 @@ SELECT CAST(max(CASE WHEN name = 'profile' THEN value END) AS TEXT) AS profile,
   FROM xq_params;
 INSERT INTO xq_fail SELECT 'unknown-parameter' FROM xq_params
  WHERE name NOT IN ('profile', 'summary', 'warmup_steps', 'hot_op_limit', 'breakdown_mode', 'top_k', 'op', 'format',
-                    'before', 'after', 'before_summary', 'after_summary', 'label', 'history', 'tail', 'logdir', 'top_n', 'finding',
+                    'before', 'after', 'before_summary', 'after_summary', 'label', 'history', 'tail', 'logdir', 'top_n', 'finding', 'finding_params',
                     'max_step_median_regression_pct', 'max_step_p90_regression_pct',
                     'max_communication_share_regression_abs', 'max_stall_share_regression_abs')
  LIMIT 1;

@@ -14,6 +14,12 @@
 ** profile is safe to scan; and the scans must agree with the counts and time
 ** bounds the index recorded, or the target aborts.
 **
+** Every input is also read as the parameter text of the findings
+** (xp_find_params_parse, up to its first NUL): accepted with every value in
+** range, or refused with a message. Accepted profiles get their findings
+** (findings.h) with sane rows: a known id and severity, count >= 0, a time
+** range that is not reversed, a finite share >= 0.
+**
 ** Every input is also given to the HLO decoder (core/hlo.h), which must
 ** accept it or refuse it with a message; accepted profiles also build the
 ** xprof tables (op regions, devices, HLO stats with their roofline, kernel
@@ -46,6 +52,7 @@
 #include "aggregates.h"
 #include "analysis.h"
 #include "discover.h"
+#include "findings.h"
 #include "hlo.h"
 #include "memory.h"
 #include "xprof.h"
@@ -356,6 +363,15 @@ static void analyze_profile(xp_profile *p) {
   int64_t n_peaks = xp_mem_peaks(p, &peaks);
   CHECK(n_peaks >= 0);
   for (int64_t i = 0; i < n_peaks; i++) CHECK(peaks[i].ops_at_peak != NULL && peaks[i].peak_event >= 0);
+  xp_finding *fnd;
+  int64_t n_fnd = xp_findings(p, NULL, &fnd);
+  CHECK(n_fnd >= 0);
+  for (int64_t i = 0; i < n_fnd; i++) {
+    const xp_finding *f = &fnd[i];
+    CHECK(f->id && f->severity && f->suggestion && f->evidence && f->count >= 0);
+    CHECK(f->start_ps <= f->end_ps && f->share >= 0 && f->share == f->share && f->share < 1e300);
+  }
+  xp_findings_free(fnd, n_fnd);
 
   pf_tally t = {0};
   pf_sink sk = {.ctx = &t, .process = tally_process, .track = tally_track, .event = tally_event, .want_args = 1};
@@ -423,7 +439,30 @@ static void fuzz_hlo(const uint8_t *data, size_t size) {
   }
 }
 
+/* The same bytes as the findings' parameter text (up to the first NUL). */
+static void fuzz_find_params(const uint8_t *data, size_t size) {
+  char *text = xp_malloc(size + 1);
+  CHECK(text != NULL);
+  memcpy(text, data, size);
+  text[size] = 0;
+  xp_find_params fp;
+  xp_find_params_default(&fp);
+  char *err = xp_find_params_parse(&fp, text);
+  if (err) {
+    CHECK(err[0] != 0);
+    xp_free(err);
+  } else {
+    CHECK(fp.recompile_min >= 1 && fp.tiny_min >= 1 && fp.tiny_ps > 0 && fp.sync_idle_ps >= 0);
+    CHECK(fp.tiny_ps <= 1000000000000000LL && fp.sync_idle_ps <= 1000000000000000LL);
+    double sh[] = {fp.compile_share, fp.idle_share, fp.host_busy_share, fp.transfer_share, fp.tiny_share,
+                   fp.hot_op_share};
+    for (int k = 0; k < 6; k++) CHECK(sh[k] >= 0 && sh[k] <= 1);
+  }
+  xp_free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzz_find_params(data, size);
   fuzz_hlo(data, size);
   char *err = NULL;
   if (looks_like_json(data, size)) fuzz_json_trace(data, size);
