@@ -618,52 +618,36 @@ int64_t xp_op_regions(xp_profile *p, const xp_op_region **rows, int64_t *n_windo
 
 /* ---- the report pass's aggregates ---- */
 
+/* The builders of the aggregates' slots, each from the facts into a zeroed
+** record of `size` bytes. */
+static int make_tracks(xp_profile *p, void *out, xp_facts *f) { return build_tracks(p, out, f); }
+static int make_op_names(xp_profile *p, void *out, xp_facts *f) { return build_op_names(p, out, f); }
+static int make_gaps(xp_profile *p, void *out, xp_facts *f) { return build_gaps(p, out, f); }
+static int make_op_regions(xp_profile *p, void *out, xp_facts *f) { return build_op_regions(p, out, f); }
+
+static const struct {
+  xp_slot slot;
+  size_t size;
+  void (*free_fn)(void *);
+  int (*build)(xp_profile *, void *, xp_facts *);
+} builders[] = {
+    {XP_SLOT_TRACKS, sizeof(tracks), tracks_free, make_tracks},
+    {XP_SLOT_OP_NAMES, sizeof(op_names), op_names_free, make_op_names},
+    {XP_SLOT_GAPS, sizeof(gaps), gaps_free, make_gaps},
+    {XP_SLOT_OP_REGIONS, sizeof(op_regions), op_regions_free, make_op_regions},
+};
+
 /* Build, from the facts, each aggregate whose slot is empty. */
 int xp_aggregates_build(xp_profile *p, xp_facts *f) {
-  void **slot = xp_analysis_slot(p, XP_SLOT_TRACKS, tracks_free);
-  if (!slot) return 0;
-  if (!*slot) {
-    tracks *t = xp_malloc(sizeof(*t));
-    if (!t) return 0;
-    memset(t, 0, sizeof(*t));
-    if (!build_tracks(p, t, f)) {
-      tracks_free(t);
-      return 0;
-    }
-    *slot = t;
-  }
-  slot = xp_analysis_slot(p, XP_SLOT_OP_NAMES, op_names_free);
-  if (!slot) return 0;
-  if (!*slot) {
-    op_names *o = xp_malloc(sizeof(*o));
-    if (!o) return 0;
-    memset(o, 0, sizeof(*o));
-    if (!build_op_names(p, o, f)) {
-      op_names_free(o);
-      return 0;
-    }
-    *slot = o;
-  }
-  slot = xp_analysis_slot(p, XP_SLOT_GAPS, gaps_free);
-  if (!slot) return 0;
-  if (!*slot) {
-    gaps *g = xp_malloc(sizeof(*g));
-    if (!g) return 0;
-    memset(g, 0, sizeof(*g));
-    if (!build_gaps(p, g, f)) {
-      gaps_free(g);
-      return 0;
-    }
-    *slot = g;
-  }
-  slot = xp_analysis_slot(p, XP_SLOT_OP_REGIONS, op_regions_free);
-  if (!slot) return 0;
-  if (!*slot) {
-    op_regions *r = xp_malloc(sizeof(*r));
+  for (size_t k = 0; k < sizeof(builders) / sizeof(builders[0]); k++) {
+    void **slot = xp_analysis_slot(p, builders[k].slot, builders[k].free_fn);
+    if (!slot) return 0;
+    if (*slot) continue;
+    void *r = xp_malloc(builders[k].size);
     if (!r) return 0;
-    memset(r, 0, sizeof(*r));
-    if (!build_op_regions(p, r, f)) {
-      op_regions_free(r);
+    memset(r, 0, builders[k].size);
+    if (!builders[k].build(p, r, f)) {
+      builders[k].free_fn(r);
       return 0;
     }
     *slot = r;
