@@ -114,78 +114,28 @@ static double op_flop_proxy(xp_str name, const char *sig, size_t sig_n) {
 
 static char *dup_value(const counted *c) { return c ? xp_mprintf("%s", c->value) : NULL; }
 
-/* Counter entries found by where their value sits in the mapping: op names,
-** long names, sources and tf_ops repeat the same addresses, so most ops skip
-** hashing the text (and working the shape signature out). Only a cache: the
-** same text at another address goes through the counter. */
-typedef struct vmemo_e {
-  const char *p;
-  size_t n;
-  int64_t owner;
-  int32_t kind;
-  int64_t e;        /* counter entry, or -2: no entry (an empty signature) */
-} vmemo_e;
-
-typedef struct vmemo {
-  vmemo_e *v;
-  int64_t n, cap;
-  xp_hmap index;
-} vmemo;
-
-static uint64_t vmemo_hash(int64_t owner, int32_t kind, const char *p, size_t n) {
-  return xp_hash_u64((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL ^ (uint64_t)n << 40 ^
-                     (uint64_t)owner * 0xc2b2ae3d27d4eb4fULL ^ (uint64_t)kind);
-}
-static uint64_t vmemo_hash_of(const void *ctx, int64_t i) {
-  const vmemo_e *x = &((const vmemo *)ctx)->v[i];
-  return vmemo_hash(x->owner, x->kind, x->p, x->n);
-}
-typedef struct vmemo_key {
-  const vmemo *m;
-  const char *p;
-  size_t n;
-  int64_t owner;
-  int32_t kind;
-} vmemo_key;
-static int vmemo_eq(const void *ctx, int64_t i) {
-  const vmemo_key *k = ctx;
-  const vmemo_e *x = &k->m->v[i];
-  return x->p == k->p && x->n == k->n && x->owner == k->owner && x->kind == k->kind;
-}
-
-/* The entry memoized for (owner, kind, p, n), or -1 (then *pos is where it
-** goes); -3 on OOM. */
-static int64_t vmemo_get(vmemo *m, int64_t owner, int32_t kind, const char *p, size_t n, uint64_t *pos) {
-  if (!xp_hmap_reserve(&m->index, vmemo_hash_of, m)) return -3;
-  vmemo_key key = {m, p, n, owner, kind};
-  *pos = xp_hmap_find(&m->index, vmemo_hash(owner, kind, p, n), vmemo_eq, &key);
-  return m->index.slot[*pos] >= 0 ? m->v[m->index.slot[*pos]].e : -1;
-}
-
-static int vmemo_put(vmemo *m, uint64_t pos, int64_t owner, int32_t kind, const char *p, size_t n, int64_t e) {
-  if (!xp_grow((void **)&m->v, &m->cap, m->n + 1, sizeof(vmemo_e))) return 0;
-  vmemo_e x = {p, n, owner, kind, e};
-  m->v[m->n] = x;
-  xp_hmap_put(&m->index, pos, m->n++);
-  return 1;
-}
-
-static void vmemo_free(vmemo *m) {
-  xp_free(m->v);
-  xp_hmap_free(&m->index);
+/* Counter entries are also found by where their value sits in the mapping
+** (util.h's xp_addrmemo, keyed by the value's address and owner * 4 + kind):
+** op names, long names, sources and tf_ops repeat the same addresses, so most
+** ops skip hashing the text (and working the shape signature out). */
+static xp_addr_key value_key(int64_t owner, int32_t kind, xp_str v) {
+  xp_addr_key k = {v.p, NULL, NULL, v.n, 0, 0, owner * 4 + kind};
+  return k;
 }
 
 /* Count value v of (owner, kind) at op i through the memo; the entry, -1 on OOM. */
-static int64_t count_value(counter *c, vmemo *m, int64_t owner, int32_t kind, xp_str v, int64_t i) {
+static int64_t count_value(counter *c, xp_addrmemo *m, int64_t owner, int32_t kind, xp_str v, int64_t i) {
   uint64_t pos;
-  int64_t e = vmemo_get(m, owner, kind, v.p, v.n, &pos);
-  if (e == -3) return -1;
-  if (e >= 0) {
+  int64_t e;
+  xp_addr_key k = value_key(owner, kind, v);
+  int found = xp_addrmemo_get(m, &k, &e, &pos);
+  if (found < 0) return -1;
+  if (found) {
     c->v[e].count++; /* ops come in order: the first occurrence stays */
     return e;
   }
   e = counter_put(c, owner, kind, v.p, v.n, i);
-  if (e < 0 || !vmemo_put(m, pos, owner, kind, v.p, v.n, e)) return -1;
+  if (e < 0 || !xp_addrmemo_put(m, pos, &k, e)) return -1;
   return e;
 }
 
@@ -193,7 +143,7 @@ static int build_op_names(xp_profile *p, op_names *out, const xp_facts *f) {
   const xp_op *ops = ((const xp_analysis *)p->analysis)->ops;
   int64_t n_ops = f->n_ops;
   counter names, values;
-  vmemo memo;
+  xp_addrmemo memo;
   memset(&memo, 0, sizeof(memo));
   memset(&names, 0, sizeof(names));
   memset(&values, 0, sizeof(values));
@@ -223,19 +173,21 @@ static int build_op_names(xp_profile *p, op_names *out, const xp_facts *f) {
     g->self_ps = xp_add_sat(g->self_ps, o->self_ps > 0 ? o->self_ps : 0);
     xp_str ln = xp_op_long_name(p, o, xp_fact_text(p, f->long_name[i])), src = xp_fact_text(p, f->source[i]),
            tf = xp_fact_text(p, f->tf_op[i]);
-    /* the shape signature's entry, memoized by the long name's address */
+    /* the shape signature's entry (-2: none), memoized by the long name's address */
     uint64_t pos;
-    int64_t k = vmemo_get(&memo, of_op[i], K_SHAPE, ln.p, ln.n, &pos);
-    if (k == -3) { ok = 0; break; }
-    if (k >= 0) {
+    int64_t k;
+    xp_addr_key key = value_key(of_op[i], K_SHAPE, ln);
+    int found = xp_addrmemo_get(&memo, &key, &k, &pos);
+    if (found < 0) { ok = 0; break; }
+    if (found && k >= 0) {
       values.v[k].count++;
-    } else if (k == -1) {
+    } else if (!found) {
       xp_buf_reset(sig);
       xp_shape_signature(sig, ln.p, ln.n);
       if (xp_buf_errcode(sig)) { ok = 0; break; }
       k = xp_buf_length(sig) ? counter_put(&values, of_op[i], K_SHAPE, xp_buf_value(sig), (size_t)xp_buf_length(sig), i)
                              : -2;
-      if (k == -1 || !vmemo_put(&memo, pos, of_op[i], K_SHAPE, ln.p, ln.n, k)) { ok = 0; break; }
+      if (k == -1 || !xp_addrmemo_put(&memo, pos, &key, k)) { ok = 0; break; }
     }
     if (k >= 0) {
       /* the proxy of each distinct signature once; summed per op, in op
@@ -250,7 +202,7 @@ static int build_op_names(xp_profile *p, op_names *out, const xp_facts *f) {
     if (ok && src.n) ok = count_value(&values, &memo, of_op[i], K_SOURCE, src, i) >= 0;
     if (ok && tf.n) ok = count_value(&values, &memo, of_op[i], K_TF_OP, tf, i) >= 0;
   }
-  vmemo_free(&memo);
+  xp_addrmemo_free(&memo);
   /* modes, and the FLOP proxy over every signature seen (family by name) */
   const counted **best = ok ? xp_malloc(sizeof(counted *) * 3 * (uint64_t)(out->n + 1)) : NULL;
   ok = ok && best;
@@ -317,59 +269,6 @@ static void gaps_free(void *g_) {
   xp_free(g);
 }
 
-/* Where three strings sit in the mapping -> their group: names and interned
-** values repeat the same pointers, so most lookups skip hashing the text. */
-typedef struct ptr3 {
-  xp_str a, b, c;
-  int64_t e;
-} ptr3;
-
-typedef struct ptr3_map {
-  ptr3 *v;
-  int64_t n, cap;
-  xp_hmap index; /* into v */
-} ptr3_map;
-
-static uint64_t ptr3_hash(xp_str a, xp_str b, xp_str c) {
-  return xp_hash_u64((uint64_t)(uintptr_t)a.p * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)b.p * 0xc2b2ae3d27d4eb4fULL ^
-                     (uint64_t)(uintptr_t)c.p * 0x165667b19e3779f9ULL ^ (a.n << 40) ^ (b.n << 20) ^ c.n);
-}
-
-static uint64_t ptr3_hash_of(const void *ctx, int64_t i) {
-  const ptr3 *q = &((const ptr3_map *)ctx)->v[i];
-  return ptr3_hash(q->a, q->b, q->c);
-}
-
-static int same_place(xp_str x, xp_str y) { return x.p == y.p && x.n == y.n; }
-
-typedef struct ptr3_key {
-  const ptr3_map *m;
-  xp_str a, b, c;
-} ptr3_key;
-
-static int ptr3_eq(const void *ctx, int64_t i) {
-  const ptr3_key *k = ctx;
-  const ptr3 *q = &k->m->v[i];
-  return same_place(q->a, k->a) && same_place(q->b, k->b) && same_place(q->c, k->c);
-}
-
-/* The slot of (a, b, c) in m: m->index.slot[*pos] >= 0 when found. 0 on OOM. */
-static int ptr3_find(ptr3_map *m, xp_str a, xp_str b, xp_str c, uint64_t *pos) {
-  if (!xp_hmap_reserve(&m->index, ptr3_hash_of, m)) return 0;
-  ptr3_key key = {m, a, b, c};
-  *pos = xp_hmap_find(&m->index, ptr3_hash(a, b, c), ptr3_eq, &key);
-  return 1;
-}
-
-/* Put (a, b, c) -> e at the slot ptr3_find gave. 0 on OOM. */
-static int ptr3_put(ptr3_map *m, uint64_t pos, xp_str a, xp_str b, xp_str c, int64_t e) {
-  if (!xp_grow((void **)&m->v, &m->cap, m->n + 1, sizeof(ptr3))) return 0;
-  ptr3 q = {a, b, c, e};
-  m->v[m->n] = q;
-  xp_hmap_put(&m->index, pos, m->n++);
-  return 1;
-}
-
 /* An unambiguous key of the three strings: each preceded by its length. */
 static void put_part(xp_buf *k, xp_str s) {
   uint32_t n = (uint32_t)s.n;
@@ -381,7 +280,7 @@ static int build_gaps(xp_profile *p, gaps *out, const xp_facts *f) {
   const xp_op *ops = ((const xp_analysis *)p->analysis)->ops;
   int64_t n_ops = f->n_ops;
   counter keys;
-  ptr3_map seen;
+  xp_addrmemo seen; /* (payload, marker, tf_op) by address -> group */
   memset(&seen, 0, sizeof(seen));
   memset(&keys, 0, sizeof(keys));
   xp_buf *k = xp_buf_new();
@@ -393,16 +292,18 @@ static int build_gaps(xp_profile *p, gaps *out, const xp_facts *f) {
     const xp_op *pay = &ops[m->payload];
     xp_str pn = xp_op_name(p, pay), mn = xp_op_name(p, m), tf = xp_fact_text(p, f->tf_op[m->payload]);
     uint64_t pos;
-    if (!ptr3_find(&seen, pn, mn, tf, &pos)) { ok = 0; break; }
-    int64_t e = seen.index.slot[pos] >= 0 ? seen.v[seen.index.slot[pos]].e : -1;
-    if (e < 0) { /* these pointers are new: find the group by content */
+    int64_t e;
+    xp_addr_key key = {pn.p, mn.p, tf.p, pn.n, mn.n, tf.n, 0};
+    int found = xp_addrmemo_get(&seen, &key, &e, &pos);
+    if (found < 0) { ok = 0; break; }
+    if (!found) { /* these addresses are new: find the group by content */
       xp_buf_reset(k);
       put_part(k, pn);
       put_part(k, mn);
       put_part(k, tf);
       const char *kz = xp_buf_value(k);
       e = counter_put(&keys, 0, 0, kz ? kz : "", (size_t)xp_buf_length(k), i);
-      if (e < 0 || !ptr3_put(&seen, pos, pn, mn, tf, e)) { ok = 0; break; }
+      if (e < 0 || !xp_addrmemo_put(&seen, pos, &key, e)) { ok = 0; break; }
     }
     if (e == out->n) { /* a new group */
       if (!xp_grow((void **)&out->v, &cap, out->n + 1, sizeof(xp_gap_group))) { ok = 0; break; }
@@ -420,8 +321,7 @@ static int build_gaps(xp_profile *p, gaps *out, const xp_facts *f) {
   }
   xp_free(xp_buf_finish(k));
   counter_free(&keys, 0);
-  xp_free(seen.v);
-  xp_hmap_free(&seen.index);
+  xp_addrmemo_free(&seen);
   return ok;
 }
 

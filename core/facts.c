@@ -85,39 +85,6 @@ static xp_fact_str fact_str(const xp_profile *p, xp_str s) {
 
 static xp_str line_label(const xp_line *ln) { return ln->display_name.n ? ln->display_name : ln->name; }
 
-/* (name, tf_op) as they sit in the mapping -> window kind (0: not a window,
-** k + 1: kinds[k]); a cache by address: the same strings elsewhere are simply
-** worked out again. */
-typedef struct memo {
-  const char *np, *tp;
-  size_t nn, tn;
-  int64_t kind;
-} memo;
-
-typedef struct memo_map {
-  memo *v;
-  int64_t n, cap;
-  xp_hmap index;
-} memo_map;
-
-static uint64_t memo_hash(const char *np, size_t nn, const char *tp, size_t tn) {
-  return xp_hash_u64((uint64_t)(uintptr_t)np * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)tp * 0xc2b2ae3d27d4eb4fULL ^
-                     (uint64_t)nn << 32 ^ (uint64_t)tn);
-}
-static uint64_t memo_hash_of(const void *ctx, int64_t i) {
-  const memo *e = &((const memo_map *)ctx)->v[i];
-  return memo_hash(e->np, e->nn, e->tp, e->tn);
-}
-typedef struct memo_key {
-  const memo_map *m;
-  xp_str name, tf;
-} memo_key;
-static int memo_eq(const void *ctx, int64_t i) {
-  const memo_key *k = ctx;
-  const memo *e = &k->m->v[i];
-  return e->np == k->name.p && e->nn == k->name.n && e->tp == k->tf.p && e->tn == k->tf.n;
-}
-
 /* What one thread gathers; joined in task order. */
 typedef struct part {
   xp_counter hints;
@@ -132,7 +99,7 @@ typedef struct part {
   xp_fact_window *windows;
   int64_t n_windows, cap_windows;
   xp_counter paths;       /* this thread's window paths; windows hold their index */
-  memo_map memo;
+  xp_addrmemo memo;       /* (name, tf_op) by address (util.h) -> window kind: 0 none, k + 1: kinds[k] */
   struct { int64_t path; int32_t depth; } *kinds;
   int64_t n_kinds, cap_kinds;
   xp_buf *path, *canon;
@@ -163,10 +130,11 @@ typedef struct fjob {
 
 /* The window kind of (name, effective tf_op): 0 none, else k + 1. -1 on OOM. */
 static int64_t window_kind(part *w, xp_str name, xp_str eff) {
-  if (!xp_hmap_reserve(&w->memo.index, memo_hash_of, &w->memo)) return -1;
-  memo_key key = {&w->memo, name, eff};
-  uint64_t pos = xp_hmap_find(&w->memo.index, memo_hash(name.p, name.n, eff.p, eff.n), memo_eq, &key);
-  if (w->memo.index.slot[pos] >= 0) return w->memo.v[w->memo.index.slot[pos]].kind;
+  xp_addr_key key = {name.p, eff.p, NULL, name.n, eff.n, 0, 0};
+  uint64_t pos;
+  int64_t kind;
+  int found = xp_addrmemo_get(&w->memo, &key, &kind, &pos);
+  if (found) return found < 0 ? -1 : kind;
   xp_buf_reset(w->path);
   int parts = xp_scope_path(w->path, eff.p, eff.n, name.p, name.n, 0);
   const char *z = xp_buf_value(w->path);
@@ -190,11 +158,7 @@ static int64_t window_kind(part *w, xp_str name, xp_str eff) {
     w->kinds[w->n_kinds].depth = parts;
     e = ++w->n_kinds;
   }
-  if (!xp_grow((void **)&w->memo.v, &w->memo.cap, w->memo.n + 1, sizeof(memo))) return -1;
-  memo m = {name.p, eff.p, name.n, eff.n, e};
-  w->memo.v[w->memo.n] = m;
-  xp_hmap_put(&w->memo.index, pos, w->memo.n++);
-  return e;
+  return xp_addrmemo_put(&w->memo, pos, &key, e) ? e : -1;
 }
 
 static int push_marker(part *w, int rule, int32_t plane, int64_t number, int64_t start, int64_t dur) {
@@ -370,8 +334,7 @@ static void part_free(part *w) {
   xp_free(w->launches);
   for (int r = 0; r < 3; r++) xp_free(w->markers[r]);
   xp_free(w->windows);
-  xp_free(w->memo.v);
-  xp_hmap_free(&w->memo.index);
+  xp_addrmemo_free(&w->memo);
   xp_free(w->kinds);
   if (w->path) xp_free(xp_buf_finish(w->path));
   if (w->canon) xp_free(xp_buf_finish(w->canon));

@@ -77,63 +77,32 @@ static int by_scope_order(const void *x, const void *y) {
   return strcmp(a->path, b->path);
 }
 
-/* Memo of the region path of an (op name, tf_op) pair, keyed by where the
-** two strings sit in the mapping (interned names and ref values repeat the
-** same pointers): the scope indices of the path's prefixes. Only a cache: the
-** same strings at other addresses are simply worked out again. */
-/* (name, tf_op) as they sit in the mapping -> the scope index of each
-** prefix of their path: names and tf_op values repeat the same pointers, so
-** most ops skip working their path out again. */
+/* The region path of an (op name, tf_op) pair is worked out once per pair
+** of addresses (util.h's xp_addrmemo: names and tf_op values repeat the same
+** addresses): the memo gives the pair's first entry in `idx`, which holds the
+** scope index of each prefix of its path, and `parts` its number of parts. */
 typedef struct path_memo {
-  const char *np, *tp;
-  size_t nn, tn;
-  int64_t first;   /* into the prefix index list */
-  int32_t parts;
+  xp_addrmemo by_addr; /* (name, tf_op) -> index into first/parts */
+  int64_t *first;
+  int32_t *parts;
+  int64_t n, cap;
+  int64_t *idx;
+  int64_t n_idx, cap_idx;
 } path_memo;
 
-typedef struct memo_table {
-  path_memo *v;
-  int64_t n, cap;
-  xp_hmap index;   /* into v */
-  int64_t *idx;    /* prefix scope indices, `parts` per memo */
-  int64_t n_idx, cap_idx;
-} memo_table;
-
-static uint64_t memo_hash(const char *np, size_t nn, const char *tp, size_t tn) {
-  return xp_hash_u64((uint64_t)(uintptr_t)np * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)tp * 0xc2b2ae3d27d4eb4fULL ^
-                     (uint64_t)nn << 32 ^ (uint64_t)tn);
-}
-
-static uint64_t memo_hash_of(const void *ctx, int64_t i) {
-  const path_memo *e = &((const memo_table *)ctx)->v[i];
-  return memo_hash(e->np, e->nn, e->tp, e->tn);
-}
-
-typedef struct memo_key {
-  const memo_table *t;
-  const char *np, *tp;
-  size_t nn, tn;
-} memo_key;
-
-static int memo_eq(const void *ctx, int64_t i) {
-  const memo_key *k = ctx;
-  const path_memo *e = &k->t->v[i];
-  return e->np == k->np && e->nn == k->nn && e->tp == k->tp && e->tn == k->tn;
-}
-
 static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m, const xp_facts *f) {
-  memo_table memo;
+  path_memo memo;
   memset(&memo, 0, sizeof(memo));
   xp_buf *path = xp_buf_new();
   int ok = 1;
   for (int64_t i = 0; ok && i < a->n_ops; i++) {
     const xp_op *o = &a->ops[i];
     xp_str tf = xp_fact_text(p, f->tf_op[i]), name = xp_op_name(p, o);
-    if (!xp_hmap_reserve(&memo.index, memo_hash_of, &memo)) { ok = 0; break; }
-    memo_key key = {&memo, name.p, tf.p, name.n, tf.n};
-    uint64_t pos = xp_hmap_find(&memo.index, memo_hash(name.p, name.n, tf.p, tf.n), memo_eq, &key);
-    int found = memo.index.slot[pos] >= 0;
-    path_memo *e = found ? &memo.v[memo.index.slot[pos]] : NULL;
+    xp_addr_key key = {name.p, tf.p, NULL, name.n, tf.n, 0, 0};
+    uint64_t pos;
+    int64_t e;
+    int found = xp_addrmemo_get(&memo.by_addr, &key, &e, &pos);
+    if (found < 0) { ok = 0; break; }
     if (!found) {
       /* work the path out once: the scope index of each prefix */
       xp_buf_reset(path);
@@ -150,27 +119,26 @@ static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m, const xp_fa
         else memo.idx[memo.n_idx + d - 1] = k;
       }
       if (!ok) break;
-      if (!xp_grow((void **)&memo.v, &memo.cap, memo.n + 1, sizeof(path_memo))) { ok = 0; break; }
-      e = &memo.v[memo.n];
-      e->np = name.p;
-      e->nn = name.n;
-      e->tp = tf.p;
-      e->tn = tf.n;
-      e->first = memo.n_idx;
-      e->parts = parts;
+      int64_t cap = memo.cap;
+      if (!xp_grow((void **)&memo.first, &cap, memo.n + 1, sizeof(int64_t)) ||
+          !xp_grow((void **)&memo.parts, &memo.cap, memo.n + 1, sizeof(int32_t)) ||
+          !xp_addrmemo_put(&memo.by_addr, pos, &key, memo.n)) { ok = 0; break; }
+      memo.first[memo.n] = memo.n_idx;
+      memo.parts[memo.n] = parts;
       memo.n_idx += parts;
-      xp_hmap_put(&memo.index, pos, memo.n++);
+      e = memo.n++;
     }
     int64_t self = o->self_ps > 0 ? o->self_ps : 0;
-    for (int32_t d = 1; d <= e->parts; d++) {
-      xp_scope *sc = &m->v[memo.idx[e->first + d - 1]];
+    for (int32_t d = 1; d <= memo.parts[e]; d++) {
+      xp_scope *sc = &m->v[memo.idx[memo.first[e] + d - 1]];
       sc->count++;
       sc->inclusive_ps += self;
-      if (d == e->parts) sc->exclusive_ps += self;
+      if (d == memo.parts[e]) sc->exclusive_ps += self;
     }
   }
-  xp_free(memo.v);
-  xp_hmap_free(&memo.index);
+  xp_addrmemo_free(&memo.by_addr);
+  xp_free(memo.first);
+  xp_free(memo.parts);
   xp_free(memo.idx);
   xp_free(xp_buf_finish(path));
   return ok;

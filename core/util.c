@@ -350,3 +350,53 @@ void xp_counter_free(xp_counter *c, int keep_values) {
   xp_hmap_free(&c->index);
   memset(c, 0, sizeof(*c));
 }
+
+/* ---- memo by address ------------------------------------------------------- */
+
+struct xp_addrmemo_entry {
+  xp_addr_key k;
+  int64_t val;
+};
+
+static uint64_t addr_key_hash(const xp_addr_key *k) {
+  return xp_hash_u64((uint64_t)(uintptr_t)k->a * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)k->b * 0xc2b2ae3d27d4eb4fULL ^
+                     (uint64_t)(uintptr_t)k->c * 0x165667b19e3779f9ULL ^ (uint64_t)k->an << 42 ^ (uint64_t)k->bn << 21 ^
+                     (uint64_t)k->cn ^ (uint64_t)k->d * 0xff51afd7ed558ccdULL);
+}
+
+static uint64_t addr_entry_hash(const void *ctx, int64_t i) { return addr_key_hash(&((const xp_addrmemo *)ctx)->v[i].k); }
+
+typedef struct addr_probe {
+  const xp_addrmemo *m;
+  const xp_addr_key *k;
+} addr_probe;
+
+static int addr_eq(const void *ctx, int64_t i) {
+  const addr_probe *q = ctx;
+  const xp_addr_key *x = &q->m->v[i].k, *k = q->k;
+  return x->a == k->a && x->b == k->b && x->c == k->c && x->an == k->an && x->bn == k->bn && x->cn == k->cn &&
+         x->d == k->d;
+}
+
+int xp_addrmemo_get(xp_addrmemo *m, const xp_addr_key *k, int64_t *val, uint64_t *pos) {
+  if (!xp_hmap_reserve(&m->index, addr_entry_hash, m)) return -1;
+  addr_probe q = {m, k};
+  *pos = xp_hmap_find(&m->index, addr_key_hash(k), addr_eq, &q);
+  if (m->index.slot[*pos] < 0) return 0;
+  *val = m->v[m->index.slot[*pos]].val;
+  return 1;
+}
+
+int xp_addrmemo_put(xp_addrmemo *m, uint64_t pos, const xp_addr_key *k, int64_t val) {
+  if (!xp_grow((void **)&m->v, &m->cap, m->n + 1, sizeof(struct xp_addrmemo_entry))) return 0;
+  m->v[m->n].k = *k;
+  m->v[m->n].val = val;
+  xp_hmap_put(&m->index, pos, m->n++);
+  return 1;
+}
+
+void xp_addrmemo_free(xp_addrmemo *m) {
+  xp_free(m->v);
+  xp_hmap_free(&m->index);
+  memset(m, 0, sizeof(*m));
+}

@@ -212,6 +212,31 @@ int64_t xp_counter_add(xp_counter *c, int64_t owner, int32_t kind, const char *p
 /* Free the counter; keep_values: the values were handed on, do not free them. */
 void xp_counter_free(xp_counter *c, int keep_values);
 
+/* ---- memo by address ------------------------------------------------------- */
+
+/* A cache keyed by WHERE up to three strings sit (address and length, never
+** their bytes) plus an integer: names and interned values of a profile repeat
+** the same addresses in the mapping, so a hit skips hashing and comparing
+** their text. Only a cache: the same text at another address is a miss, and
+** the caller works it out again (by content). Values are the caller's int64. */
+typedef struct xp_addr_key {
+  const void *a, *b, *c;  /* NULL when unused */
+  size_t an, bn, cn;
+  int64_t d;
+} xp_addr_key;
+
+typedef struct xp_addrmemo {
+  struct xp_addrmemo_entry *v;
+  int64_t n, cap;
+  xp_hmap index;
+} xp_addrmemo;
+
+/* 1: found, *val set; 0: absent, *pos is where xp_addrmemo_put goes; -1: OOM. */
+int xp_addrmemo_get(xp_addrmemo *m, const xp_addr_key *k, int64_t *val, uint64_t *pos);
+/* Add k -> val at pos (from the last get, no insert between); 0 on OOM. */
+int xp_addrmemo_put(xp_addrmemo *m, uint64_t pos, const xp_addr_key *k, int64_t val);
+void xp_addrmemo_free(xp_addrmemo *m);
+
 /* ---- saturating int64 arithmetic ---------------------------------------- */
 
 /* a + b and a - b clamped to [INT64_MIN, INT64_MAX] instead of overflowing
