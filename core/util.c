@@ -371,26 +371,40 @@ typedef struct addr_probe {
   const xp_addr_key *k;
 } addr_probe;
 
+static int same_addr_key(const xp_addr_key *x, const xp_addr_key *k);
+
 static int addr_eq(const void *ctx, int64_t i) {
   const addr_probe *q = ctx;
-  const xp_addr_key *x = &q->m->v[i].k, *k = q->k;
+  return same_addr_key(&q->m->v[i].k, q->k);
+}
+
+static int same_addr_key(const xp_addr_key *x, const xp_addr_key *k) {
   return x->a == k->a && x->b == k->b && x->c == k->c && x->an == k->an && x->bn == k->bn && x->cn == k->cn &&
          x->d == k->d;
 }
 
 int xp_addrmemo_get(xp_addrmemo *m, const xp_addr_key *k, int64_t *val, uint64_t *pos) {
+  uint64_t h = addr_key_hash(k);
+  int64_t r = m->recent[h & 63];
+  if (r && same_addr_key(&m->v[r - 1].k, k)) { /* most lookups repeat a recent key */
+    *val = m->v[r - 1].val;
+    return 1;
+  }
   if (!xp_hmap_reserve(&m->index, addr_entry_hash, m)) return -1;
   addr_probe q = {m, k};
-  *pos = xp_hmap_find(&m->index, addr_key_hash(k), addr_eq, &q);
+  *pos = xp_hmap_find(&m->index, h, addr_eq, &q);
   if (m->index.slot[*pos] < 0) return 0;
+  m->recent[h & 63] = m->index.slot[*pos] + 1;
   *val = m->v[m->index.slot[*pos]].val;
   return 1;
 }
 
 int xp_addrmemo_put(xp_addrmemo *m, uint64_t pos, const xp_addr_key *k, int64_t val) {
+  if (m->n >= XP_ADDRMEMO_MAX) return 1;
   if (!xp_grow((void **)&m->v, &m->cap, m->n + 1, sizeof(struct xp_addrmemo_entry))) return 0;
   m->v[m->n].k = *k;
   m->v[m->n].val = val;
+  m->recent[addr_key_hash(k) & 63] = m->n + 1;
   xp_hmap_put(&m->index, pos, m->n++);
   return 1;
 }

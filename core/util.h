@@ -225,15 +225,22 @@ typedef struct xp_addr_key {
   int64_t d;
 } xp_addr_key;
 
+/* At most this many entries: values that sit at a new address every time
+** (text stats written inline in each event) would otherwise grow the memo
+** by one entry per event; past it, misses are simply not remembered. */
+#define XP_ADDRMEMO_MAX ((int64_t)1 << 16)
+
 typedef struct xp_addrmemo {
   struct xp_addrmemo_entry *v;
   int64_t n, cap;
   xp_hmap index;
+  int64_t recent[64]; /* 1 + the entry last found or added, by the key hash's low bits; 0 none */
 } xp_addrmemo;
 
 /* 1: found, *val set; 0: absent, *pos is where xp_addrmemo_put goes; -1: OOM. */
 int xp_addrmemo_get(xp_addrmemo *m, const xp_addr_key *k, int64_t *val, uint64_t *pos);
-/* Add k -> val at pos (from the last get, no insert between); 0 on OOM. */
+/* Add k -> val at pos (from the last get, no insert between; a no-op once
+** the memo holds XP_ADDRMEMO_MAX entries); 0 on OOM. */
 int xp_addrmemo_put(xp_addrmemo *m, uint64_t pos, const xp_addr_key *k, int64_t val);
 void xp_addrmemo_free(xp_addrmemo *m);
 
