@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis_internal.h"
+#include "cancel.h"
 #include "semantics.h"
 #include "util.h"
 
@@ -152,6 +153,7 @@ static int build_op_names(xp_profile *p, op_names *out, const xp_facts *f) {
   int ok = of_op != NULL;
   /* name of each op -> its index in `names` (counted under owner -1) */
   for (int64_t i = 0; ok && i < n_ops; i++) {
+    if ((i & 4095) == 4095 && xp_cancelled()) { ok = 0; break; } /* long loops stop on an interrupt (cancel.h) */
     of_op[i] = count_value(&names, &memo, -1, K_NAME, xp_op_name(p, &ops[i]), i);
     ok = of_op[i] >= 0;
   }
@@ -162,6 +164,7 @@ static int build_op_names(xp_profile *p, op_names *out, const xp_facts *f) {
     out->n = names.n;
   }
   for (int64_t i = 0; ok && i < n_ops; i++) {
+    if ((i & 4095) == 4095 && xp_cancelled()) { ok = 0; break; } /* long loops stop on an interrupt (cancel.h) */
     const xp_op *o = &ops[i];
     xp_op_group *g = &out->v[of_op[i]];
     if (!g->count) {
@@ -287,6 +290,7 @@ static int build_gaps(xp_profile *p, gaps *out, const xp_facts *f) {
   int64_t cap = 0;
   int ok = 1;
   for (int64_t i = 0; ok && i < n_ops; i++) {
+    if ((i & 4095) == 4095 && xp_cancelled()) { ok = 0; break; } /* long loops stop on an interrupt (cancel.h) */
     const xp_op *m = &ops[i];
     if (m->gap_ps <= 0 || m->payload < 0) continue;
     const xp_op *pay = &ops[m->payload];
@@ -433,6 +437,7 @@ static int build_op_regions(xp_profile *p, op_regions *out, xp_facts *f) {
     open[i] = 0;
   }
   for (int64_t i = 0; ok && i < n_ops; i++) {
+    if ((i & 4095) == 4095 && xp_cancelled()) { ok = 0; break; } /* long loops stop on an interrupt (cancel.h) */
     mids[i].t2 = (__int128)ops[i].start_ps * 2 + ops[i].dur_ps;
     mids[i].i = i;
   }
@@ -447,6 +452,7 @@ static int build_op_regions(xp_profile *p, op_regions *out, xp_facts *f) {
   xp_buf *sig = xp_buf_new();
   int64_t cap = 0, hn = 0, si = 0, ei = 0, seq = 0;
   for (int64_t mi = 0; ok && mi < n_ops; mi++) {
+    if ((mi & 4095) == 4095 && xp_cancelled()) { ok = 0; break; } /* long loops stop on an interrupt (cancel.h) */
     __int128 t = mids[mi].t2;
     while (si < nw && starts[si].t2 <= t) {
       int64_t k = starts[si++].i;

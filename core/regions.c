@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis_internal.h"
+#include "cancel.h"
 #include "semantics.h"
 #include "util.h"
 
@@ -96,6 +97,7 @@ static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m, const xp_fa
   xp_buf *path = xp_buf_new();
   int ok = 1;
   for (int64_t i = 0; ok && i < a->n_ops; i++) {
+    if ((i & 4095) == 4095 && xp_cancelled()) { ok = 0; break; } /* long loops stop on an interrupt (cancel.h) */
     const xp_op *o = &a->ops[i];
     xp_str tf = xp_fact_text(p, f->tf_op[i]), name = xp_op_name(p, o);
     xp_addr_key key = {name.p, tf.p, NULL, name.n, tf.n, 0, 0};

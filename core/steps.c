@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis_internal.h"
+#include "cancel.h"
 #include "semantics.h"
 #include "util.h"
 
@@ -66,6 +67,7 @@ static int assign_ops(xp_analysis *a, stepvec *st, int source, const xp_facts *f
   int64_t lo = 0, hi = 0;
   int32_t run_plane = -1;
   for (int64_t i = 0; i < a->n_ops; i++) {
+    if ((i & 4095) == 4095 && xp_cancelled()) return 0; /* long loops stop on an interrupt (cancel.h) */
     xp_op *o = &a->ops[i];
     int64_t t = o->start_ps;
     if (source == XP_STEP_HOST_ANNOTATION) {
