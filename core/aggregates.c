@@ -13,7 +13,6 @@
 #include "semantics.h"
 #include "util.h"
 
-const char *const xp_category_names[XP_N_CATS] = {"compute", "communication", "host", "stall", "other"};
 
 /* ---- counting distinct strings per (owner, kind): util.h's xp_counter ---- */
 
@@ -33,6 +32,12 @@ static void counter_free(counter *c, int keep_values) { xp_counter_free(c, keep_
 /* Does a beat b as "most frequent, ties to the first seen"? */
 static int beats(const counted *a, const counted *b) {
   return !b || a->count > b->count || (a->count == b->count && a->first_seen < b->first_seen);
+}
+
+/* The record built in a slot, or NULL while it is not built. */
+static void *built(const xp_profile *p, xp_slot slot) {
+  const xp_analysis *a = p->analysis;
+  return a ? a->slot[slot] : NULL;
 }
 
 /* ---- track aggregates and hints ---- */
@@ -70,9 +75,9 @@ static int build_tracks(xp_profile *p, tracks *t, xp_facts *f) {
   return 1;
 }
 
-int64_t xp_track_aggs(xp_profile *p, const xp_track_agg **aggs, const xp_hint **hints, int64_t *n_hints) {
-  if (!xp_report_pass(p)) return -1;
-  tracks *t = *xp_analysis_slot(p, XP_SLOT_TRACKS, tracks_free);
+int64_t xp_built_track_aggs(xp_profile *p, const xp_track_agg **aggs, const xp_hint **hints, int64_t *n_hints) {
+  tracks *t = built(p, XP_SLOT_TRACKS);
+  if (!t) return -1;
   *aggs = t->aggs;
   *hints = t->hints;
   *n_hints = t->n_hints;
@@ -244,17 +249,16 @@ static int build_op_names(xp_profile *p, op_names *out, const xp_facts *f) {
   return ok;
 }
 
-int64_t xp_op_groups(xp_profile *p, const xp_op_group **names) {
-  if (!xp_report_pass(p)) return -1;
-  void **slot = xp_analysis_slot(p, XP_SLOT_OP_NAMES, op_names_free);
-  *names = ((op_names *)*slot)->v;
-  return ((op_names *)*slot)->n;
+int64_t xp_built_op_groups(xp_profile *p, const xp_op_group **names) {
+  op_names *o = built(p, XP_SLOT_OP_NAMES);
+  if (!o) return -1;
+  *names = o->v;
+  return o->n;
 }
 
-int64_t xp_op_tf_ops(xp_profile *p, const xp_tf_count **rows) {
-  const xp_op_group *names;
-  if (xp_op_groups(p, &names) < 0) return -1;
-  op_names *o = *xp_analysis_slot(p, XP_SLOT_OP_NAMES, op_names_free);
+int64_t xp_built_op_tf_ops(xp_profile *p, const xp_tf_count **rows) {
+  op_names *o = built(p, XP_SLOT_OP_NAMES);
+  if (!o) return -1;
   *rows = o->tf;
   return o->n_tf;
 }
@@ -329,11 +333,11 @@ static int build_gaps(xp_profile *p, gaps *out, const xp_facts *f) {
   return ok;
 }
 
-int64_t xp_gap_groups(xp_profile *p, const xp_gap_group **rows) {
-  if (!xp_report_pass(p)) return -1;
-  void **slot = xp_analysis_slot(p, XP_SLOT_GAPS, gaps_free);
-  *rows = ((gaps *)*slot)->v;
-  return ((gaps *)*slot)->n;
+int64_t xp_built_gap_groups(xp_profile *p, const xp_gap_group **rows) {
+  gaps *g = built(p, XP_SLOT_GAPS);
+  if (!g) return -1;
+  *rows = g->v;
+  return g->n;
 }
 
 /* ---- op regions (device_op_region_aggregates) ---- */
@@ -514,12 +518,12 @@ static int build_op_regions(xp_profile *p, op_regions *out, xp_facts *f) {
   return ok;
 }
 
-int64_t xp_op_regions(xp_profile *p, const xp_op_region **rows, int64_t *n_windows) {
-  if (!xp_report_pass(p)) return -1;
-  void **slot = xp_analysis_slot(p, XP_SLOT_OP_REGIONS, op_regions_free);
-  *rows = ((op_regions *)*slot)->v;
-  if (n_windows) *n_windows = ((op_regions *)*slot)->n_windows;
-  return ((op_regions *)*slot)->n;
+int64_t xp_built_op_regions(xp_profile *p, const xp_op_region **rows, int64_t *n_windows) {
+  op_regions *r = built(p, XP_SLOT_OP_REGIONS);
+  if (!r) return -1;
+  *rows = r->v;
+  if (n_windows) *n_windows = r->n_windows;
+  return r->n;
 }
 
 /* ---- the report pass's aggregates ---- */

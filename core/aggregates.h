@@ -28,18 +28,8 @@
 
 #include "analysis.h"
 
-/* Event categories, in the summary's bucket order. */
-enum { XP_CAT_COMPUTE = 0, XP_CAT_COMMUNICATION, XP_CAT_HOST, XP_CAT_STALL, XP_CAT_OTHER, XP_N_CATS };
-extern const char *const xp_category_names[XP_N_CATS];
-
-typedef struct xp_track_agg {
-  int32_t plane, line;
-  int32_t category;
-  int64_t n_events, dur_ps, self_ps;
-  int64_t first_start_ps, last_end_ps;
-} xp_track_agg;
-
-enum { XP_HINT_RUN_ID = 0, XP_HINT_SOURCE_FILE, XP_N_HINT_KINDS };
+/* Event categories (XP_CAT_*), xp_track_agg and the hint kinds (XP_HINT_*)
+** are analysis.h's: the pass builds them. */
 
 typedef struct xp_hint {
   int32_t kind;
@@ -90,5 +80,13 @@ int64_t xp_gap_groups(xp_profile *p, const xp_gap_group **rows);
 /* Op regions ordered by (self desc, total desc, path, name); also the number
 ** of region windows found (*n_windows). */
 int64_t xp_op_regions(xp_profile *p, const xp_op_region **rows, int64_t *n_windows);
+
+/* For report.c, which builds the report pass first: the same, read from
+** what is built (-1 when it is not). */
+int64_t xp_built_track_aggs(xp_profile *p, const xp_track_agg **aggs, const xp_hint **hints, int64_t *n_hints);
+int64_t xp_built_op_groups(xp_profile *p, const xp_op_group **names);
+int64_t xp_built_op_tf_ops(xp_profile *p, const xp_tf_count **rows);
+int64_t xp_built_gap_groups(xp_profile *p, const xp_gap_group **rows);
+int64_t xp_built_op_regions(xp_profile *p, const xp_op_region **rows, int64_t *n_windows);
 
 #endif

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregates.h"
 #include "analysis_internal.h"
 #include "semantics.h"
 #include "util.h"
@@ -96,6 +95,7 @@ xp_analysis *xp_analysis_get(xp_profile *p) {
 _Static_assert(sizeof(xp_op) == 72, "xp_op: 72 bytes (analysis.h)");
 
 const char *const xp_op_category_names[3] = {"compute", "communication", "stall"};
+const char *const xp_category_names[XP_N_CATS] = {"compute", "communication", "host", "stall", "other"};
 
 void **xp_analysis_slot(xp_profile *p, xp_slot slot, void (*free_fn)(void *)) {
   xp_analysis *a = xp_analysis_get(p);
@@ -196,27 +196,4 @@ int xp_stat_int_like(const xp_stat *s, int64_t *out) {
     case XP_V_REF: return xp_parse_int(s->s.p, s->s.n, out);
     default: return 0;
   }
-}
-
-/* The report pass: one stats walk (facts.c) feeds every report not built
-** yet (steps, hierarchical regions, hints, op names, gaps, op regions); the
-** facts are freed after. */
-int xp_report_pass(xp_profile *p) {
-  xp_analysis *a = xp_analysis_get(p);
-  if (!a) return 0;
-  int done = a->n_steps >= 0 && a->n_scopes >= 0 && a->slot[XP_SLOT_TRACKS] && a->slot[XP_SLOT_OP_NAMES] &&
-             a->slot[XP_SLOT_GAPS] && a->slot[XP_SLOT_OP_REGIONS];
-  if (done) return 1;
-  xp_facts f;
-  if (!xp_facts_build(p, &f)) return 0;
-  int ok = xp_steps_build(p, &f);
-  xp_free(f.launches); /* only the steps read them: give the memory back before the rest */
-  xp_free(f.t_dense);
-  f.launches = NULL;
-  f.t_dense = NULL;
-  f.launch_cap = 0;
-  f.n_launches = 0;
-  ok = ok && xp_scopes_build(p, &f) && xp_aggregates_build(p, &f);
-  xp_facts_free(&f);
-  return ok && !p->changed;
 }

@@ -55,6 +55,19 @@ typedef struct xp_scope {
   int64_t exclusive_ps;   /* exclusive time of ops whose full path is this one */
 } xp_scope;
 
+/* Event categories, in the summary's bucket order. */
+enum { XP_CAT_COMPUTE = 0, XP_CAT_COMMUNICATION, XP_CAT_HOST, XP_CAT_STALL, XP_CAT_OTHER, XP_N_CATS };
+extern const char *const xp_category_names[XP_N_CATS];
+
+typedef struct xp_track_agg {
+  int32_t plane, line;
+  int32_t category;
+  int64_t n_events, dur_ps, self_ps;
+  int64_t first_start_ps, last_end_ps;
+} xp_track_agg;
+
+enum { XP_HINT_RUN_ID = 0, XP_HINT_SOURCE_FILE, XP_N_HINT_KINDS };
+
 /* Derived data that other files build and keep with the analysis (once
 ** per decode, freed with the profile). xp_analysis_slot returns the slot to
 ** fill (NULL on OOM); free_fn is remembered for it. */

@@ -7,6 +7,9 @@
 **   tracks.c    a track's analysis events gathered, and a line's self times
 **   pass.c      the one walk per track: the device ops with self time,
 **               pre-op gap and payload, and the track aggregates
+**   facts.c     the stats walk of the report pass
+**   report.c    the report pass (steps.c, regions.c, aggregates.c build from
+**               the facts) and its readers
 **   steps.c     steps from a Steps line, host annotations or XLA modules
 **   regions.c   hierarchical regions (named scopes)
 */
@@ -126,12 +129,13 @@ int xp_facts_build(xp_profile *p, xp_facts *f);
 /* The earliest launch time of correlation id `id`, or `fallback`. */
 int64_t xp_facts_launch_time(const xp_facts *f, int64_t id, int64_t fallback);
 void xp_facts_free(xp_facts *f);
+void xp_facts_free_launches(xp_facts *f); /* the launch table alone */
 
 /* Builders of the report pass, each from the facts (0 on OOM). */
 int xp_steps_build(xp_profile *p, const xp_facts *f);
 int xp_scopes_build(xp_profile *p, const xp_facts *f);
 int xp_aggregates_build(xp_profile *p, xp_facts *f);
-/* Build every report that is not built yet, from one stats walk (analysis.c). */
+/* Build every report that is not built yet, from one stats walk (report.c). */
 int xp_report_pass(xp_profile *p);
 
 #endif

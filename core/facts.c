@@ -22,14 +22,13 @@
 **   - per op (in op order): the effective tf_op, long_name, source file and
 **     correlation id.
 ** The per-op strings point into the mapping. The facts are temporary: the
-** report pass (xp_report_pass) builds every report from them, then frees them.
+** report pass (report.c) builds every report from them, then frees them.
 */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregates.h"
 #include "analysis_internal.h"
 #include "cancel.h"
 #include "semantics.h"
@@ -339,6 +338,15 @@ static void part_free(part *w) {
   if (w->path) xp_free(xp_buf_finish(w->path));
   if (w->canon) xp_free(xp_buf_finish(w->canon));
   xp_statvec_free(&w->sv);
+}
+
+void xp_facts_free_launches(xp_facts *f) {
+  xp_free(f->launches);
+  xp_free(f->t_dense);
+  f->launches = NULL;
+  f->t_dense = NULL;
+  f->launch_cap = 0;
+  f->n_launches = 0;
 }
 
 void xp_facts_free(xp_facts *f) {

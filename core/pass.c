@@ -1,7 +1,7 @@
 /*
 ** pass.c: the one walk per track that the analysis is built from.
 **
-** xp_ops() (and the track aggregates of aggregates.h) come from one pass over
+** xp_ops() (and the track aggregates, xp_track_agg) come from one pass over
 ** the profile: every track (the lines of a plane that share an id) is read
 ** once, and that one read yields, for the track's analysis events,
 **   - their exclusive (self) times (timeline.h),
@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregates.h"
 #include "analysis_internal.h"
 #include "cancel.h"
 #include "semantics.h"

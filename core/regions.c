@@ -146,13 +146,6 @@ static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m, const xp_fa
   return ok;
 }
 
-int64_t xp_scopes(xp_profile *p, const xp_scope **scopes) {
-  if (!xp_report_pass(p)) return -1;
-  const xp_analysis *a = p->analysis;
-  *scopes = a->scopes;
-  return a->n_scopes;
-}
-
 int xp_scopes_build(xp_profile *p, const xp_facts *f) {
   xp_analysis *a = p->analysis;
   if (a->n_scopes < 0) {

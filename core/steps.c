@@ -161,9 +161,3 @@ int xp_steps_build(xp_profile *p, const xp_facts *f) {
   return 1;
 }
 
-int64_t xp_steps(xp_profile *p, const xp_step **steps) {
-  if (!xp_report_pass(p)) return -1;
-  const xp_analysis *a = p->analysis;
-  *steps = a->steps;
-  return a->n_steps;
-}
