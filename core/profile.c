@@ -248,7 +248,31 @@ static void walk_event(xp_wire *lr, const xp_field *ef, xp_line *ln, idset *used
   xp_field f;
   int has_off = 0;
   int64_t off = 0, dur = 0;
-  xp_wire_init(&r, lr->base, ef->p, ef->n);
+  /* The usual event, as in xp_events_next: one-byte tags of its varint
+  ** fields and of well-formed stats, checked here without the general field
+  ** reader; the first other byte hands the rest to it (which validates and
+  ** words every error). */
+  const uint8_t *q = ef->p, *e = ef->p + ef->n;
+  while (q < e) {
+    uint64_t v;
+    const uint8_t *n;
+    int64_t mid;
+    uint8_t tag = *q;
+    if ((tag & 7) == XP_WT_VARINT && tag >= 0x08 && tag <= 0x28 && tag != 0x20) {
+      if (!(n = xp_varint(q + 1, e, &v))) break;
+      if (tag == ((EVENT_OFFSET_PS << 3) | XP_WT_VARINT)) has_off = 1, off = (int64_t)v;
+      else if (tag == ((EVENT_NUM_OCCURRENCES << 3) | XP_WT_VARINT)) has_off = 0;
+      else if (tag == ((EVENT_DURATION_PS << 3) | XP_WT_VARINT)) dur = (int64_t)v;
+      q = n;
+    } else if (tag == ((EVENT_STATS << 3) | XP_WT_LEN)) {
+      if (!(n = xp_varint(q + 1, e, &v)) || v > (uint64_t)(e - n) || !fast_stat(n, n + v, &mid)) break;
+      if (!idset_add(used, mid)) w->oom = 1;
+      q = n + v;
+    } else {
+      break;
+    }
+  }
+  xp_wire_init(&r, lr->base, q, (size_t)(e - q));
   while (xp_wire_next(&r, &f)) {
     switch (f.num) {
       case EVENT_METADATA_ID: xp_wire_expect(&r, &f, XP_WT_VARINT); break;
