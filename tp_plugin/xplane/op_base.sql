@@ -77,7 +77,8 @@ SELECT
   max(end_ps) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_max_end,
   xplane_marker_like(name) AS marker_like
 FROM op
-WINDOW win AS (PARTITION BY utid ORDER BY start_ps, end_ps, line_index, event_index);
+WINDOW win AS (PARTITION BY utid ORDER BY start_ps, end_ps, line_index, event_index)
+ORDER BY op_id;
 
 -- A numeric arg as the extension shows the stat: integers, reals, and
 -- uint64 values over 2^63 - 1 as exact decimal text; NULL for text.
@@ -223,7 +224,8 @@ SELECT
   max(CASE WHEN key = 'debug.correlation_id' THEN xplane_int_like(value_type, int_value, string_value, real_value) END)
     AS correlation_int
 FROM _xplane_op_arg
-GROUP BY arg_set_id;
+GROUP BY arg_set_id
+ORDER BY arg_set_id;
 
 -- The region path of each distinct (tf_op, name) of the ops, with its
 -- number of parts (tf '' for no tf_op).
@@ -286,7 +288,8 @@ SELECT
 FROM _xplane_op_base b
 LEFT JOIN _xplane_op_stat st USING (arg_set_id)
 JOIN _xplane_op_scope sc ON sc.tf = coalesce(st.tf_op, '') AND sc.name = b.name
-LEFT JOIN _xplane_op_shape sh ON sh.long_name = st.long_name;
+LEFT JOIN _xplane_op_shape sh ON sh.long_name = st.long_name
+ORDER BY b.op_id;
 
 -- The effective stats of each op as a JSON object in the extension's
 -- format (every `debug.<stat>` arg in order; integers, uint64 as exact

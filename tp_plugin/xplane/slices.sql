@@ -218,10 +218,12 @@ CREATE PERFETTO TABLE xplane_analysis_event(
   arg_set_id ARGSETID
 ) AS
 WITH
-  ev AS (
+  -- (MATERIALIZED: SQLite then indexes the CTEs for the joins below, which it
+  -- cannot do on the tables of trace processor)
+  ev AS MATERIALIZED (
     SELECT * FROM xplane_slice WHERE name IS NOT NULL AND name != '' AND dur_ps > 0
   ),
-  parented AS (
+  parented AS MATERIALIZED (
     SELECT
       e.*,
       -- (CAST: a typed column, so SQLite can index the join on it)

@@ -123,7 +123,7 @@ WITH RECURSIVE
     UNION ALL
     SELECT bucket + 1, last, start2, end2, dur_ps, path, depth FROM spread WHERE bucket < last
   )
-SELECT bucket, start2, end2, dur_ps, path, depth FROM spread;
+SELECT bucket, start2, end2, dur_ps, path, depth FROM spread ORDER BY bucket;
 
 -- Each device op with the best window open at its midpoint, in sweep order
 -- (midpoint, then op id).
