@@ -63,20 +63,32 @@ CREATE PERFETTO TABLE _xplane_op_base(
   -- xplane_marker_like(name).
   marker_like BOOL
 ) AS
-WITH op AS (
-  SELECT
-    e.*,
-    row_number() OVER (ORDER BY e.tid, e.line_index, e.event_index) - 1 AS op_id
-  FROM xplane_analysis_event e
-  WHERE xplane_is_device_op_line(e.plane_name, e.line_name)
-)
+WITH
+  -- (the rule functions run once per distinct line and name, not per event:
+  -- a function call costs more than the rest of the row)
+  op_line AS MATERIALIZED (
+    SELECT plane_name, line_name
+    FROM (SELECT DISTINCT plane_name, line_name FROM xplane_analysis_event)
+    WHERE xplane_is_device_op_line(plane_name, line_name)
+  ),
+  op AS MATERIALIZED (
+    SELECT
+      e.*,
+      row_number() OVER (ORDER BY e.tid, e.line_index, e.event_index) - 1 AS op_id
+    FROM xplane_analysis_event e
+    JOIN op_line l ON l.plane_name = e.plane_name AND l.line_name = e.line_name
+  ),
+  op_name AS MATERIALIZED (
+    SELECT name, xplane_marker_like(name) AS marker_like FROM (SELECT DISTINCT name FROM op)
+  )
 SELECT
-  op_id, id, utid, tid, upid, plane_index, plane_name, line_index, line_name, event_index, name, start_ps,
+  op_id, id, utid, tid, upid, plane_index, plane_name, line_index, line_name, event_index, o.name, start_ps,
   dur_ps, end_ps, self_ps, ts, dur, arg_set_id,
   row_number() OVER win AS rn,
   max(end_ps) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_max_end,
-  xplane_marker_like(name) AS marker_like
-FROM op
+  n.marker_like
+FROM op o
+JOIN op_name n ON n.name = o.name
 WINDOW win AS (PARTITION BY utid ORDER BY start_ps, end_ps, line_index, event_index)
 ORDER BY op_id;
 
@@ -294,6 +306,13 @@ ORDER BY b.op_id;
 -- The effective stats of each op as a JSON object in the extension's
 -- format (every `debug.<stat>` arg in order; integers, uint64 as exact
 -- decimals, reals with 17 significant digits or null, strings escaped).
+-- Strings are escaped inline as xplane_json_string does (a function call
+-- per arg costs more than the rest together); one with a control character
+-- goes through xplane_json_string. The args of an op are joined in their
+-- order (arg id) by group_concat over a subquery ordered by (arg_set_id,
+-- id): SQLite's GROUP BY on arg_set_id reads that order as it comes
+-- (3.40 has no ORDER BY inside an aggregate); test_perfetto.sh and
+-- test_trace_processor.sh compare every stats object with the extension's.
 CREATE PERFETTO TABLE _xplane_op_stats_json(
   -- Arg set of the op.
   arg_set_id ARGSETID,
@@ -305,30 +324,35 @@ WITH
     SELECT
       a.arg_set_id,
       a.id,
-      xplane_json_string(substr(a.key, 7)) || ':' ||
+      '"' || replace(replace(substr(a.key, 7), '\', '\\'), '"', '\"') || '":' ||
         CASE a.value_type
           WHEN 'int' THEN a.int_value
           WHEN 'uint' THEN xplane_uint64(a.int_value)
           WHEN 'real' THEN
             CASE WHEN a.real_value IS NULL OR abs(a.real_value) > 1.7976931348623157e308 THEN 'null'
                  ELSE _xplane_g17(a.real_value) END
-          ELSE xplane_json_string(a.string_value)
+          ELSE
+            CASE
+              WHEN a.string_value GLOB '*[' || char(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                                    21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31) || ']*'
+                THEN xplane_json_string(a.string_value)
+              ELSE '"' || replace(replace(a.string_value, '\', '\\'), '"', '\"') || '"'
+            END
         END AS kv
     FROM args a
-    JOIN _xplane_op_base b USING (arg_set_id)
-    WHERE a.key GLOB 'debug.*'
+    WHERE a.arg_set_id IN (SELECT arg_set_id FROM _xplane_op_base)
+      AND a.key GLOB 'debug.*'
       AND a.key NOT IN ('debug.xplane_plane_index', 'debug.xplane_line_index', 'debug.xplane_event_index',
                         'debug.xplane_start_ps', 'debug.xplane_dur_ps', 'debug.xplane_parent_line_index',
                         'debug.xplane_parent_event_index', 'debug.xplane_metadata_id',
                         'debug.xplane_metadata_name', 'debug.xplane_line_id', 'debug.xplane_line_display_name')
   ),
   joined AS (
-    SELECT
-      arg_set_id,
-      group_concat(kv, ',') OVER (PARTITION BY arg_set_id ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS s,
-      row_number() OVER (PARTITION BY arg_set_id ORDER BY id) AS rn
-    FROM kv
+    SELECT arg_set_id, group_concat(kv, ',') AS s
+    FROM (SELECT arg_set_id, kv FROM kv ORDER BY arg_set_id, id)
+    GROUP BY arg_set_id
   )
 SELECT b.arg_set_id, '{' || coalesce(j.s, '') || '}' AS stats
 FROM _xplane_op_base b
-LEFT JOIN joined j ON j.arg_set_id = b.arg_set_id AND j.rn = 1;
+LEFT JOIN joined j ON j.arg_set_id = b.arg_set_id
+ORDER BY b.arg_set_id;

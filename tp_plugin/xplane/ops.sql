@@ -30,7 +30,12 @@ CREATE PERFETTO TABLE _xplane_op_payload(
   payload_op_id LONG
 ) AS
 WITH
-  marker AS (
+  -- (MATERIALIZED: SQLite indexes it on (utid, rn) for the lookups below;
+  -- a table of trace processor it would scan per lookup)
+  base AS MATERIALIZED (
+    SELECT op_id, utid, rn, start_ps, end_ps, marker_like FROM _xplane_op_base
+  ),
+  marker AS MATERIALIZED (
     SELECT * FROM _xplane_op_base WHERE prev_max_end IS NOT NULL AND start_ps > prev_max_end
   ),
   candidate AS (
@@ -46,7 +51,7 @@ WITH
       first_value(n.op_id) OVER (PARTITION BY m.op_id ORDER BY n.marker_like, n.rn) AS first_payload_op
     FROM marker m
     CROSS JOIN (VALUES (1), (2), (3), (4), (5), (6), (7), (8)) d
-    CROSS JOIN _xplane_op_base n ON n.utid = m.utid AND n.rn = m.rn + d.column1
+    CROSS JOIN base n ON n.utid = m.utid AND n.rn = m.rn + d.column1
   ),
   firsts AS (
     SELECT

@@ -181,20 +181,22 @@ CREATE PERFETTO TABLE xplane_op_regions(
   first_op_id LONG
 ) AS
 WITH
-  counted AS (
+  -- (MATERIALIZED: each is read several times, and SQLite indexes a
+  -- materialized CTE for the lookups below; trace processor's tables it cannot)
+  counted AS MATERIALIZED (
     SELECT w.path, w.depth, w.seq, b.op_id, b.name, b.dur_ps, b.self_ps, i.shape_signature
     FROM _xplane_op_window w
     JOIN _xplane_op_base b USING (op_id)
     JOIN _xplane_op_info i USING (op_id)
   ),
-  shapes AS (
+  shapes AS MATERIALIZED (
     SELECT path, name, shape_signature,
            row_number() OVER (PARTITION BY path, name ORDER BY count(*) DESC, min(seq)) AS r
     FROM counted
     WHERE coalesce(shape_signature, '') != ''
     GROUP BY path, name, shape_signature
   ),
-  firsts AS (
+  firsts AS MATERIALIZED (
     SELECT path, name, op_id AS first_op_id, depth
     FROM (SELECT path, name, op_id, depth, row_number() OVER (PARTITION BY path, name ORDER BY seq) AS r
           FROM counted)
