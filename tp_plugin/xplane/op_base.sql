@@ -233,7 +233,9 @@ SELECT
   max(CASE WHEN key = 'debug.correlation_id' THEN value_type END) AS correlation_id_type,
   max(CASE WHEN key = 'debug.correlation_id' THEN int_value END) AS correlation_id_int,
   max(CASE WHEN key = 'debug.correlation_id' THEN real_value END) AS correlation_id_real,
-  max(CASE WHEN key = 'debug.correlation_id' THEN xplane_int_like(value_type, int_value, string_value, real_value) END)
+  max(CASE WHEN key != 'debug.correlation_id' THEN NULL
+           WHEN value_type IN ('int', 'uint') THEN int_value
+           ELSE xplane_int_like(value_type, int_value, string_value, real_value) END)
     AS correlation_int
 FROM _xplane_op_arg
 GROUP BY arg_set_id
@@ -287,20 +289,31 @@ CREATE PERFETTO TABLE _xplane_op_info(
   -- Shape signature of the long name.
   shape_signature STRING
 ) AS
+WITH
+  -- (MATERIALIZED copies: SQLite indexes them for the lookups below, where it
+  -- would scan a table of trace processor per op; the name rules run once
+  -- per distinct name)
+  scope AS MATERIALIZED (SELECT tf, name, s FROM _xplane_op_scope),
+  shape AS MATERIALIZED (SELECT long_name, shape_signature FROM _xplane_op_shape),
+  op_name AS MATERIALIZED (
+    SELECT name, xplane_canonical_name(name) AS canonical_name, xplane_op_category(name) AS category
+    FROM (SELECT DISTINCT name FROM _xplane_op_base)
+  )
 SELECT
   b.op_id,
   b.arg_set_id,
-  xplane_canonical_name(b.name) AS canonical_name,
-  xplane_op_category(b.name) AS category,
+  n.canonical_name,
+  n.category,
   st.tf_op,
   st.long_name,
   substr(sc.s, instr(sc.s, ':') + 1) AS scope_path,
   CAST(substr(sc.s, 1, instr(sc.s, ':') - 1) AS INT) AS scope_parts,
   sh.shape_signature
 FROM _xplane_op_base b
+JOIN op_name n ON n.name = b.name
 LEFT JOIN _xplane_op_stat st USING (arg_set_id)
-JOIN _xplane_op_scope sc ON sc.tf = coalesce(st.tf_op, '') AND sc.name = b.name
-LEFT JOIN _xplane_op_shape sh ON sh.long_name = st.long_name
+JOIN scope sc ON sc.tf = coalesce(st.tf_op, '') AND sc.name = b.name
+LEFT JOIN shape sh ON sh.long_name = st.long_name
 ORDER BY b.op_id;
 
 -- The effective stats of each op as a JSON object in the extension's

@@ -23,6 +23,31 @@ INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
 
+-- The analysis events that are not device ops (the candidate windows).
+CREATE PERFETTO TABLE _xplane_window_event(
+  -- Arg set of the event.
+  arg_set_id ARGSETID,
+  -- Event name.
+  name STRING,
+  -- Exact start in ps.
+  start_ps LONG,
+  -- Exact end in ps.
+  end_ps LONG,
+  -- Exact duration in ps.
+  dur_ps LONG
+) AS
+WITH
+  -- (the line rule once per distinct line, not per event)
+  other_line AS MATERIALIZED (
+    SELECT plane_name, line_name
+    FROM (SELECT DISTINCT plane_name, line_name FROM xplane_analysis_event)
+    WHERE NOT xplane_is_device_op_line(plane_name, line_name)
+  )
+SELECT e.arg_set_id, e.name, e.start_ps, e.end_ps, e.dur_ps
+FROM xplane_analysis_event e
+JOIN other_line l ON l.plane_name IS e.plane_name AND l.line_name IS e.line_name
+ORDER BY e.arg_set_id;
+
 -- The effective tf_op of each analysis event that is not a device op.
 CREATE PERFETTO TABLE _xplane_window_tf(
   -- Arg set of the event.
@@ -43,10 +68,10 @@ FROM (
          row_number() OVER (PARTITION BY a.arg_set_id, a.key ORDER BY a.id DESC) AS last
   FROM args a
   WHERE a.key IN ('debug.tf_op', 'debug.name')
-    AND a.arg_set_id IN (SELECT arg_set_id FROM xplane_analysis_event
-                         WHERE NOT xplane_is_device_op_line(plane_name, line_name))
+    AND a.arg_set_id IN (SELECT arg_set_id FROM _xplane_window_event)
 )
-GROUP BY arg_set_id;
+GROUP BY arg_set_id
+ORDER BY arg_set_id;
 
 -- The region path of each distinct (tf_op, name) of those events, as
 -- `<parts>:<path>` (_xplane_scope).
@@ -56,14 +81,15 @@ CREATE PERFETTO TABLE _xplane_window_scope(
   -- The event name.
   name STRING,
   -- _xplane_scope of the two.
-  s STRING
+  s STRING,
+  -- xplane_canonical_name(name).
+  canonical_name STRING
 ) AS
-SELECT tf, name, _xplane_scope(nullif(tf, ''), name) AS s
+SELECT tf, name, _xplane_scope(nullif(tf, ''), name) AS s, xplane_canonical_name(name) AS canonical_name
 FROM (
   SELECT DISTINCT coalesce(t.tf_op, '') AS tf, e.name
-  FROM xplane_analysis_event e
+  FROM _xplane_window_event e
   LEFT JOIN _xplane_window_tf t USING (arg_set_id)
-  WHERE NOT xplane_is_device_op_line(e.plane_name, e.line_name)
 );
 
 -- The region windows.
@@ -79,6 +105,9 @@ CREATE PERFETTO TABLE _xplane_region_window(
   -- Its number of parts.
   depth LONG
 ) AS
+WITH
+  -- (a MATERIALIZED copy: SQLite indexes it for the lookup below)
+  scope AS MATERIALIZED (SELECT tf, name, s, canonical_name FROM _xplane_window_scope)
 SELECT start2, end2, dur_ps, path, depth
 FROM (
   SELECT
@@ -87,13 +116,12 @@ FROM (
     e.dur_ps,
     substr(sc.s, instr(sc.s, ':') + 1) AS path,
     CAST(substr(sc.s, 1, instr(sc.s, ':') - 1) AS INT) AS depth,
-    e.name
-  FROM xplane_analysis_event e
+    sc.canonical_name
+  FROM _xplane_window_event e
   LEFT JOIN _xplane_window_tf t USING (arg_set_id)
-  JOIN _xplane_window_scope sc ON sc.tf = coalesce(t.tf_op, '') AND sc.name = e.name
-  WHERE NOT xplane_is_device_op_line(e.plane_name, e.line_name)
+  JOIN scope sc ON sc.tf = coalesce(t.tf_op, '') AND sc.name = e.name
 )
-WHERE NOT (depth = 1 AND path = xplane_canonical_name(name));
+WHERE NOT (depth = 1 AND path = canonical_name);
 
 -- The windows by time bucket: the doubled time line from the first window
 -- start cut into about as many buckets as there are windows, each window
