@@ -217,11 +217,11 @@ int main(int argc, char **argv) {
           e->name = xstrdup(tab_get(&names, te->name_iid, "event name"));
         if (te->n_category_iids != 1) die("packet %" PRId64 ": expected one category", pos);
         e->category = xstrdup(tab_get(&cats, te->category_iids[0], "category"));
-        e->n_args = (int)te->n_debug_annotations;
-        e->args = xrealloc(NULL, sizeof(arg) * (size_t)e->n_args);
-        for (int i = 0; i < e->n_args; i++) {
+        e->n_args = 0;
+        e->args = xrealloc(NULL, sizeof(arg) * (te->n_debug_annotations ? te->n_debug_annotations : 1));
+        for (size_t i = 0; i < te->n_debug_annotations; i++) {
           const Perfetto__Protos__DebugAnnotation *d = te->debug_annotations[i];
-          arg *a = &e->args[i];
+          arg *a = &e->args[e->n_args];
           memset(a, 0, sizeof(*a));
           const char *nm = tab_get(&anames, d->name_iid, "annotation name");
           a->key = xrealloc(NULL, strlen(nm) + 7);
@@ -234,6 +234,18 @@ int main(int argc, char **argv) {
             case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE: a->type = 2, a->d = d->double_value; break;
             case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE: a->type = 3, a->s = xstrdup(d->string_value); break;
             default: die("packet %" PRId64 ": annotation %s without a value", pos, nm);
+          }
+          /* a key given again: trace processor keeps one arg per key, the
+          ** last value at the first one's position (seen on v58.2) */
+          int same = -1;
+          for (int j = 0; j < e->n_args && same < 0; j++)
+            if (strcmp(e->args[j].key, a->key) == 0) same = j;
+          if (same < 0) {
+            e->n_args++;
+          } else {
+            free(e->args[same].key);
+            free(e->args[same].s);
+            e->args[same] = *a;
           }
         }
         n_flow_ids += (int64_t)te->n_flow_ids;

@@ -90,15 +90,18 @@ EOF
   rm -f "$tmp/cmp.db"
 }
 
-# The package against the extension on one profile: "<object>|N|N" lines
-# and nothing else (fails otherwise); prints them on one line.
+# The package against the extension on one profile: 13 "<object>|N|N"
+# lines with equal counts, then exactly the EXPECTED lines (the known
+# differences, given exactly; none by default), and nothing else (fails
+# otherwise); prints the 13 lines on one line.
 compare_package() {
-  local profile=$1 out
+  local profile=$1 expected=${2:-} out
   { cat "$GOLDEN/rule_cases.sql"; sed "s#@PROFILE@#'$profile'#" "$GOLDEN/package_compare.sql"; } > "$tmp/pkg.sql"
   out=$("$SHIM" "$EXT" "$PKG" "$profile" "$tmp/pkg.sql") || fail "$profile: the package failed: $out"
-  echo "$out" | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 13 }' ||
+  { echo "$out" | head -13 | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 13 }' &&
+    [ "$(echo "$out" | tail -n +14)" = "$expected" ]; } ||
     fail "$profile: the package differs from the extension: $out"
-  echo "$out" | paste -sd' '
+  echo "$out" | head -13 | paste -sd' '
 }
 
 # xplane_pf_flow against the flow ids: each slice with an int correlation_id
@@ -209,9 +212,36 @@ out=$(compare_package "$tmp/fx.xplane.pb")
 [ "$out" = "ops|11|11 steps|0|0 scopes|8|8 tracks|6|6 op_names|7|7 hints|0|0 breakdown|3|3 rules|186|186 files|1|1 space|1|1 gaps|1|1 op_tf_ops|1|1 events|17|17" ] ||
   fail "fixture: package comparison: $out"
 cases=$GOLDEN/package_cases.json
-out=$(compare_package "$cases")
+# Its event k_dup has the stat tf_op twice ("jit(a)/first", then
+# "jit(b)/second"). The extension's xplane_ops lists both in the op's stats;
+# the package reads the trace's args, where trace processor keeps one arg per
+# key, the last value (xplane_pf_args does the same, checked below and against
+# trace_processor_shell in test_trace_processor.sh): so the one op row differs
+# in its stats column only, `{"tf_op":"jit(b)/second"}` in the package. Every
+# other column is the same: the effective tf_op is the last one on both sides.
+k_dup='11|2|/device:GPU:1|0|Stream #1(Kernel)|4|k_dup|k_dup||compute|||||jit(b)/second|b=>second|||||502000000|1000000|503000000|1000000|999000|11|k_dup|||||'
+k_dup_diff="ops only native|$k_dup{\"tf_op\":\"jit(a)/first\",\"tf_op\":\"jit(b)/second\"}|502000|1000
+ops only package|$k_dup{\"tf_op\":\"jit(b)/second\"}|502000|1000"
+out=$(compare_package "$cases" "$k_dup_diff")
 [ "$out" = "ops|14|14 steps|12|12 scopes|18|18 tracks|8|8 op_names|12|12 hints|5|5 breakdown|4|4 rules|216|216 files|1|1 space|1|1 gaps|12|12 op_tf_ops|8|8 events|28|28" ] ||
   fail "package_cases.json: package comparison: $out"
+# A key given twice on one slice (dup_keys.json): trace processor keeps one
+# arg per key, the last value at the first one's position, and `x.y` and
+# `x_y` are one key there (`debug.x_y`); found on trace_processor_shell
+# v58.2, where test_trace_processor.sh checks this same trace. Event `many`
+# has 23 annotations (the hash path of pf_import.c: over 16): k00..k19 with
+# `x.y` after k04, then k03 again and `x_y`; k_dup has 5 (the scan path).
+# So, in arg id order (xplane.* annotations aside): k00 0, k01 1, k02 2,
+# k03 'again', k04 4, x_y 'under', k05 5 .. k19 19; a 1, tf_op
+# 'jit(b)/second', b 2, c 3.
+got=$(sql :memory: "SELECT group_concat(r, ' ') FROM (SELECT s.name || ':' || substr(a.key, 7) || '=' ||
+  coalesce(a.int_value, a.string_value) AS r FROM xplane_pf_slice('$GOLDEN/dup_keys.json') s
+  JOIN xplane_pf_args('$GOLDEN/dup_keys.json') a USING (arg_set_id)
+  WHERE s.name IN ('many', 'k_dup') AND a.key NOT GLOB 'debug.xplane_*' ORDER BY s.id, a.id)")
+want="many:k00=0 many:k01=1 many:k02=2 many:k03=again many:k04=4 many:x_y=under"
+for i in 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19; do want="$want many:k$i=$((10#$i))"; done
+want="$want k_dup:a=1 k_dup:tf_op=jit(b)/second k_dup:b=2 k_dup:c=3"
+[ "$got" = "$want" ] || fail "xplane_pf_args with repeated keys: $got"
 # The same JSON trace read in place of a cut XPlane: xplane_files says what
 # the file looks like, xplane_space what was read (the source record's
 # file_source_format and source_format).
@@ -221,7 +251,7 @@ cp "$cases" "$tmp/fallback/r1/h.trace.json"
 formats=$(sql :memory: "SELECT f.source_format, s.source_format FROM xplane_files('$tmp/fallback/r1/h.xplane.pb') f,
   xplane_space('$tmp/fallback/r1/h.xplane.pb') s")
 [ "$formats" = "xplane_pb|perfetto_trace_json" ] || fail "fallback: source formats $formats"
-out=$(compare_package "$tmp/fallback/r1/h.xplane.pb")
+out=$(compare_package "$tmp/fallback/r1/h.xplane.pb" "$k_dup_diff")
 [ "$out" = "ops|14|14 steps|12|12 scopes|18|18 tracks|8|8 op_names|12|12 hints|5|5 breakdown|4|4 rules|216|216 files|1|1 space|1|1 gaps|12|12 op_tf_ops|8|8 events|28|28" ] ||
   fail "fallback JSON trace: package comparison: $out"
 "$SHIM" "$EXT" "$PKG" "$cases" "$GOLDEN/package_cases_query.sql" > "$tmp/cases.txt"

@@ -96,9 +96,8 @@ FROM $s s ORDER BY s.id;
 SELECT 'arg|' || s.id || '|' || a.key || '|' || a.value_type || '|' || quote(a.int_value) || '|'
        || quote(a.string_value) || '|' || coalesce(xplane_repr(a.real_value), 'NULL') AS r
 FROM $s s
-JOIN (SELECT *, row_number() OVER (PARTITION BY arg_set_id, key ORDER BY id DESC) AS last FROM $a) a
-  ON a.arg_set_id = s.arg_set_id
-WHERE a.key GLOB 'debug.*' AND a.last = 1 ORDER BY s.id, a.key;
+JOIN $a a ON a.arg_set_id = s.arg_set_id
+WHERE a.key GLOB 'debug.*' ORDER BY s.id, a.key;
 SELECT 'track|' || tt.id || '|' || quote(tt.name) || '|' || th.tid || '|' || quote(th.name) || '|'
        || p.pid || '|' || quote(p.name) AS r
 FROM $tt tt JOIN $th th USING (utid) JOIN $pr p USING (upid) ORDER BY tt.id;
@@ -179,12 +178,35 @@ cp "$GOLDEN/package_cases.json" "$tmp/cases.json"
 "$CONV" -o "$tmp/cases.pftrace" "$tmp/cases.json" > /dev/null
 check_import "$tmp/cases.json" "$tmp/cases.pftrace" "package_cases.json"
 # Its event k_dup has the stat tf_op twice: trace processor keeps the last
-# one only, so the op's stats JSON there has one tf_op where the extension
-# (and the shim) list both.
+# one only (as xplane_pf_args does, checked on dup_keys.json below), so the
+# op's stats JSON there has one tf_op where the extension's xplane_ops lists
+# both (test_perfetto.sh expects the same difference through the shim).
 k_dup='11|2|/device:GPU:1|0|Stream #1(Kernel)|4|k_dup|k_dup|[NULL]|compute|[NULL]|[NULL]|[NULL]|[NULL]|jit(b)/second|b=>second|[NULL]|[NULL]|[NULL]|[NULL]|502000000|1000000|503000000|1000000|999000|11|k_dup|[NULL]|[NULL]|[NULL]|[NULL]'
 compare_package "$tmp/cases.json" "$tmp/cases.pftrace" "package_cases.json" \
   "ops only native|$k_dup|{tf_op:jit(a)/first|tf_op:jit(b)/second}|502000|1000
 ops only package|$k_dup|{tf_op:jit(b)/second}|502000|1000"
+
+# Repeated keys (dup_keys.json): trace processor's args of each slice in arg
+# id order, keys and values, equal xplane_pf_args' (one arg per key, the
+# last value at the first one's position; `x.y` and `x_y` are one key):
+# 37 args, 28 of `many` (7 xplane.* annotations: the first slice of its line
+# carries line_id and line_display_name; 21 of its 23 stats) and 9 of k_dup
+# (5 xplane.*, 4 of its 5 stats).
+"$CONV" -o "$tmp/dup.pftrace" "$GOLDEN/dup_keys.json" > /dev/null
+dup_sql() {
+  echo "SELECT s.name || '|' || a.key || '|' || a.value_type || '|' || coalesce(a.int_value, a.string_value) AS r
+    FROM $1 s JOIN $2 a USING (arg_set_id) WHERE s.name IN ('many', 'k_dup') ORDER BY s.id, a.id;"
+}
+dup_sql slice args > "$tmp/dup.sql"
+tp "$tmp/dup.pftrace" "$tmp/dup.sql" | sed -e 's/^"//' -e 's/"$//' > "$tmp/dup.tp"
+dup_sql "xplane_pf_slice('$GOLDEN/dup_keys.json')" "xplane_pf_args('$GOLDEN/dup_keys.json')" |
+  "$SQLITE3" -bail -cmd ".load $EXT" :memory: > "$tmp/dup.ext"
+if [ "$(grep -c . "$tmp/dup.ext")" != 37 ] || ! diff "$tmp/dup.ext" "$tmp/dup.tp" > "$tmp/diff"; then
+  bad "repeated keys: trace processor's args differ from xplane_pf_args (< extension, > trace processor):"
+  head -10 "$tmp/diff"
+else
+  ok
+fi
 
 # xplane_scope_path with a depth (3 arguments; trace processor keeps one
 # function per argument count) on the hand-written cases of rule_cases.sql

@@ -96,6 +96,23 @@ static int on_track(void *ctx, const pf_track *t, char **errmsg) {
   return !named || tr->name >= 0 ? 1 : nomem(errmsg);
 }
 
+/* The args of the slice being imported (from args.v[lo]) and a key: the
+** context of the key index below. */
+typedef struct arg_keys {
+  const pf_import *st;
+  int64_t lo;
+  const char *key;
+} arg_keys;
+
+static int arg_key_eq(const void *ctx, int64_t entry) {
+  const arg_keys *k = ctx;
+  return strcmp(k->st->pool.v + k->st->args.v[k->lo + entry].key, k->key) == 0;
+}
+
+/* Past this many args on one slice, a repeated key is found by a hash index
+** instead of comparing with every arg before it. */
+#define ARG_SCAN_MAX 16
+
 static int on_event(void *ctx, const pf_event *e, char **errmsg) {
   pf_import *st = ctx;
   int64_t pos = st->n_events++;
@@ -120,18 +137,55 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
   s->name = e->name;
   s->category = e->category;
   s->arg_lo = st->args.n;
-  s->n_args = e->n_args;
+  /* A key given again on the slice (after the '_' rewriting) replaces the
+  ** value of its first arg, which keeps its place: trace processor keeps one
+  ** arg per key, the last value, at the first one's position (checked on
+  ** trace_processor_shell v58.2 by tests/test_trace_processor.sh). */
+  int64_t lo = st->args.n;
+  xp_hmap index = {0};
+  arg_keys keys = {st, lo, NULL};
+  if (e->n_args > ARG_SCAN_MAX && !xp_hmap_init(&index, e->n_args)) return nomem(errmsg);
   for (int i = 0; i < e->n_args; i++) {
     const pf_arg *a = &e->args[i];
-    pfc_arg *r = PUSH(st->args);
-    if (!r) return nomem(errmsg);
+    int64_t key = pool_add_key(st, a->name.p, a->name.n);
+    if (key < 0) {
+      xp_hmap_free(&index);
+      return nomem(errmsg);
+    }
+    keys.key = st->pool.v + key;
+    int64_t same = -1;
+    uint64_t pos = 0;
+    if (index.mask) {
+      pos = xp_hmap_find(&index, xp_hash_bytes(0, keys.key, strlen(keys.key)), arg_key_eq, &keys);
+      same = index.slot[pos] >= 0 ? lo + index.slot[pos] : -1;
+    } else {
+      for (int64_t j = lo; j < st->args.n && same < 0; j++)
+        if (strcmp(st->pool.v + st->args.v[j].key, keys.key) == 0) same = j;
+    }
+    pfc_arg *r;
+    if (same >= 0) {
+      st->pool.n = key; /* the key is already in the pool */
+      r = &st->args.v[same];
+    } else {
+      r = PUSH(st->args);
+      if (!r) {
+        xp_hmap_free(&index);
+        return nomem(errmsg);
+      }
+      r->key = key;
+      if (index.mask) xp_hmap_put(&index, pos, st->args.n - 1 - lo);
+    }
     r->type = a->type;
     r->i = a->type == PF_A_UINT ? (int64_t)a->v.u : a->v.i;
     r->d = a->v.d;
-    r->key = pool_add_key(st, a->name.p, a->name.n);
     r->str = a->type == PF_A_STRING ? pool_add(st, "", a->s.p, a->s.n) : -1;
-    if (r->key < 0 || (a->type == PF_A_STRING && r->str < 0)) return nomem(errmsg);
+    if (a->type == PF_A_STRING && r->str < 0) {
+      xp_hmap_free(&index);
+      return nomem(errmsg);
+    }
   }
+  xp_hmap_free(&index);
+  s->n_args = (int32_t)(st->args.n - lo);
   return 1;
 }
 

@@ -56,9 +56,9 @@ FROM (
          ELSE xplane_int_like(a.value_type, a.int_value, a.string_value, a.real_value) END AS v,
     row_number() OVER (PARTITION BY a.arg_set_id, a.key ORDER BY a.id DESC) AS last
   FROM args a
-  JOIN xplane_slice s USING (arg_set_id)
-  WHERE (a.key = 'debug.correlation_id' AND s.plane_name GLOB '/host:*')
-    OR (a.key IN ('debug.step_num', 'debug.step') AND s.plane_name GLOB '/host:*' AND s.name = 'train')
+  JOIN (SELECT arg_set_id, name FROM xplane_slice WHERE plane_name GLOB '/host:*') s USING (arg_set_id)
+  WHERE a.key IN ('debug.correlation_id', 'debug.step_num', 'debug.step')
+    AND (a.key = 'debug.correlation_id' OR s.name = 'train')
 )
 WHERE last = 1;
 

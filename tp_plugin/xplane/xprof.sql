@@ -310,19 +310,21 @@ WITH
   ),
   a AS (
     SELECT a.arg_set_id,
-      max(CASE WHEN a.key = 'debug.bytes_allocated' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS in_use,
-      max(CASE WHEN a.key = 'debug.allocation_bytes' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS bytes,
-      max(CASE WHEN a.key = 'debug.requested_bytes' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS requested,
-      max(CASE WHEN a.key = 'debug.peak_bytes_in_use' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS peak,
-      max(CASE WHEN a.key = 'debug.bytes_available' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS available,
-      max(CASE WHEN a.key = 'debug.bytes_reserved' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS reserved,
-      max(CASE WHEN a.key = 'debug.fragmentation' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS frag,
+      max(CASE WHEN a.key = 'debug.bytes_allocated' THEN CASE a.value_type WHEN 'int' THEN a.int_value WHEN 'real' THEN a.real_value WHEN 'uint' THEN xplane_uint64(a.int_value) END END) AS in_use,
+      max(CASE WHEN a.key = 'debug.allocation_bytes' THEN CASE a.value_type WHEN 'int' THEN a.int_value WHEN 'real' THEN a.real_value WHEN 'uint' THEN xplane_uint64(a.int_value) END END) AS bytes,
+      max(CASE WHEN a.key = 'debug.requested_bytes' THEN CASE a.value_type WHEN 'int' THEN a.int_value WHEN 'real' THEN a.real_value WHEN 'uint' THEN xplane_uint64(a.int_value) END END) AS requested,
+      max(CASE WHEN a.key = 'debug.peak_bytes_in_use' THEN CASE a.value_type WHEN 'int' THEN a.int_value WHEN 'real' THEN a.real_value WHEN 'uint' THEN xplane_uint64(a.int_value) END END) AS peak,
+      max(CASE WHEN a.key = 'debug.bytes_available' THEN CASE a.value_type WHEN 'int' THEN a.int_value WHEN 'real' THEN a.real_value WHEN 'uint' THEN xplane_uint64(a.int_value) END END) AS available,
+      max(CASE WHEN a.key = 'debug.bytes_reserved' THEN CASE a.value_type WHEN 'int' THEN a.int_value WHEN 'real' THEN a.real_value WHEN 'uint' THEN xplane_uint64(a.int_value) END END) AS reserved,
+      max(CASE WHEN a.key = 'debug.fragmentation' THEN CASE a.value_type WHEN 'int' THEN a.int_value WHEN 'real' THEN a.real_value WHEN 'uint' THEN xplane_uint64(a.int_value) END END) AS frag,
       max(CASE WHEN a.key = 'debug.addr' AND a.value_type != 'string' THEN a.int_value END) AS addr,
       max(CASE WHEN a.key = 'debug.tf_op' AND a.string_value != '' THEN a.string_value END) AS tf_op,
       max(CASE WHEN a.key = 'debug.shape' AND a.string_value != '' THEN a.string_value END) AS shape,
       max(CASE WHEN a.key = 'debug.region_type' AND a.string_value != '' THEN a.string_value END) AS region_type,
       max(CASE WHEN a.key = 'debug.allocator_name' AND a.string_value != '' THEN a.string_value END) AS allocator_name,
-      max(CASE WHEN a.key = 'debug.index_on_host' AND a.value_type != 'string' THEN _xplane_num(a.value_type, a.int_value, a.real_value) END) AS index_on_host
+      max(CASE WHEN a.key = 'debug.index_on_host' AND a.value_type != 'string' THEN CASE a.value_type WHEN 'int' THEN a.int_value WHEN 'real' THEN a.real_value WHEN 'uint' THEN xplane_uint64(a.int_value) END END) AS index_on_host
+    -- (each numeric stat as _xplane_num reads it, inline: a function call per
+    -- arg costs more than the rest)
     FROM args a
     WHERE a.arg_set_id IN (SELECT arg_set_id FROM ev)
     GROUP BY a.arg_set_id
