@@ -23,6 +23,8 @@
 **     the first column of its first row (NULL when none); as trace processor
 **     does, an argument must have its declared type or be NULL (an INTEGER
 **     passed for a DOUBLE is an error) and a second row is an error
+** and trace processor's built-in extract_arg(arg_set_id, key) is defined the
+** same way over args (indexed on arg_set_id, key).
 ** Exit status: 0 ok, 1 any SQL error (printed with the statement).
 */
 #include <ctype.h>
@@ -445,6 +447,16 @@ int main(int argc, char **argv) {
                                 views[i][0], argv[3]);
     if (!run_plain(sql)) return 1;
     sqlite3_free(sql);
+  }
+  /* extract_arg(arg_set_id, key), trace processor's built-in: the arg's value
+  ** (string_value, real_value or int_value by its value_type), NULL when
+  ** the set has no such key (an arg set has one arg per key there too). */
+  if (!run_plain("CREATE INDEX temp.args_set_key ON args(arg_set_id, key)") ||
+      !define_function("extract_arg(arg_set_id ARGSETID, key STRING) RETURNS LONG AS "
+                       "SELECT CASE value_type WHEN 'string' THEN string_value WHEN 'real' THEN real_value "
+                       "ELSE int_value END FROM args WHERE arg_set_id = $arg_set_id AND key = $key")) {
+    fprintf(stderr, "perfetto_sql_shim: cannot define extract_arg\n");
+    return 1;
   }
   char *script = argc == 5 ? read_file(argv[4]) : read_file("/dev/stdin");
   if (!script) {

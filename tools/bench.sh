@@ -34,7 +34,10 @@
 # loading the trace alone (trace_processor_shell on SELECT 1), loading plus
 # the summary (tp_plugin/tp_run.sh), the extension's summary in a fresh
 # sqlite3 process, and the ratios (load + summary) / extension and
-# (summary - load) / extension.
+# (summary - load) / extension; then the same summary figures as CPU
+# seconds (user + system, from /usr/bin/time), steadier than wall time on a
+# shared machine, and the CPU ratio (load + summary) / extension (issue 15:
+# within 10x). BENCH_TP_SIZES="" measures the real profiles only.
 # Results: copy the printed tables into BENCHMARKS.md with the date and machine.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -90,8 +93,12 @@ summary_twice() { # FILE -> a script running the summary twice in one process, t
   echo "$BENCH_DIR/script.sql"
 }
 
+# CPU seconds (user + system) in a /usr/bin/time -f '%U %S' output file.
+cpu_of() { tail -1 "$1" | awk '{printf "%.2f", $1 + $2}'; }
+
 tp_part() {
   local tps=${TRACE_PROCESSOR_SHELL:-$XPLANE_SRC/../shared/tools/trace_processor_shell} f name t0 t1 conv load tpsum ext
+  local cload ctp cext
   if [ ! -x "$tps" ]; then
     echo "trace processor part skipped: no trace_processor_shell at $tps"
     return
@@ -101,29 +108,31 @@ tp_part() {
   for name in gpu_mw xprof_tpu_inference_2; do
     [ -f "$XPLANE_SRC/../shared/data/$name.xplane.pb" ] && files+=("$XPLANE_SRC/../shared/data/$name.xplane.pb")
   done
-  for mb in ${BENCH_TP_SIZES:-10 100 1000}; do
+  for mb in ${BENCH_TP_SIZES-10 100 1000}; do
     f=$BENCH_DIR/gpu$mb/plugins/profile/run1/host0.xplane.pb
     [ -f "$f" ] || "$GEN" --out "$BENCH_DIR/gpu$mb" --style gpu --target-mb "$mb" --seed 11 >/dev/null
     files+=("$f")
   done
-  printf '\n%-24s %10s | %8s %8s %9s | %9s | %8s %8s\n' profile bytes convert tp_load tp_summary ext_summary \
-    ratio sum_ratio
+  printf '\n%-24s %10s | %8s %8s %9s | %9s | %8s %8s | %8s %8s %8s %8s\n' profile bytes convert tp_load tp_summary \
+    ext_summary ratio sum_ratio cpu_load cpu_tp cpu_ext cpu_ratio
   for f in "${files[@]}"; do
     name=$(basename "$(dirname "$(dirname "$(dirname "$f")")")")/$(basename "$f")
     [[ $f == */shared/data/* ]] && name=$(basename "$f")
     t0=$(date +%s.%N); "$XPLANE_BUILD_DIR/tp_plugin/xplane2perfetto" -o "$BENCH_DIR/tp.pftrace" "$f" > /dev/null
     t1=$(date +%s.%N); conv=$(echo "$t1 - $t0" | bc -l)
-    t0=$(date +%s.%N); "$tps" -q "$BENCH_DIR/one.sql" "$BENCH_DIR/tp.pftrace" > /dev/null 2>&1
-    t1=$(date +%s.%N); load=$(echo "$t1 - $t0" | bc -l)
+    t0=$(date +%s.%N); /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' "$tps" -q "$BENCH_DIR/one.sql" "$BENCH_DIR/tp.pftrace" > /dev/null 2>&1
+    t1=$(date +%s.%N); load=$(echo "$t1 - $t0" | bc -l); cload=$(cpu_of "$BENCH_DIR/cpu")
     t0=$(date +%s.%N)
-    TRACE_PROCESSOR_SHELL=$tps "$XPLANE_SRC/tp_plugin/tp_run.sh" "$BENCH_DIR/tp.pftrace" queries/summary.sql > "$BENCH_DIR/tp.json"
-    t1=$(date +%s.%N); tpsum=$(echo "$t1 - $t0" | bc -l)
+    TRACE_PROCESSOR_SHELL=$tps /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' \
+      "$XPLANE_SRC/tp_plugin/tp_run.sh" "$BENCH_DIR/tp.pftrace" queries/summary.sql > "$BENCH_DIR/tp.json"
+    t1=$(date +%s.%N); tpsum=$(echo "$t1 - $t0" | bc -l); ctp=$(cpu_of "$BENCH_DIR/cpu")
     t0=$(date +%s.%N)
-    (cd "$XPLANE_SRC" && sqlite3 -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$f'" :memory: \
-      ".read queries/summary.sql" > "$BENCH_DIR/ext.json")
-    t1=$(date +%s.%N); ext=$(echo "$t1 - $t0" | bc -l)
-    printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s\n' "$name" "$(stat -c %s "$f")" "$conv" "$load" \
-      "$tpsum" "$ext" "$(ratio "$tpsum" "$ext")" "$(ratio "$(echo "$tpsum - $load" | bc -l)" "$ext")"
+    (cd "$XPLANE_SRC" && /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' sqlite3 -bail -cmd ".load $EXT" \
+      -cmd ".parameter set @profile '$f'" :memory: ".read queries/summary.sql" > "$BENCH_DIR/ext.json")
+    t1=$(date +%s.%N); ext=$(echo "$t1 - $t0" | bc -l); cext=$(cpu_of "$BENCH_DIR/cpu")
+    printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s | %8.2f %8.2f %8.2f %8s\n' "$name" "$(stat -c %s "$f")" \
+      "$conv" "$load" "$tpsum" "$ext" "$(ratio "$tpsum" "$ext")" "$(ratio "$(echo "$tpsum - $load" | bc -l)" "$ext")" \
+      "$cload" "$ctp" "$cext" "$(ratio "$ctp" "$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l)")"
   done
 }
 if [ "${BENCH_PARTS:-all}" = tp ]; then

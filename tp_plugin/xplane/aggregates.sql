@@ -86,20 +86,17 @@ CREATE PERFETTO TABLE xplane_hints(
   first_seen LONG
 ) AS
 WITH
-  ev AS (
+  ev AS MATERIALIZED (
     SELECT e.arg_set_id, row_number() OVER (ORDER BY p.pid, e.line_index, e.event_index) AS seen
     FROM xplane_analysis_event e
     JOIN process p USING (upid)
   ),
+  -- (one arg per key in an arg set: trace processor keeps the last value)
   arg AS (
-    SELECT arg_set_id, key, int_value, string_value, real_value, value_type
-    FROM (
-      SELECT a.*, row_number() OVER (PARTITION BY a.arg_set_id, a.key ORDER BY a.id DESC) AS last
-      FROM args a
-      JOIN ev USING (arg_set_id)
-      WHERE a.key IN ('debug.run_id', 'debug.source', 'debug.source_file', 'debug.file_name')
-    )
-    WHERE last = 1
+    SELECT a.arg_set_id, a.key, a.int_value, a.string_value, a.real_value, a.value_type
+    FROM args a
+    WHERE a.arg_set_id IN (SELECT arg_set_id FROM ev)
+      AND a.key IN ('debug.run_id', 'debug.source', 'debug.source_file', 'debug.file_name')
   ),
   per_event AS (
     SELECT

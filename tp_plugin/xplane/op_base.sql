@@ -110,7 +110,9 @@ SELECT
     WHEN 'real' THEN $real_value
   END;
 
--- The args of the ops that the op columns read, the last of each key.
+-- The args of the ops that the op columns read (trace processor keeps one
+-- arg per key in an arg set: the stat's last value, as the extension reads
+-- it).
 CREATE PERFETTO TABLE _xplane_op_arg(
   -- Arg set of the op.
   arg_set_id ARGSETID,
@@ -125,19 +127,13 @@ CREATE PERFETTO TABLE _xplane_op_arg(
   -- Its value_type.
   value_type STRING
 ) AS
-SELECT arg_set_id, key, int_value, string_value, real_value, value_type
-FROM (
-  SELECT
-    a.arg_set_id, a.key, a.int_value, a.string_value, a.real_value, a.value_type,
-    row_number() OVER (PARTITION BY a.arg_set_id, a.key ORDER BY a.id DESC) AS last
-  FROM args a
-  JOIN _xplane_op_base b USING (arg_set_id)
-  WHERE a.key IN ('debug.hlo_category', 'debug.hlo_module', 'debug.program_id', 'debug.tf_op', 'debug.name',
-                  'debug.source', 'debug.source_file', 'debug.file_name', 'debug.long_name', 'debug.flops',
-                  'debug.bytes_accessed', 'debug.device_offset_ps', 'debug.device_duration_ps',
-                  'debug.correlation_id', 'debug.xplane_metadata_name')
-)
-WHERE last = 1;
+SELECT a.arg_set_id, a.key, a.int_value, a.string_value, a.real_value, a.value_type
+FROM args a
+WHERE a.arg_set_id IN (SELECT arg_set_id FROM _xplane_op_base)
+  AND a.key IN ('debug.hlo_category', 'debug.hlo_module', 'debug.program_id', 'debug.tf_op', 'debug.name',
+                'debug.source', 'debug.source_file', 'debug.file_name', 'debug.long_name', 'debug.flops',
+                'debug.bytes_accessed', 'debug.device_offset_ps', 'debug.device_duration_ps',
+                'debug.correlation_id', 'debug.xplane_metadata_name');
 
 -- The stats of each op that the op columns show. A numeric stat is kept as
 -- its arg's value_type, int_value and real_value: its value has the stat's

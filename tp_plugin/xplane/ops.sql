@@ -36,7 +36,8 @@ WITH
     SELECT op_id, utid, rn, start_ps, end_ps, marker_like FROM _xplane_op_base
   ),
   marker AS MATERIALIZED (
-    SELECT * FROM _xplane_op_base WHERE prev_max_end IS NOT NULL AND start_ps > prev_max_end
+    SELECT op_id, utid, rn, end_ps, marker_like FROM _xplane_op_base
+    WHERE prev_max_end IS NOT NULL AND start_ps > prev_max_end
   ),
   candidate AS (
     SELECT
@@ -52,6 +53,8 @@ WITH
     FROM marker m
     CROSS JOIN (VALUES (1), (2), (3), (4), (5), (6), (7), (8)) d
     CROSS JOIN base n ON n.utid = m.utid AND n.rn = m.rn + d.column1
+    -- (a marker that is not marker-like is its own payload: no candidates)
+    WHERE m.marker_like IS NOT 0
   ),
   firsts AS (
     SELECT

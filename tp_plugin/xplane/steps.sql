@@ -36,8 +36,8 @@ INCLUDE PERFETTO MODULE xplane.rules;
 INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
 
--- The last arg of a key in the arg sets of some slices, read as an integer
--- (xplane_int_like).
+-- The arg of a key in the arg sets of some slices (one per key: trace
+-- processor keeps the last value), read as an integer (xplane_int_like).
 CREATE PERFETTO TABLE _xplane_step_int_arg(
   -- Arg set of a host slice.
   arg_set_id ARGSETID,
@@ -46,21 +46,16 @@ CREATE PERFETTO TABLE _xplane_step_int_arg(
   -- The last arg of the key as an integer.
   v LONG
 ) AS
-SELECT arg_set_id, key, v
-FROM (
-  SELECT
-    a.arg_set_id,
-    a.key,
-    -- (integers inline: a function call per arg costs more than the rest)
-    CASE WHEN a.value_type IN ('int', 'uint') THEN a.int_value
-         ELSE xplane_int_like(a.value_type, a.int_value, a.string_value, a.real_value) END AS v,
-    row_number() OVER (PARTITION BY a.arg_set_id, a.key ORDER BY a.id DESC) AS last
-  FROM args a
-  JOIN (SELECT arg_set_id, name FROM xplane_slice WHERE plane_name GLOB '/host:*') s USING (arg_set_id)
-  WHERE a.key IN ('debug.correlation_id', 'debug.step_num', 'debug.step')
-    AND (a.key = 'debug.correlation_id' OR s.name = 'train')
-)
-WHERE last = 1;
+SELECT
+  a.arg_set_id,
+  a.key,
+  -- (integers inline: a function call per arg costs more than the rest)
+  CASE WHEN a.value_type IN ('int', 'uint') THEN a.int_value
+       ELSE xplane_int_like(a.value_type, a.int_value, a.string_value, a.real_value) END AS v
+FROM args a
+JOIN (SELECT arg_set_id, name FROM xplane_slice WHERE plane_name GLOB '/host:*') s USING (arg_set_id)
+WHERE a.key IN ('debug.correlation_id', 'debug.step_num', 'debug.step')
+  AND (a.key = 'debug.correlation_id' OR s.name = 'train');
 
 -- Every step marker of every source (0 steps_line, 1 host_annotation,
 -- 2 module).

@@ -58,18 +58,13 @@ CREATE PERFETTO TABLE _xplane_window_tf(
 SELECT
   arg_set_id,
   xplane_effective_tf_op(
-    max(CASE WHEN key = 'debug.tf_op' AND value_type = 'string' AND string_value != '' AND last = 1
-             THEN string_value END),
-    max(CASE WHEN key = 'debug.name' AND value_type = 'string' AND string_value != '' AND last = 1
-             THEN string_value END)
+    max(CASE WHEN key = 'debug.tf_op' AND value_type = 'string' AND string_value != '' THEN string_value END),
+    max(CASE WHEN key = 'debug.name' AND value_type = 'string' AND string_value != '' THEN string_value END)
   ) AS tf_op
-FROM (
-  SELECT a.arg_set_id, a.key, a.string_value, a.value_type,
-         row_number() OVER (PARTITION BY a.arg_set_id, a.key ORDER BY a.id DESC) AS last
-  FROM args a
-  WHERE a.key IN ('debug.tf_op', 'debug.name')
-    AND a.arg_set_id IN (SELECT arg_set_id FROM _xplane_window_event)
-)
+-- (one arg per key in an arg set: trace processor keeps the last value)
+FROM args
+WHERE key IN ('debug.tf_op', 'debug.name')
+  AND arg_set_id IN (SELECT arg_set_id FROM _xplane_window_event)
 GROUP BY arg_set_id
 ORDER BY arg_set_id;
 
