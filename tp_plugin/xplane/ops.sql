@@ -74,7 +74,8 @@ SELECT
     ELSE m.op_id
   END AS payload_op_id
 FROM marker m
-LEFT JOIN firsts f ON f.marker_id = m.op_id;
+LEFT JOIN firsts f ON f.marker_id = m.op_id
+ORDER BY m.op_id;
 
 -- The device ops, numeric stats as (value_type, int_value, real_value).
 CREATE PERFETTO TABLE _xplane_ops(

@@ -142,6 +142,9 @@ CREATE PERFETTO TABLE xplane_slice(
   -- Args of the slice (every effective XStat as debug.<name>).
   arg_set_id ARGSETID
 ) AS
+-- (a MATERIALIZED copy of _xplane_line: SQLite indexes it for the lookup per
+-- slice, where it would scan the table of trace processor)
+WITH line AS MATERIALIZED (SELECT upid, line_index, line_label FROM _xplane_line)
 SELECT
   s.id,
   s.ts,
@@ -177,7 +180,8 @@ JOIN (
   SELECT upid, CASE WHEN name GLOB '[[]*] *' THEN substr(name, instr(name, '] ') + 2) ELSE name END AS pn
   FROM process
 ) p USING (upid)
-LEFT JOIN _xplane_line l ON l.upid = t.upid AND l.line_index = a.line_index;
+LEFT JOIN line l ON l.upid = t.upid AND l.line_index = a.line_index
+ORDER BY s.id;
 
 -- The analysis events (docs/ANALYSIS.md): a start, a duration > 0
 -- and a non-empty name, with their analysis parent and exclusive time.
@@ -228,11 +232,13 @@ WITH
   -- (MATERIALIZED: SQLite then indexes the CTEs for the joins below, which it
   -- cannot do on the tables of trace processor)
   ev AS MATERIALIZED (
-    SELECT * FROM xplane_slice WHERE name IS NOT NULL AND name != '' AND dur_ps > 0
+    SELECT id, utid, line_index, event_index, parent_id, parent_line_index, parent_event_index, dur_ps
+    FROM xplane_slice WHERE name IS NOT NULL AND name != '' AND dur_ps > 0
   ),
   parented AS MATERIALIZED (
     SELECT
-      e.*,
+      e.id,
+      e.dur_ps,
       -- (CAST: a typed column, so SQLite can index the join on it)
       CAST(CASE WHEN e.parent_event_index IS NULL THEN e.parent_id ELSE p.id END AS INT) AS analysis_parent_id
     FROM ev e
@@ -264,13 +270,15 @@ SELECT
   e.start_ps,
   e.dur_ps,
   e.end_ps,
-  e.analysis_parent_id,
+  pa.analysis_parent_id,
   max(0, e.dur_ps - coalesce(c.children_ps, 0)) AS self_ps,
   e.ts,
   e.dur,
   e.arg_set_id
-FROM parented e
-LEFT JOIN children c USING (id);
+FROM xplane_slice e
+JOIN parented pa USING (id)
+LEFT JOIN children c USING (id)
+ORDER BY e.id;
 
 -- The converted events with the columns of the extension's xplane_events
 -- that a trace holds (the canned summary's global breakdown reads them):

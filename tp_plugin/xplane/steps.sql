@@ -132,7 +132,8 @@ SELECT
   row_number() OVER (ORDER BY k, start_ps, number, plane_index) AS mid,
   row_number() OVER (PARTITION BY k ORDER BY start_ps, number, plane_index) AS r,
   *
-FROM chosen;
+FROM chosen
+ORDER BY mid;
 
 -- Each op's marker (mid), where it has one.
 CREATE PERFETTO TABLE _xplane_op_marker(
@@ -171,7 +172,8 @@ WITH
 SELECT l.op_id, m.mid
 FROM latest l
 JOIN _xplane_step_marker m ON m.k = l.k AND m.r = l.r
-WHERE l.op_id IS NOT NULL AND l.t < m.start_ps + m.dur_ps;
+WHERE l.op_id IS NOT NULL AND l.t < m.start_ps + m.dur_ps
+ORDER BY l.op_id;
 
 -- One row per step per device: a device marker, or a host annotation times
 -- each device plane that has ops (the annotation itself, on its host plane,
@@ -217,7 +219,8 @@ CREATE PERFETTO TABLE _xplane_op_step(
 SELECT om.op_id, m.number AS step, m.mid, b.upid
 FROM _xplane_op_marker om
 JOIN _xplane_step_marker m USING (mid)
-JOIN _xplane_op_base b USING (op_id);
+JOIN _xplane_op_base b USING (op_id)
+ORDER BY om.op_id;
 
 -- The steps.
 CREATE PERFETTO TABLE xplane_steps(
