@@ -27,7 +27,8 @@
 ** xplane_space columns. Arg keys are `debug.<annotation>` with '.', '['
 ** and ']' of the annotation name turned into '_', as trace processor stores
 ** a debug annotation (`xplane.plane_index` is `debug.xplane_plane_index`;
-** a key given twice on one slice is kept twice here, once there), value_type
+** a key given twice on one slice is one arg, as there: the last value at
+** the first one's position), value_type
 ** int/uint/real/string, one arg set per slice (arg_set_id = the slice id
 ** here; trace processor draws arg set ids from its own sequence); arg ids in
 ** import order (slice id, then the annotation's position). Flows as trace
