@@ -43,17 +43,26 @@ CREATE PERFETTO TABLE _xplane_step_int_arg(
   arg_set_id ARGSETID,
   -- debug.correlation_id, debug.step_num or debug.step.
   key STRING,
-  -- The last arg of the key as an integer.
-  v LONG
+  -- The arg as an integer.
+  v LONG,
+  -- Exact start of the slice in ps.
+  start_ps LONG
 ) AS
+WITH
+  -- (MATERIALIZED: SQLite indexes it for the lookup per arg, where it would
+  -- scan the table of trace processor)
+  host AS MATERIALIZED (
+    SELECT arg_set_id, name, start_ps FROM xplane_slice WHERE plane_name GLOB '/host:*'
+  )
 SELECT
   a.arg_set_id,
   a.key,
   -- (integers inline: a function call per arg costs more than the rest)
   CASE WHEN a.value_type IN ('int', 'uint') THEN a.int_value
-       ELSE xplane_int_like(a.value_type, a.int_value, a.string_value, a.real_value) END AS v
+       ELSE xplane_int_like(a.value_type, a.int_value, a.string_value, a.real_value) END AS v,
+  s.start_ps
 FROM args a
-JOIN (SELECT arg_set_id, name FROM xplane_slice WHERE plane_name GLOB '/host:*') s USING (arg_set_id)
+JOIN host s USING (arg_set_id)
 WHERE a.key IN ('debug.correlation_id', 'debug.step_num', 'debug.step')
   AND (a.key = 'debug.correlation_id' OR s.name = 'train');
 
@@ -144,9 +153,8 @@ CREATE PERFETTO TABLE _xplane_op_marker(
 ) AS
 WITH
   launch AS (
-    SELECT a.v AS correlation, min(s.start_ps) AS t
+    SELECT a.v AS correlation, min(a.start_ps) AS t
     FROM _xplane_step_int_arg a
-    JOIN xplane_slice s USING (arg_set_id)
     WHERE a.key = 'debug.correlation_id' AND a.v IS NOT NULL
     GROUP BY a.v
   ),
