@@ -70,7 +70,10 @@ CREATE PERFETTO TABLE _xplane_scope_all(
   pruned BOOL
 ) AS
 WITH
-  region AS (
+  -- (MATERIALIZED: SQLite indexes the copy of the prefixes for the lookup per
+  -- op, where it would scan the table of trace processor; region is read twice)
+  prefix AS MATERIALIZED (SELECT path, parts, prefix, d, parent FROM _xplane_scope_prefix),
+  region AS MATERIALIZED (
     SELECT
       p.prefix AS scope_path,
       min(p.d) AS depth,
@@ -80,7 +83,7 @@ WITH
       sum(CASE WHEN p.d = p.parts THEN max(0, b.self_ps) ELSE 0 END) AS exclusive_ps
     FROM _xplane_op_info i
     JOIN _xplane_op_base b USING (op_id)
-    JOIN _xplane_scope_prefix p ON p.path = i.scope_path AND p.parts = i.scope_parts
+    JOIN prefix p ON p.path = i.scope_path AND p.parts = i.scope_parts
     GROUP BY p.prefix
   ),
   kids AS (
