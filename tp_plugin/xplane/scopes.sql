@@ -87,7 +87,8 @@ WITH
     GROUP BY p.prefix
   ),
   kids AS (
-    SELECT parent AS scope_path, count(*) AS n_kids, max(inclusive_ps) AS kid_inclusive_ps
+    -- (CAST: a typed column, so SQLite can index the join on it)
+    SELECT CAST(parent AS TEXT) AS scope_path, count(*) AS n_kids, max(inclusive_ps) AS kid_inclusive_ps
     FROM region
     WHERE parent IS NOT NULL
     GROUP BY parent
