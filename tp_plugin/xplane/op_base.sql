@@ -7,7 +7,8 @@
 -- A device op is an analysis event on a device-op line (`XLA Ops`,
 -- `Async XLA Ops`, `Stream #...` of a `/device:` plane), numbered as the
 -- extension numbers them (op_id: plane, track, line, event order). Stats are
--- read as the extension reads them: the last arg of a key; text stats count
+-- read as the extension reads them: the last value of a key (the one arg of
+-- the key that trace processor keeps); text stats count
 -- when non-empty strings (bytes stats are hex strings in the trace, raw
 -- bytes in the extension); numeric stats are integers or reals (a uint64
 -- over 2^63 - 1 as its exact decimal text).
