@@ -209,7 +209,9 @@ static void idmap_place(xp_idmap *m, int64_t key, int32_t val) {
 
 int xp_idmap_reserve(xp_idmap *m, uint32_t n) {
   if (m->vals && (uint64_t)n * 2 <= m->mask) return 1;
-  uint64_t cap = 16;
+  /* At most half full; small maps stay small (a plane of one name: 4 slots,
+  ** 48 bytes), as a profile can hold a million of them. */
+  uint64_t cap = 4;
   while (cap < (uint64_t)n * 2 + 2) cap *= 2;
   if (cap > UINT32_MAX) return 0;
   int64_t *keys = xp_malloc(sizeof(int64_t) * cap);
