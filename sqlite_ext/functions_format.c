@@ -172,18 +172,12 @@ static unsigned hexval(char c) {
          : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16u;
 }
 
-/* Decode one UTF-8 code point at p (U+FFFD for an invalid byte). */
+/* Decode one UTF-8 code point at p: U+FFFD for each ill-formed sequence's
+** maximal subpart (util.h: xp_utf8_next), so the output is always valid. */
 static unsigned utf8_next(const unsigned char **p, const unsigned char *end) {
-  const unsigned char *s = *p;
-  unsigned c = *s++;
-  int extra = c >= 0xf0 && c < 0xf8 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 && c < 0xe0 ? 1 : c < 0x80 ? 0 : -1;
-  if (extra < 0) { *p = s; return 0xfffd; }
-  unsigned cp = extra == 3 ? c & 7 : extra == 2 ? c & 15 : extra == 1 ? c & 31 : c;
-  for (int i = 0; i < extra; i++) {
-    if (s >= end || (*s & 0xc0) != 0x80) { *p = s; return 0xfffd; }
-    cp = (cp << 6) | (*s++ & 0x3f);
-  }
-  *p = s;
+  uint32_t cp;
+  int k = xp_utf8_next(*p, (size_t)(end - *p), &cp);
+  *p += k > 0 ? k : -k;
   return cp;
 }
 
@@ -220,6 +214,7 @@ static int jp_string(jp *j, xp_buf *raw) {
               j->p += 6;
             }
           }
+          if (cp >= 0xd800 && cp < 0xe000) cp = 0xfffd; /* a lone surrogate is no character */
           break;
         }
         default: cp = (unsigned char)e; break;
