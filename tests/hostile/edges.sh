@@ -76,7 +76,7 @@ if run depth; then
     "$d|error|$why|$e/h.xplane.pb|ok|" \
     "SELECT group_concat(file || '|' || status || '|' || coalesce(substr(error, 1, ${#why}), ''), '|') FROM (SELECT * FROM xplane_files('$R') ORDER BY file)"
   expect_out "depth: skipped on request, with a warning naming it" \
-    "1|skipped $d: $why" \
+    $'1\n'"1|skipped $d: $why" \
     "SELECT xplane_skip_unreadable(1)" \
     "SELECT (SELECT count(*) FROM xplane_events('$R')), (SELECT substr(warnings, instr(warnings, 'skipped'), ${#d} + 10 + ${#why}) FROM xplane_space('$R'))"
   # only the deep profile: the error says why nothing was found, not "no profile"
@@ -224,16 +224,27 @@ if run 16; then
   expect_out "16: two hard links, one connection: one entry, one open" $'1\n1,1,1' \
     "SELECT count(*) = (SELECT count(*) FROM xplane_ops('$B')) FROM xplane_ops('$A')" "$st"
   # the file column names the link queried
-  expect_out "16: each link keeps its own name" "$B"$'\n'"1,1,1" \
-    "SELECT DISTINCT file FROM xplane_ops('$A') WHERE 0" "SELECT DISTINCT file FROM xplane_ops('$B')" "$st"
-  # (the prefetch opens one; each link's scan is then a hit)
+  expect_out "16: each link keeps its own name" $'1\n'"$B"$'\n'"1,1,1" \
+    "SELECT count(*) > 0 FROM xplane_ops('$A')" "SELECT DISTINCT file FROM xplane_ops('$B')" "$st"
+  # (the prefetch finds one distinct file: nothing to do in parallel; A's
+  # scan opens it, B's is a hit)
   expect_out "16: a logdir of both links (prefetch): one open" \
-    "$A|1"$'\n'"$B|1"$'\n'"1,1,2" \
+    "$A|1"$'\n'"$B|1"$'\n'"1,1,1" \
     "SELECT file, count(*) > 0 FROM xplane_ops('$TMP/links') GROUP BY file ORDER BY file" "$st"
+  # with a third, other profile the prefetch works on two threads: it opens A
+  # and C once each; then A, B (A's entry) and C are hits
+  "$GEN" --out "$TMP/g2" --steps 4 --ops-per-step 50 --seed 7 >/dev/null
+  mkdir -p "$TMP/links/c"
+  cp "$(ls "$TMP"/g2/plugins/profile/run1/*.xplane.pb | head -n 1)" "$TMP/links/c/h.xplane.pb"
+  expect_out "16: a logdir of both links and another profile (prefetch): two opens" "3"$'\n'"2,2,3" \
+    "SELECT count(DISTINCT file) FROM xplane_ops('$TMP/links')" "$st"
+  expect_out "16: xplane_space names the link queried as the file read" $'1\n'"$B"$'\n'"1,1,1" \
+    "SELECT count(*) > 0 FROM xplane_ops('$A')" "SELECT source_file FROM xplane_space('$B')" "$st"
+  rm -r "$TMP/links/c"
   # a link replaced by a copy (another inode) is opened anew
   cp "$P" "$B.new" && mv "$B.new" "$B"
-  expect_out "16: a replaced link is its own entry" "2,2,0" \
-    "SELECT count(*) FROM xplane_ops('$A') WHERE 0" "SELECT count(*) FROM xplane_ops('$B') WHERE 0" "$st"
+  expect_out "16: a replaced link is its own entry" $'1\n1\n2,2,0' \
+    "SELECT count(*) > 0 FROM xplane_ops('$A')" "SELECT count(*) > 0 FROM xplane_ops('$B')" "$st"
   # aggregates count in the budget: building xplane_op_names grows the cache's
   # bytes by at least 40 bytes a row (its name and three int64 per row).
   by="SELECT json_extract(xplane_cache_stats(), '\$.bytes')"
