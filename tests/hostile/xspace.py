@@ -21,6 +21,10 @@ schema/xplane.proto (independent of the extension's decoder). KIND:
                  stats, all with stat metadata id 2 ("s"), values 0..N-1
   ops N          the plane of `lines 0` with one line of N ops, each 10 ps,
                  back to back (offsets 0, 10, 20, ...)
+  named_ops N    the plane of `lines 0` with one line of N ops (10 ps each,
+                 back to back), each its own name "op<i>" (metadata id i+1)
+                 and a str stat tf_op (stat id N+1) of 1,000 characters, its
+                 own ("<i>" then 'x's)
   utf8 0         a plane "/device:GPU:0" whose event name (id 1), stat name
                  (id 2), line name and one str stat value hold BAD_UTF8 (below)
                  between ASCII; one line, one op (offset 0, 1000 ps) with that
@@ -154,6 +158,15 @@ def main():
         evs = b"".join(f_bytes(4, f_int(1, 1) + f_int(2, 10 * i) + f_int(3, 10)) for i in range(n))
         line = f_bytes(3, f_int(1, 1) + f_bytes(2, "XLA Ops") + evs)
         data = f_bytes(1, f_bytes(2, "/device:GPU:0") + meta_entry(1, "fusion.1") + line)
+    elif kind == "named_ops":
+        tf = n + 1
+        evs = b"".join(f_bytes(4, f_int(1, i + 1) + f_int(2, 10 * i) + f_int(3, 10) +
+                               f_bytes(4, f_int(1, tf) + f_bytes(5, (str(i) + "x" * 1000)[:1000])))
+                       for i in range(n))
+        metas = b"".join(meta_entry(i + 1, "op%d" % i) for i in range(n))
+        smeta = f_bytes(5, f_int(1, tf) + f_bytes(2, f_int(1, tf) + f_bytes(2, "tf_op")))
+        line = f_bytes(3, f_int(1, 1) + f_bytes(2, "XLA Ops") + evs)
+        data = f_bytes(1, f_bytes(2, "/device:GPU:0") + metas + smeta + line)
     elif kind == "utf8":
         data = utf8_profile()
     else:
