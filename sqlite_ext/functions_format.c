@@ -214,7 +214,6 @@ static int jp_string(jp *j, xp_buf *raw) {
               j->p += 6;
             }
           }
-          if (cp >= 0xd800 && cp < 0xe000) cp = 0xfffd; /* a lone surrogate is no character */
           break;
         }
         default: cp = (unsigned char)e; break;
