@@ -181,6 +181,17 @@ static unsigned utf8_next(const unsigned char **p, const unsigned char *end) {
   return cp;
 }
 
+/* The same over parsed text, where an escaped lone surrogate ("\ud800",
+** kept as Python's json keeps it) is stored as its 3-byte form ED A0..BF xx. */
+static unsigned parsed_next(const unsigned char **p, const unsigned char *end) {
+  const unsigned char *s = *p;
+  if (end - s >= 3 && s[0] == 0xed && s[1] >= 0xa0 && s[1] <= 0xbf && s[2] >= 0x80 && s[2] <= 0xbf) {
+    *p += 3;
+    return 0xd000u | (unsigned)(s[1] & 0x3f) << 6 | (unsigned)(s[2] & 0x3f);
+  }
+  return utf8_next(p, end);
+}
+
 /* Parse a JSON string at j->p into its code points, appended as UTF-8 to raw. */
 static int jp_string(jp *j, xp_buf *raw) {
   if (j->p >= j->end || *j->p != '"') { j->err = "expected a string"; return 0; }
@@ -242,7 +253,7 @@ static void emit_string(xp_buf *out, const char *z, int n) {
   const unsigned char *p = (const unsigned char *)z, *end = p + n;
   xp_buf_appendchar(out, 1, '"');
   while (p < end) {
-    unsigned cp = utf8_next(&p, end);
+    unsigned cp = parsed_next(&p, end);
     switch (cp) {
       case '"': xp_buf_appendall(out, "\\\""); continue;
       case '\\': xp_buf_appendall(out, "\\\\"); continue;
