@@ -49,6 +49,13 @@ typedef struct tracks {
   int64_t n_hints;
 } tracks;
 
+static int64_t tracks_bytes(const void *t_) {
+  const tracks *t = t_;
+  int64_t n = (int64_t)sizeof(*t) + t->n_hints * (int64_t)sizeof(xp_hint); /* aggs: the analysis's (counted there) */
+  for (int64_t i = 0; i < t->n_hints; i++) n += xp_str_bytes(t->hints[i].value);
+  return n;
+}
+
 static void tracks_free(void *t_) {
   tracks *t = t_;
   for (int64_t i = 0; i < t->n_hints; i++) xp_free(t->hints[i].value);
@@ -92,6 +99,15 @@ typedef struct op_names {
   xp_tf_count *tf;
   int64_t n_tf;
 } op_names;
+
+static int64_t op_names_bytes(const void *o_) {
+  const op_names *o = o_;
+  int64_t n = (int64_t)sizeof(*o) + o->n * (int64_t)sizeof(xp_op_group) + o->n_tf * (int64_t)sizeof(xp_tf_count);
+  for (int64_t i = 0; i < o->n; i++)
+    n += xp_str_bytes(o->v[i].shape_signature) + xp_str_bytes(o->v[i].source_file) + xp_str_bytes(o->v[i].tf_op);
+  for (int64_t i = 0; i < o->n_tf; i++) n += xp_str_bytes(o->tf[i].tf_op);
+  return n;
+}
 
 static void op_names_free(void *o_) {
   op_names *o = o_;
@@ -270,6 +286,11 @@ typedef struct gaps {
   int64_t n;
 } gaps;
 
+static int64_t gaps_bytes(const void *g_) {
+  const gaps *g = g_;
+  return (int64_t)sizeof(*g) + g->n * (int64_t)sizeof(xp_gap_group);
+}
+
 static void gaps_free(void *g_) {
   gaps *g = g_;
   xp_free(g->v);
@@ -349,6 +370,14 @@ typedef struct op_regions {
   char **paths;      /* the distinct window paths (owned) */
   int64_t n_paths;
 } op_regions;
+
+static int64_t op_regions_bytes(const void *r_) {
+  const op_regions *r = r_;
+  int64_t n = (int64_t)sizeof(*r) + r->n * (int64_t)sizeof(xp_op_region) + r->n_paths * (int64_t)sizeof(char *);
+  for (int64_t i = 0; i < r->n; i++) n += xp_str_bytes(r->v[i].shape_signature);
+  for (int64_t i = 0; i < r->n_paths; i++) n += xp_str_bytes(r->paths[i]);
+  return n;
+}
 
 static void op_regions_free(void *r_) {
   op_regions *r = r_;
@@ -539,18 +568,19 @@ static const struct {
   xp_slot slot;
   size_t size;
   void (*free_fn)(void *);
+  int64_t (*bytes_fn)(const void *); /* heap bytes held, for the cache's budget (analysis.h) */
   int (*build)(xp_profile *, void *, xp_facts *);
 } builders[] = {
-    {XP_SLOT_TRACKS, sizeof(tracks), tracks_free, make_tracks},
-    {XP_SLOT_OP_NAMES, sizeof(op_names), op_names_free, make_op_names},
-    {XP_SLOT_GAPS, sizeof(gaps), gaps_free, make_gaps},
-    {XP_SLOT_OP_REGIONS, sizeof(op_regions), op_regions_free, make_op_regions},
+    {XP_SLOT_TRACKS, sizeof(tracks), tracks_free, tracks_bytes, make_tracks},
+    {XP_SLOT_OP_NAMES, sizeof(op_names), op_names_free, op_names_bytes, make_op_names},
+    {XP_SLOT_GAPS, sizeof(gaps), gaps_free, gaps_bytes, make_gaps},
+    {XP_SLOT_OP_REGIONS, sizeof(op_regions), op_regions_free, op_regions_bytes, make_op_regions},
 };
 
 /* Build, from the facts, each aggregate whose slot is empty. */
 int xp_aggregates_build(xp_profile *p, xp_facts *f) {
   for (size_t k = 0; k < sizeof(builders) / sizeof(builders[0]); k++) {
-    void **slot = xp_analysis_slot(p, builders[k].slot, builders[k].free_fn);
+    void **slot = xp_analysis_slot_sized(p, builders[k].slot, builders[k].free_fn, builders[k].bytes_fn);
     if (!slot) return 0;
     if (*slot) continue;
     void *r = xp_malloc(builders[k].size);

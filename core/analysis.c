@@ -31,10 +31,12 @@ static void analysis_free(void *a_) {
 }
 
 /* Heap bytes of the derived data (for the cache's budget): the arrays of
-** self times, ops, steps and scopes; the aggregates' slots are not counted. */
+** self times, ops, steps and scopes, and the slots that say their size. */
 static int64_t analysis_bytes(const void *a_) {
   const xp_analysis *a = a_;
   int64_t n = (int64_t)sizeof(*a) + a->n_lines * (int64_t)sizeof(int64_t *) + a->self_bytes;
+  for (int i = 0; i < XP_N_SLOTS; i++)
+    if (a->slot[i] && a->slot_bytes[i]) n += a->slot_bytes[i](a->slot[i]);
   if (a->n_ops > 0) n += a->n_ops * (int64_t)sizeof(xp_op);
   n += a->n_aggs * (int64_t)sizeof(struct xp_track_agg);
   if (a->n_steps > 0) n += a->n_steps * (int64_t)sizeof(xp_step);
@@ -98,11 +100,19 @@ const char *const xp_op_category_names[3] = {"compute", "communication", "stall"
 const char *const xp_category_names[XP_N_CATS] = {"compute", "communication", "host", "stall", "other"};
 
 void **xp_analysis_slot(xp_profile *p, xp_slot slot, void (*free_fn)(void *)) {
+  return xp_analysis_slot_sized(p, slot, free_fn, NULL);
+}
+
+void **xp_analysis_slot_sized(xp_profile *p, xp_slot slot, void (*free_fn)(void *),
+                              int64_t (*bytes_fn)(const void *)) {
   xp_analysis *a = xp_analysis_get(p);
   if (!a) return NULL;
   a->slot_free[slot] = free_fn;
+  if (bytes_fn) a->slot_bytes[slot] = bytes_fn;
   return &a->slot[slot];
 }
+
+int64_t xp_str_bytes(const char *s) { return s ? (int64_t)strlen(s) + 1 : 0; }
 
 int xp_analysis_event(const xp_plane *pl, const xp_event *ev, const xp_event_meta **em_out, xp_str *name) {
   if (!ev->has_offset || ev->duration_ps <= 0) return 0;

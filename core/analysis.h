@@ -70,10 +70,16 @@ enum { XP_HINT_RUN_ID = 0, XP_HINT_SOURCE_FILE, XP_N_HINT_KINDS };
 
 /* Derived data that other files build and keep with the analysis (once
 ** per decode, freed with the profile). xp_analysis_slot returns the slot to
-** fill (NULL on OOM); free_fn is remembered for it. */
+** fill (NULL on OOM); free_fn is remembered for it, and bytes_fn (if not
+** NULL), the heap bytes the slot's data holds: xp_profile_bytes counts them,
+** so the cache's byte budget covers the aggregates (cache.h). */
 typedef enum { XP_SLOT_TRACKS = 0, XP_SLOT_OP_NAMES, XP_SLOT_GAPS, XP_SLOT_OP_REGIONS, XP_SLOT_DEVICES,
                XP_SLOT_HLO_STATS, XP_SLOT_KERNEL_STATS, XP_SLOT_MEMORY, XP_N_SLOTS } xp_slot;
 void **xp_analysis_slot(xp_profile *p, xp_slot slot, void (*free_fn)(void *));
+void **xp_analysis_slot_sized(xp_profile *p, xp_slot slot, void (*free_fn)(void *),
+                              int64_t (*bytes_fn)(const void *));
+/* Heap bytes of a string the slots own (0 for NULL). */
+int64_t xp_str_bytes(const char *s);
 
 /* Is this event part of the analysis? Fills *em and *name when so. */
 int xp_analysis_event(const xp_plane *pl, const xp_event *ev, const xp_event_meta **em, xp_str *name);

@@ -34,6 +34,7 @@ struct xp_analysis {
   int64_t n_scopes;     /* -1 until built */
   void *slot[XP_N_SLOTS];
   void (*slot_free[XP_N_SLOTS])(void *);
+  int64_t (*slot_bytes[XP_N_SLOTS])(const void *); /* NULL: not counted */
   int64_t n_lines;
   int64_t self_bytes;   /* bytes of the line_self arrays built (the cache's budget) */
   /* Tracks (xp_plane_tracks), per global line: the plane's first line of its

@@ -16,6 +16,10 @@
 #define XP_PROFILE_SUFFIX ".xplane.pb"
 /* Deeper than any TensorBoard layout; bounds a walk through odd trees. */
 #define XP_MAX_DEPTH 24
+#define XP_STR2(x) #x
+#define XP_STR(x) XP_STR2(x)
+#define XP_DEPTH_TEXT "not searched: more than " XP_STR(XP_MAX_DEPTH) " directory levels below the path given " \
+                      "(the depth limit of a directory walk); name this directory, or one nearer to it, instead"
 
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
@@ -146,6 +150,12 @@ static int read_dir(const char *dir, int depth, dir_files *df, xp_filelist *l, c
     if (lstat(child, &st) == 0) {
       if (S_ISDIR(st.st_mode)) {
         if (l && depth < XP_MAX_DEPTH) ok = walk_dir(child, depth + 1, l, errmsg);
+        /* Below the depth limit: not searched, listed as an entry of its own
+        ** so that nothing under it is left out silently (discover.h). */
+        else if (l && !add_error_entry(l, child, 1, "%s", XP_DEPTH_TEXT)) {
+          ok = 0;
+          *errmsg = xp_mprintf("out of memory");
+        }
       } else if (is_xplane || rank >= 0) {
         /* A name that cannot be opened (dangling link, no permission) is
         ** listed with its reason (only XPlanes: a JSON trace that cannot be

@@ -53,7 +53,10 @@ typedef struct xp_filelist {
 ** (a dangling symbolic link, no read permission) and a subdirectory that
 ** cannot be read (e.g. `lost+found` for a non-root user) are listed with
 ** `error` set (a directory with is_dir); a subdirectory or file that
-** vanishes during the walk is not listed. Tables decide what an entry with
+** vanishes during the walk is not listed. The walk goes 24 directory levels
+** below root; a directory deeper than that is not searched and is listed as
+** such an entry ("not searched: more than 24 directory levels below the path
+** given ..."), so what it may hold is never left out silently. Tables decide what an entry with
 ** an error means (vtab.c: an error naming it, or skipped on request). */
 int xp_discover(const char *root, xp_filelist *out, char **errmsg);
 void xp_filelist_free(xp_filelist *l);

@@ -4,12 +4,26 @@
 #include "json.h"
 
 
+/* A JSON string of the bytes p[0..n): always valid UTF-8 (json.h). */
 void xp_json_string(xp_buf *s, const char *p, size_t n) {
   static const char hex[] = "0123456789abcdef";
   xp_buf_appendchar(s, 1, '"');
   size_t run = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)p[i];
+    if (c >= 0x80) {
+      uint32_t cp;
+      int k = xp_utf8_next((const unsigned char *)p + i, n - i, &cp);
+      if (k > 0) {
+        i += (size_t)k - 1; /* well-formed: copied with the run */
+        continue;
+      }
+      xp_buf_append(s, p + run, i - run);
+      xp_buf_append(s, "\xef\xbf\xbd", 3); /* ill-formed: one U+FFFD per maximal subpart */
+      i += (size_t)-k - 1;
+      run = i + 1;
+      continue;
+    }
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     xp_buf_append(s, p + run, (int)(i - run));
     run = i + 1;

@@ -4,6 +4,9 @@
 ** Values keep their meaning: integers as integers (uint64 beyond int64 as its
 ** exact decimal), doubles with 17 significant digits (NaN and infinities as
 ** null), strings and resolved ref values as strings, bytes as lower-case hex.
+** The text is always valid UTF-8 and valid JSON, whatever the profile holds:
+** each ill-formed UTF-8 sequence of a name or string becomes one U+FFFD
+** (util.h: xp_utf8_next), control characters \u escapes.
 */
 #ifndef XPLANE_JSON_H
 #define XPLANE_JSON_H

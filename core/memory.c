@@ -21,6 +21,14 @@ typedef struct mem {
   int64_t n_peaks;     /* -1 until built */
 } mem;
 
+static int64_t mem_bytes(const void *m_) {
+  const mem *m = m_;
+  int64_t n = (int64_t)sizeof(*m) + m->n * (int64_t)sizeof(xp_mem_event) + m->n_allocators * (int64_t)sizeof(char *);
+  for (int64_t i = 0; i < m->n_allocators; i++) n += xp_str_bytes(m->allocators[i]);
+  for (int64_t i = 0; i < m->n_peaks; i++) n += (int64_t)sizeof(xp_mem_peak) + xp_str_bytes(m->peaks[i].ops_at_peak);
+  return n;
+}
+
 static void mem_free(void *m_) {
   mem *m = m_;
   for (int64_t i = 0; i < m->n_allocators; i++) xp_free(m->allocators[i]);
@@ -190,7 +198,7 @@ static int build_peaks(xp_profile *p, mem *m) {
 }
 
 static mem *get_mem(xp_profile *p, int peaks) {
-  void **slot = xp_analysis_slot(p, XP_SLOT_MEMORY, mem_free);
+  void **slot = xp_analysis_slot_sized(p, XP_SLOT_MEMORY, mem_free, mem_bytes);
   if (!slot) return NULL;
   if (!*slot) {
     mem *m = xp_malloc(sizeof(*m));

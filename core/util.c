@@ -13,13 +13,36 @@
 
 /* ---- memory ----------------------------------------------------------- */
 
+/* The largest request served (util.h): XP_ALLOC_MAX - 1, or less with
+** XPLANE_FAIL_ALLOC_ABOVE; 0 until read. Threads may race to read it first:
+** they compute the same value. */
+static uint64_t alloc_limit;
+
+static uint64_t read_alloc_limit(void) {
+  uint64_t lim = XP_ALLOC_MAX - 1;
+  const char *env = getenv("XPLANE_FAIL_ALLOC_ABOVE");
+  if (env && *env) {
+    char *end = NULL;
+    unsigned long long v = strtoull(env, &end, 10);
+    if (end && *end == 0 && v < lim) lim = v;
+  }
+  __atomic_store_n(&alloc_limit, lim + 1, __ATOMIC_RELAXED);
+  return lim + 1;
+}
+
+static int alloc_refused(uint64_t n) {
+  uint64_t lim = __atomic_load_n(&alloc_limit, __ATOMIC_RELAXED);
+  if (!lim) lim = read_alloc_limit();
+  return n >= lim; /* lim = the largest allowed + 1 */
+}
+
 void *xp_malloc(uint64_t n) {
-  if (n >= XP_ALLOC_MAX) return NULL;
+  if (alloc_refused(n)) return NULL;
   return malloc(n ? (size_t)n : 1);
 }
 
 void *xp_realloc(void *p, uint64_t n) {
-  if (n >= XP_ALLOC_MAX) return NULL;
+  if (alloc_refused(n)) return NULL;
   return realloc(p, n ? (size_t)n : 1);
 }
 
@@ -183,6 +206,29 @@ char *xp_buf_finish(xp_buf *b) {
 
 void xp_buf_free(xp_buf *b) { free(xp_buf_finish(b)); }
 
+/* ---- UTF-8 ------------------------------------------------------------ */
+
+int xp_utf8_next(const unsigned char *p, size_t n, uint32_t *cp) {
+  unsigned c = p[0], lo = 0x80, hi = 0xbf;
+  int need;
+  uint32_t v;
+  if (c < 0x80) { *cp = c; return 1; }
+  if (c >= 0xc2 && c <= 0xdf) { need = 1; v = c & 0x1f; }
+  else if (c >= 0xe0 && c <= 0xef) { need = 2; v = c & 0x0f; if (c == 0xe0) lo = 0xa0; else if (c == 0xed) hi = 0x9f; }
+  else if (c >= 0xf0 && c <= 0xf4) { need = 3; v = c & 0x07; if (c == 0xf0) lo = 0x90; else if (c == 0xf4) hi = 0x8f; }
+  else { *cp = 0xfffd; return -1; } /* 80-c1, f5-ff never start a character */
+  int i = 1;
+  for (; i <= need && (size_t)i < n; i++) {
+    unsigned b = p[i];
+    if (b < lo || b > hi) break;
+    v = v << 6 | (b & 0x3f);
+    lo = 0x80, hi = 0xbf; /* only the second byte has narrower ranges */
+  }
+  if (i <= need) { *cp = 0xfffd; return -i; }
+  *cp = v;
+  return i;
+}
+
 /* ---- hashing ---------------------------------------------------------- */
 
 uint64_t xp_hash_seed_value = 0x243f6a8885a308d3ULL;
@@ -209,7 +255,9 @@ static void idmap_place(xp_idmap *m, int64_t key, int32_t val) {
 
 int xp_idmap_reserve(xp_idmap *m, uint32_t n) {
   if (m->vals && (uint64_t)n * 2 <= m->mask) return 1;
-  uint64_t cap = 16;
+  /* At most half full; small maps stay small (a plane of one name: 4 slots,
+  ** 48 bytes), as a profile can hold a million of them. */
+  uint64_t cap = 4;
   while (cap < (uint64_t)n * 2 + 2) cap *= 2;
   if (cap > UINT32_MAX) return 0;
   int64_t *keys = xp_malloc(sizeof(int64_t) * cap);

@@ -13,6 +13,11 @@
 ** more (as sqlite3_malloc64 does) and any request that would overflow; they
 ** return NULL then, like plain malloc on exhaustion. xp_malloc(0) returns a
 ** valid 1-byte block, so NULL always means "out of memory".
+** Fault injection (tests): with XPLANE_FAIL_ALLOC_ABOVE=<bytes> in the
+** environment, every xp_malloc/xp_realloc of more than that many bytes fails
+** as if memory ran out (read once, at the first allocation), so tests reach the
+** out-of-memory paths of the extension and the tools without exhausting the
+** machine (tests/hostile/edges.sh).
 **
 ** Hashing: xp_hash_u64 and xp_hash_bytes mix in a per-process random seed, so
 ** input built to collide (hash flooding) cannot be prepared in advance; no
@@ -87,6 +92,16 @@ int xp_buf_errcode(const xp_buf *b);        /* XP_BUF_OK / _NOMEM / _TOOBIG */
 ** sqlite3_str_finish, when it is empty. */
 char *xp_buf_finish(xp_buf *b);
 void xp_buf_free(xp_buf *b);
+
+/* ---- UTF-8 ------------------------------------------------------------ */
+
+/* Decode the character at p (n > 0 bytes left) by the well-formed byte
+** sequences of Unicode's table 3-7 (no overlong forms, no surrogates, nothing
+** past U+10FFFF). Returns its length (1-4) with *cp set, or, for an ill-formed
+** sequence, minus the length of its maximal subpart (1-3 bytes: the bytes one
+** U+FFFD replaces, Unicode's recommended practice, as Python's
+** bytes.decode('utf-8', 'replace') does) with *cp = 0xFFFD. */
+int xp_utf8_next(const unsigned char *p, size_t n, uint32_t *cp);
 
 /* ---- hashing ---------------------------------------------------------- */
 

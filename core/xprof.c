@@ -162,7 +162,13 @@ typedef struct devices {
   xp_device *v;
   int64_t n;
   int32_t *of_plane; /* plane -> device row, -1 for planes that are not devices */
+  int64_t of_plane_bytes;
 } devices;
+
+static int64_t devices_bytes(const void *d_) {
+  const devices *d = d_;
+  return (int64_t)sizeof(*d) + d->n * (int64_t)sizeof(xp_device) + d->of_plane_bytes;
+}
 
 static void devices_free(void *d_) {
   devices *d = d_;
@@ -179,6 +185,7 @@ static const char *const dev_stats2[] = {"memory_size", "compute_cap_major", "co
 static int build_devices(xp_profile *p, devices *d) {
   d->of_plane = xp_malloc(sizeof(int32_t) * (uint64_t)(p->n_planes + 1));
   if (!d->of_plane) return 0;
+  d->of_plane_bytes = (int64_t)sizeof(int32_t) * (p->n_planes + 1);
   int64_t cap = 0;
   for (int32_t pi = 0; pi < p->n_planes; pi++) {
     const xp_plane *pl = &p->planes[pi];
@@ -221,7 +228,7 @@ static int build_devices(xp_profile *p, devices *d) {
 }
 
 static devices *get_devices(xp_profile *p) {
-  void **slot = xp_analysis_slot(p, XP_SLOT_DEVICES, devices_free);
+  void **slot = xp_analysis_slot_sized(p, XP_SLOT_DEVICES, devices_free, devices_bytes);
   if (!slot) return NULL;
   if (!*slot) {
     devices *d = xp_malloc(sizeof(*d));
@@ -270,6 +277,11 @@ typedef struct hlo_stats {
   int64_t n;
   int64_t device_self_ps;
 } hlo_stats;
+
+static int64_t hlo_bytes(const void *h_) {
+  const hlo_stats *h = h_;
+  return (int64_t)sizeof(*h) + h->n * (int64_t)sizeof(xp_hlo_stat);
+}
 
 static void hlo_free(void *h_) {
   hlo_stats *h = h_;
@@ -397,7 +409,7 @@ static int build_hlo(xp_profile *p, hlo_stats *out) {
 }
 
 int64_t xp_hlo_stats(xp_profile *p, const xp_hlo_stat **rows, int64_t *device_self_ps) {
-  void **slot = xp_analysis_slot(p, XP_SLOT_HLO_STATS, hlo_free);
+  void **slot = xp_analysis_slot_sized(p, XP_SLOT_HLO_STATS, hlo_free, hlo_bytes);
   if (!slot) return -1;
   if (!*slot) {
     hlo_stats *h = xp_malloc(sizeof(*h));
@@ -436,6 +448,11 @@ typedef struct kernel_stats {
   xp_kernel_stat *v;
   int64_t n;
 } kernel_stats;
+
+static int64_t kernels_bytes(const void *k_) {
+  const kernel_stats *k = k_;
+  return (int64_t)sizeof(*k) + k->n * (int64_t)sizeof(xp_kernel_stat);
+}
 
 static void kernels_free(void *k_) {
   kernel_stats *k = k_;
@@ -531,7 +548,7 @@ static int build_kernels(xp_profile *p, kernel_stats *out) {
 }
 
 int64_t xp_kernel_stats(xp_profile *p, const xp_kernel_stat **rows) {
-  void **slot = xp_analysis_slot(p, XP_SLOT_KERNEL_STATS, kernels_free);
+  void **slot = xp_analysis_slot_sized(p, XP_SLOT_KERNEL_STATS, kernels_free, kernels_bytes);
   if (!slot) return -1;
   if (!*slot) {
     kernel_stats *k = xp_malloc(sizeof(*k));

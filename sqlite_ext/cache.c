@@ -148,6 +148,21 @@ static int fresh(const xp_profile *p, const xp_file *f) {
   return 1;
 }
 
+/* Can p serve another name of the file it read (a hard link, or a symbolic
+** link to it) whose key is now k? Only an XPlane read from its own path: what
+** a JSON trace or a fallback holds also depends on its directory (discover.h). */
+static int shareable(const xp_profile *p, const struct xp_file_key *k) {
+  return !p->changed && p->source_format == XP_SOURCE_XPLANE_PB && p->source_path &&
+         strcmp(p->source_path, p->path) == 0 && xp_file_key_eq(&p->key, k);
+}
+
+/* The entry holding the file whose key is k, read under another name; -1 if none. */
+static int find_shared(const xp_cache *c, const struct xp_file_key *k) {
+  for (int i = 0; i < c->n; i++)
+    if (shareable(c->v[i].prof, k)) return i;
+  return -1;
+}
+
 /* Put p in the cache (it takes the caller's reference), replacing a stale
 ** entry for the same path or the least recently used one. */
 static void insert(xp_cache *c, xp_profile *p) {
@@ -169,18 +184,34 @@ static void insert(xp_cache *c, xp_profile *p) {
   remeasure(c, i);
 }
 
+/* Serve entry i: a hit. */
+static xp_profile *serve(xp_cache *c, int i) {
+  c->hits++;
+  c->v[i].last_use = ++c->clock;
+  remeasure(c, i);
+  xp_profile *p = c->v[i].prof;
+  p->threads = c->threads; /* an analysis not built yet uses today's xplane_threads() */
+  xp_profile_retain(p);
+  evict(c);
+  return p;
+}
+
 xp_profile *xp_cache_get(xp_cache *c, const xp_file *f, char **errmsg) {
   *errmsg = NULL;
   int i = find(c, f->path);
-  if (i >= 0 && fresh(c->v[i].prof, f)) {
-    c->hits++;
-    c->v[i].last_use = ++c->clock;
-    remeasure(c, i);
-    xp_profile *p = c->v[i].prof;
-    p->threads = c->threads; /* an analysis not built yet uses today's xplane_threads() */
-    xp_profile_retain(p);
-    evict(c);
-    return p;
+  if (i >= 0 && fresh(c->v[i].prof, f)) return serve(c, i);
+  /* The same file under another name (device and inode: a hard link): one
+  ** entry serves both, so two links of a 1 GB profile hold it once. */
+  struct xp_file_key k;
+  if (xp_file_key_of(f->path, &k)) {
+    int j = find_shared(c, &k);
+    if (j >= 0) {
+      if (i >= 0) { /* this name's own entry is stale: drop it (drop moves the last entry into i) */
+        if (j == c->n - 1) j = i;
+        drop(c, i);
+      }
+      return serve(c, j);
+    }
   }
   xp_profile *p = xp_profile_open(f->path, c->threads, errmsg);
   if (!p) return NULL;
@@ -256,10 +287,25 @@ void xp_cache_prefetch(xp_cache *c, const xp_filelist *files, int (*prepare)(xp_
   j.room = c->budget - c->bytes;
   j.ratio = 1.0;
   j.prepare = prepare;
+  struct xp_file_key *keys = sqlite3_malloc64(sizeof(*keys) * (sqlite3_uint64)files->n + 1);
+  if (!keys) goto out;
   for (int i = 0; i < files->n && j.n < XP_CACHE_MAX; i++) {
     if (files->v[i].error) continue; /* an entry that cannot be read (discover.h) */
     int k = find(c, files->v[i].path);
     int cached = k >= 0 && fresh(c->v[k].prof, &files->v[i]);
+    /* A file the job or the cache already holds under another name (a hard
+    ** link): xp_cache_get serves it from that entry. */
+    if (!cached && xp_file_key_of(files->v[i].path, &keys[j.n])) {
+      int dup = 0;
+      for (int m = 0; m < j.n && !dup; m++)
+        dup = xp_file_key_eq(&keys[m], &keys[j.n]) && !j.todo[m]->is_json && !files->v[i].is_json;
+      if (dup) continue;
+      if ((k = find_shared(c, &keys[j.n])) >= 0) cached = 1;
+    } else if (cached) {
+      keys[j.n] = c->v[k].prof->key;
+    } else {
+      memset(&keys[j.n], 0, sizeof(keys[j.n]));
+    }
     if (cached && !prepare) continue;
     j.todo[j.n] = &files->v[i];
     j.done[j.n] = cached ? c->v[k].prof : NULL;
@@ -286,6 +332,7 @@ void xp_cache_prefetch(xp_cache *c, const xp_filelist *files, int (*prepare)(xp_
     }
     evict(c);
   }
+  sqlite3_free(keys);
 out:
   sqlite3_free(j.todo);
   sqlite3_free(j.done);

@@ -6,6 +6,11 @@
 ** file keeps the same key (device, inode, size, mtime and ctime in ns, of the
 ** file actually read: profile.h); a changed file is opened anew (cursors
 ** still holding the old one keep it alive through its reference count).
+** An XPlane is one entry whatever name it is reached by: a hard link (or a
+** symbolic link) to a file the cache holds, same device, inode, size and
+** times, is served from that entry (the tables still name the file queried);
+** a JSON trace, or a JSON trace read in place of a broken XPlane, depends on
+** its directory too and is kept per path.
 ** Opening several missing profiles of a logdir is spread over threads.
 */
 #ifndef XPLANE_CACHE_H
@@ -52,7 +57,8 @@ int xp_cache_set_default_path(xp_cache *c, const char *path);
 const char *xp_cache_default_path(const xp_cache *c); /* NULL if none */
 
 /* The byte budget: the cache keeps profiles while the memory they hold
-** (xp_profile_bytes: the mapped file, the index, the derived data) sums to
+** (xp_profile_bytes: the mapped file, the index, the derived data, the
+** aggregates: analysis.h's slots) sums to
 ** at most this, dropping the least recently used; the most recently used
 ** profile stays even when it alone is larger. The prefetch stops opening
 ** files once it holds the room the cache has left (each of its threads may

@@ -172,19 +172,24 @@ static unsigned hexval(char c) {
          : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16u;
 }
 
-/* Decode one UTF-8 code point at p (U+FFFD for an invalid byte). */
+/* Decode one UTF-8 code point at p: U+FFFD for each ill-formed sequence's
+** maximal subpart (util.h: xp_utf8_next), so the output is always valid. */
 static unsigned utf8_next(const unsigned char **p, const unsigned char *end) {
-  const unsigned char *s = *p;
-  unsigned c = *s++;
-  int extra = c >= 0xf0 && c < 0xf8 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 && c < 0xe0 ? 1 : c < 0x80 ? 0 : -1;
-  if (extra < 0) { *p = s; return 0xfffd; }
-  unsigned cp = extra == 3 ? c & 7 : extra == 2 ? c & 15 : extra == 1 ? c & 31 : c;
-  for (int i = 0; i < extra; i++) {
-    if (s >= end || (*s & 0xc0) != 0x80) { *p = s; return 0xfffd; }
-    cp = (cp << 6) | (*s++ & 0x3f);
-  }
-  *p = s;
+  uint32_t cp;
+  int k = xp_utf8_next(*p, (size_t)(end - *p), &cp);
+  *p += k > 0 ? k : -k;
   return cp;
+}
+
+/* The same over parsed text, where an escaped lone surrogate ("\ud800",
+** kept as Python's json keeps it) is stored as its 3-byte form ED A0..BF xx. */
+static unsigned parsed_next(const unsigned char **p, const unsigned char *end) {
+  const unsigned char *s = *p;
+  if (end - s >= 3 && s[0] == 0xed && s[1] >= 0xa0 && s[1] <= 0xbf && s[2] >= 0x80 && s[2] <= 0xbf) {
+    *p += 3;
+    return 0xd000u | (unsigned)(s[1] & 0x3f) << 6 | (unsigned)(s[2] & 0x3f);
+  }
+  return utf8_next(p, end);
 }
 
 /* Parse a JSON string at j->p into its code points, appended as UTF-8 to raw. */
@@ -248,7 +253,7 @@ static void emit_string(xp_buf *out, const char *z, int n) {
   const unsigned char *p = (const unsigned char *)z, *end = p + n;
   xp_buf_appendchar(out, 1, '"');
   while (p < end) {
-    unsigned cp = utf8_next(&p, end);
+    unsigned cp = parsed_next(&p, end);
     switch (cp) {
       case '"': xp_buf_appendall(out, "\\\""); continue;
       case '\\': xp_buf_appendall(out, "\\\\"); continue;

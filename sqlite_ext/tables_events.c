@@ -147,7 +147,7 @@ static int events_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       if (!xp_event_stats(cur->prof, pl, ev, &st->sv)) return SQLITE_NOMEM;
       xp_buf *s = xp_buf_new();
       xp_json_stats(s, &st->sv);
-      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+      xp_cursor_result_buf(cur, ctx, col, s, XP_EMPTY_IS_TEXT);
       break;
     }
   }

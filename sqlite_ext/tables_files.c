@@ -116,6 +116,9 @@ static int space_first(xp_cursor *cur) {
   xp_space_free(s);
   cur->file_eof = 0;
   if (xp_space_get(cur->prof, xp_col_used(cur, S_SHA256), s, &err)) {
+    /* A profile the cache shares between hard links (cache.h) was read
+    ** under another name: this row's file is the one read. */
+    if (s->source_file && strcmp(s->source_file, cur->prof->path) == 0) s->source_file = cur->file->path;
     if (!cur->n_skipped) return SQLITE_OK;
     /* xplane_skip_unreadable(1): the entries the scan skipped, after the
     ** profile's own warnings. */

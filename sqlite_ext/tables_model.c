@@ -75,7 +75,7 @@ static int planes_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       if (!xp_plane_stats(cur->prof, pl, &st->sv)) return SQLITE_NOMEM;
       xp_buf *s = xp_buf_new();
       xp_json_stats(s, &st->sv);
-      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+      xp_cursor_result_buf(cur, ctx, col, s, XP_EMPTY_IS_TEXT);
       break;
     }
   }
@@ -215,7 +215,7 @@ static int emeta_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       if (!xp_meta_stats(cur->prof, pl, em, &st->sv)) return SQLITE_NOMEM;
       xp_buf *s = xp_buf_new();
       xp_json_stats(s, &st->sv);
-      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+      xp_cursor_result_buf(cur, ctx, col, s, XP_EMPTY_IS_TEXT);
       break;
     }
     case EM_CHILD_IDS: {
@@ -225,7 +225,7 @@ static int emeta_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       xp_buf *s = xp_buf_new();
       xp_json_i64_array(s, kids, em->n_children);
       sqlite3_free(kids);
-      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+      xp_cursor_result_buf(cur, ctx, col, s, XP_EMPTY_IS_TEXT);
       break;
     }
   }

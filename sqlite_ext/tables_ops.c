@@ -129,7 +129,7 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case O_CANONICAL_NAME:
       s = xp_buf_new();
       xp_canonical_name(s, name.p, name.n);
-      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+      xp_cursor_result_buf(cur, ctx, col, s, XP_EMPTY_IS_TEXT);
       break;
     case O_LONG_NAME: result_text_or_null(ctx, xp_op_long_name(cur->prof, o, xp_stat_text(sv, long_name_stat))); break;
     case O_CATEGORY: sqlite3_result_text(ctx, xp_op_category_names[o->category], -1, SQLITE_STATIC); break;
@@ -153,7 +153,7 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       xp_str tf = xp_op_tf_op(sv);
       s = xp_buf_new();
       xp_scope_path(s, tf.p, tf.n, name.p, name.n, 0);
-      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+      xp_cursor_result_buf(cur, ctx, col, s, XP_EMPTY_IS_TEXT);
       break;
     }
     case O_SOURCE_FILE: result_text_or_null(ctx, xp_op_source_file(sv)); break;
@@ -161,7 +161,7 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
       xp_str ln = xp_op_long_name(cur->prof, o, xp_stat_text(sv, long_name_stat));
       s = xp_buf_new();
       xp_shape_signature(s, ln.p, ln.n);
-      xp_result_buf(ctx, s, XP_EMPTY_IS_NULL);
+      xp_cursor_result_buf(cur, ctx, col, s, XP_EMPTY_IS_NULL);
       break;
     }
     case O_FLOPS: result_num_stat(ctx, xp_statvec_find(sv, "flops")); break;
@@ -187,7 +187,7 @@ static int ops_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case O_STATS:
       s = xp_buf_new();
       xp_json_stats(s, sv);
-      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+      xp_cursor_result_buf(cur, ctx, col, s, XP_EMPTY_IS_TEXT);
       break;
   }
   return SQLITE_OK;

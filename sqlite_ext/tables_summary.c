@@ -205,7 +205,7 @@ static int op_names_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case N_CANONICAL_NAME: {
       xp_buf *s = xp_buf_new();
       xp_canonical_name(s, g->name.p, g->name.n);
-      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+      xp_cursor_result_buf(cur, ctx, col, s, XP_EMPTY_IS_TEXT);
       break;
     }
     case N_CATEGORY: sqlite3_result_text(ctx, xp_op_category(g->name.p, g->name.n), -1, SQLITE_STATIC); break;
@@ -364,7 +364,7 @@ static int op_regions_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case R_CANONICAL: {
       xp_buf *s = xp_buf_new();
       xp_canonical_name(s, r->name.p, r->name.n);
-      xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+      xp_cursor_result_buf(cur, ctx, col, s, XP_EMPTY_IS_TEXT);
       break;
     }
     case R_CATEGORY: sqlite3_result_text(ctx, xp_op_category(r->name.p, r->name.n), -1, SQLITE_STATIC); break;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "interrupt.h"
+#include "result.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -341,13 +342,43 @@ static const char *text_arg(sqlite3_value *v) {
   return sqlite3_value_type(v) == SQLITE_TEXT ? (const char *)sqlite3_value_text(v) : NULL;
 }
 
+/* Where an error of this cursor happened: "<table>: <file>" (the file once
+** the scan is on one) and " (column <name>)" for col >= 0; sqlite3_malloc'd. */
+static char *error_place(const xp_cursor *cur, int col) {
+  const char *name = NULL;
+  int n = 0;
+  if (col >= XP_COL_FIRST_OWN && col < cur->t->n_columns - 1) {
+    name = cur->t->columns[col - XP_COL_FIRST_OWN];
+    n = (int)strcspn(name, " ");
+  }
+  return sqlite3_mprintf("%s%s%s%s%.*s%s", cur->t->name, cur->file ? ": " : "", cur->file ? cur->file->path : "",
+                         name ? " (column " : "", n, name ? name : "", name ? ")" : "");
+}
+
+/* An out-of-memory or too-big code that carries no message yet gets one
+** naming the table, the file and (col >= 0) the column; the code stays. */
+static int named_rc(xp_cursor *cur, int rc, int col) {
+  if ((rc != SQLITE_NOMEM && rc != SQLITE_TOOBIG) || cur->base.pVtab->zErrMsg) return rc;
+  char *where = error_place(cur, col);
+  cur->base.pVtab->zErrMsg = where ? xp_error_text_at(rc, where) : NULL;
+  sqlite3_free(where);
+  return rc;
+}
+
+void xp_cursor_result_buf(xp_cursor *cur, sqlite3_context *ctx, int col, xp_buf *b, int empty) {
+  char *where = xp_buf_errcode(b) ? error_place(cur, col) : NULL;
+  xp_result_buf_at(ctx, b, empty, where);
+  sqlite3_free(where);
+}
+
 /* The result of a row callback: whatever it said, a profile whose file
 ** changed under it (profile.h: shrank while mapped, or bytes that no longer
-** match the index) ends the scan with an error naming the file. */
+** match the index) ends the scan with an error naming the file; running out
+** of memory names the table and the file. */
 static int row_rc(xp_cursor *cur, int rc) {
   if (cur->prof && xp_profile_changed(cur->prof))
     return xp_cursor_error(cur, "%s: %s", cur->file->path, XP_CHANGED_TEXT);
-  return rc;
+  return named_rc(cur, rc, -1);
 }
 
 static int wanted(const xp_cursor *cur, const xp_file *f) {
@@ -525,14 +556,14 @@ static int xp_filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str,
                           sqlite3_value **argv) {
   xp_sql_cancel sc;
   xp_sql_cancel_enter(&sc, ((xp_vtab *)c->pVtab)->db);
-  int rc = filter_rows(c, plan, idx_str, argc, argv);
+  int rc = named_rc((xp_cursor *)c, filter_rows(c, plan, idx_str, argc, argv), -1);
   return interrupted_rc(c, xp_sql_cancel_leave(&sc), rc);
 }
 
 static int xp_next(sqlite3_vtab_cursor *c) {
   xp_sql_cancel sc;
   xp_sql_cancel_enter(&sc, ((xp_vtab *)c->pVtab)->db);
-  int rc = next_row(c);
+  int rc = named_rc((xp_cursor *)c, next_row(c), -1);
   return interrupted_rc(c, xp_sql_cancel_leave(&sc), rc);
 }
 
@@ -554,7 +585,7 @@ static int xp_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int col) {
     if (cur->params_value) sqlite3_result_value(ctx, cur->params_value);
     return SQLITE_OK;
   }
-  return cur->t->column(cur, ctx, col);
+  return named_rc(cur, cur->t->column(cur, ctx, col), col);
 }
 
 static int xp_rowid(sqlite3_vtab_cursor *c, sqlite3_int64 *rowid) {

@@ -121,6 +121,10 @@ int xp_seek_line(const xp_cursor *cur, xp_pos *pos, int timed);
 /* Record an error on the cursor's table (the SQL error the user sees). */
 int xp_cursor_error(xp_cursor *cur, const char *fmt, ...);
 
+/* Built text as a column's result (result.h): a failed build is SQLITE_NOMEM
+** or SQLITE_TOOBIG with a message naming the table, the file and the column. */
+void xp_cursor_result_buf(xp_cursor *cur, sqlite3_context *ctx, int col, xp_buf *b, int empty);
+
 /* Result helpers. */
 void xp_result_str(sqlite3_context *ctx, xp_str s);
 void xp_result_stat_value(sqlite3_context *ctx, const xp_stat *s);

@@ -27,11 +27,21 @@
 ** profile, each on a global track not counted in tracks); records: the
 ** packets (JSON: events) written.
 ** Exit status: 0 ok, 1 conversion failure (message on stderr), 2 bad usage.
+** Ctrl-C (SIGINT), SIGTERM or SIGHUP stop the conversion within milliseconds
+** (the core polls for it: cancel.h): the trace being written is removed (its
+** temporary file; the output is never created or replaced), "interrupted"
+** goes to stderr, and the process ends by the same signal, so a shell
+** reports 128 + its number (SIGINT: 130) and a calling script stops too.
+** Traces of a directory input that were complete before stay. A signal
+** ignored when the program starts (e.g. SIGINT of a background job of a
+** script) stays ignored; a second signal ends the process at once.
 ** Mapping and nesting rules: tp_plugin/pf_model.h and tp_plugin/README.md.
 */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cancel.h"
 #include "pf_export.h"
 
 #include "util.h"
@@ -45,13 +55,55 @@ static const char usage_text[] =
     "  -o OUT        output file (file input, --merge) or directory (directory input: one trace\n"
     "                per host); default beside the input (host0.xplane.pb -> host0.pftrace)\n"
     "  -h, --help    this help\n"
-    "stdout: one JSON line with the counts written. Exit status: 0 ok, 1 failure, 2 bad usage.\n"
+    "stdout: one JSON line with the counts written. Exit status: 0 ok, 1 failure, 2 bad usage;\n"
+    "Ctrl-C removes the unfinished trace and ends by SIGINT (a shell shows 130).\n"
     "Example: xplane2perfetto -o host0.pftrace host0.xplane.pb\n";
 
 /* Bad usage: the usage on stderr, exit status 2. */
 static int usage(void) {
   fputs(usage_text, stderr);
   return 2;
+}
+
+/* ---- stopping on a signal ---------------------------------------------- */
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig) {
+  if (got_signal) { /* the second one: the default action, now */
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  got_signal = sig;
+}
+
+/* The core's cancellation poll (cancel.h): has a signal come? */
+static int signal_poll(void *arg) {
+  (void)arg;
+  return got_signal != 0;
+}
+
+/* Catch SIGINT, SIGTERM and SIGHUP, except one that is ignored already. */
+static void catch_signals(void) {
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+    struct sigaction old, sa;
+    if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sigs[i], &sa, NULL);
+  }
+}
+
+/* After the cleanup: end by the signal that stopped the conversion. */
+static int die_of_signal(void) {
+  int sig = got_signal;
+  fflush(NULL);
+  signal(sig, SIG_DFL);
+  raise(sig);
+  return 128 + sig; /* not reached unless the signal is blocked */
 }
 
 int main(int argc, char **argv) {
@@ -89,8 +141,21 @@ int main(int argc, char **argv) {
   }
   pf_export_result r;
   char *err = NULL;
+  xp_cancel cancel, *saved;
+  memset(&cancel, 0, sizeof(cancel));
+  cancel.poll = signal_poll;
+  catch_signals();
+  xp_cancel_enter(&cancel, &saved);
   int ok = pf_export(in, out ? out : dflt, &o, &r, &err);
+  xp_cancel_leave(saved);
   xp_free(dflt);
+  if (!ok && got_signal) {
+    /* pf_export removed the temporary file of the trace it was writing (a
+    ** signal after the last trace was complete changes nothing) */
+    fprintf(stderr, "xplane2perfetto: %s (signal %d)\n", err ? err : XP_CANCELLED_TEXT, (int)got_signal);
+    xp_free(err);
+    return die_of_signal();
+  }
   if (!ok) {
     fprintf(stderr, "xplane2perfetto: %s\n", err ? err : "out of memory");
     xp_free(err);

@@ -17,6 +17,22 @@ schema/xplane.proto (independent of the extension's decoder). KIND:
                  per ';'-separated part of SPEC: `TS_NS:OFF/DUR,OFF/DUR...`,
                  the line's timestamp_ns and its events' offset_ps/duration_ps
                  (e.g. "0:0/4611686018427387904,0/4611686018427387904")
+  stats N        the one-op profile of `lines 0` whose op carries N int64
+                 stats, all with stat metadata id 2 ("s"), values 0..N-1
+  ops N          the plane of `lines 0` with one line of N ops, each 10 ps,
+                 back to back (offsets 0, 10, 20, ...)
+  named_ops N    the plane of `lines 0` with one line of N ops (10 ps each,
+                 back to back), each its own name "op<i>" (metadata id i+1)
+                 and a str stat tf_op (stat id N+1) of 1,000 characters, its
+                 own ("<i>" then 'x's)
+  utf8 0         a plane "/device:GPU:0" whose event name (id 1), stat name
+                 (id 2), line name and one str stat value hold BAD_UTF8 (below)
+                 between ASCII; one line, one op (offset 0, 1000 ps) with that
+                 stat. `python3 xspace.py bad_utf8` prints BAD_UTF8 in hex.
+  bigstat MIB    the one-op profile of `lines 0` whose op carries one str stat
+                 ("blob", id 2) of MIB MiB of 'a', written in 1 MiB pieces
+  bigstat0 MIB   the same with MIB MiB of NUL bytes, written as a hole (a
+                 sparse file: no disk blocks, no time)
 """
 import sys
 
@@ -61,7 +77,52 @@ def crafted(i):
 def meta_entry(mid, name):
     return f_bytes(4, f_int(1, mid) + f_bytes(2, f_int(1, mid) + f_bytes(2, name)))
 
+# Ill-formed UTF-8, one of each kind of Unicode's table 3-7 (a lone
+# continuation byte, bytes never used, overlong forms, a surrogate, past
+# U+10FFFF, truncated sequences), with well-formed 2- and 4-byte characters
+# between them that must survive.
+BAD_UTF8 = (b"a\x80b\xffc\xc0\xafd\xe0\x80\xafe\xed\xa0\x80f\xf4\x90\x80\x80g"
+            b"\xf0\x9f\x98h\xc3\xa9i\xf0\x9f\x98\x80j\xe2\x82k\xc3")
+
+def utf8_profile():
+    stat = f_bytes(4, f_int(1, 2) + f_bytes(5, b"v" + BAD_UTF8))
+    ev = f_bytes(4, f_int(1, 1) + f_int(2, 0) + f_int(3, 1000) + stat)
+    line = f_bytes(3, f_int(1, 1) + f_bytes(2, b"XLA Ops") + f_bytes(11, b"line" + BAD_UTF8) + ev)
+    smeta = f_bytes(5, f_int(1, 2) + f_bytes(2, f_int(1, 2) + f_bytes(2, b"note" + BAD_UTF8)))
+    plane = f_bytes(2, "/device:GPU:0") + meta_entry(1, b"fusion." + BAD_UTF8) + smeta + line
+    return f_bytes(1, plane)
+
+def write_bigstat(mib, out, sparse=False):
+    """Written in pieces: the stat's length prefixes come first."""
+    piece = b"a" * (1 << 20)
+    n = mib << 20
+    value = key(5, 2) + varint(n)                    # str_value header
+    stat_n = len(f_int(1, 2)) + len(value) + n
+    stat_hdr = key(4, 2) + varint(stat_n) + f_int(1, 2) + value
+    ev_body_pre = f_int(1, 1) + f_int(2, 0) + f_int(3, 1000)
+    ev_n = len(ev_body_pre) + len(stat_hdr) + n
+    ev_hdr = key(4, 2) + varint(ev_n) + ev_body_pre + stat_hdr
+    line_pre = f_int(1, 1) + f_bytes(2, "XLA Ops")
+    line_n = len(line_pre) + len(ev_hdr) + n
+    line_hdr = key(3, 2) + varint(line_n) + line_pre + ev_hdr
+    smeta = f_bytes(5, f_int(1, 2) + f_bytes(2, f_int(1, 2) + f_bytes(2, "blob")))
+    plane_pre = f_bytes(2, "/device:GPU:0") + meta_entry(1, "fusion.1") + smeta
+    plane_n = len(plane_pre) + len(line_hdr) + n
+    with open(out, "wb") as f:
+        f.write(key(1, 2) + varint(plane_n) + plane_pre + line_hdr)
+        if sparse:
+            f.truncate(f.tell() + n)
+            return
+        for _ in range(mib):
+            f.write(piece)
+
 def main():
+    if sys.argv[1] == "bad_utf8":
+        print(BAD_UTF8.hex())
+        return
+    if sys.argv[1] in ("bigstat", "bigstat0"):
+        write_bigstat(int(sys.argv[2]), sys.argv[3], sys.argv[1] == "bigstat0")
+        return
     kind, out = sys.argv[1], sys.argv[3]
     n = 0 if kind == "events" else int(sys.argv[2])
     if kind == "planes":
@@ -87,6 +148,27 @@ def main():
             lines += f_bytes(3, f_int(1, k + 1) + f_bytes(2, "XLA Ops") + f_int(3, int(ts)) + evs)
         plane = f_bytes(2, "/device:GPU:0") + meta_entry(1, "fusion.1") + lines
         data = f_bytes(1, plane)
+    elif kind == "stats":
+        stats = b"".join(f_bytes(4, f_int(1, 2) + f_int(4, i)) for i in range(n))
+        ev = f_bytes(4, f_int(1, 1) + f_int(2, 0) + f_int(3, 1000) + stats)
+        smeta = f_bytes(5, f_int(1, 2) + f_bytes(2, f_int(1, 2) + f_bytes(2, "s")))
+        line = f_bytes(3, f_int(1, 1) + f_bytes(2, "XLA Ops") + ev)
+        data = f_bytes(1, f_bytes(2, "/device:GPU:0") + meta_entry(1, "fusion.1") + smeta + line)
+    elif kind == "ops":
+        evs = b"".join(f_bytes(4, f_int(1, 1) + f_int(2, 10 * i) + f_int(3, 10)) for i in range(n))
+        line = f_bytes(3, f_int(1, 1) + f_bytes(2, "XLA Ops") + evs)
+        data = f_bytes(1, f_bytes(2, "/device:GPU:0") + meta_entry(1, "fusion.1") + line)
+    elif kind == "named_ops":
+        tf = n + 1
+        evs = b"".join(f_bytes(4, f_int(1, i + 1) + f_int(2, 10 * i) + f_int(3, 10) +
+                               f_bytes(4, f_int(1, tf) + f_bytes(5, (str(i) + "x" * 1000)[:1000])))
+                       for i in range(n))
+        metas = b"".join(meta_entry(i + 1, "op%d" % i) for i in range(n))
+        smeta = f_bytes(5, f_int(1, tf) + f_bytes(2, f_int(1, tf) + f_bytes(2, "tf_op")))
+        line = f_bytes(3, f_int(1, 1) + f_bytes(2, "XLA Ops") + evs)
+        data = f_bytes(1, f_bytes(2, "/device:GPU:0") + metas + smeta + line)
+    elif kind == "utf8":
+        data = utf8_profile()
     else:
         sys.exit("unknown kind " + kind)
     with open(out, "wb") as f:
