@@ -103,6 +103,7 @@ typedef struct part {
   int64_t n_kinds, cap_kinds;
   xp_buf *path, *canon;
   xp_statvec sv;
+  xp_stat_pick_ids ids;   /* the stat ids of the plane of the track being read */
   int failed;
 } part;
 
@@ -118,7 +119,13 @@ typedef struct fjob {
   xp_facts *f;
   ftask *tasks;
   int64_t n_tasks, next;
-  xp_stat_pick_ids *ids;  /* per plane */
+  /* per plane: its stat ids for the pick (xp_stat_pick_init), kept compact
+  ** (a million planes are possible): ids_n of them from ids_at in the pool */
+  int64_t *ids_at;
+  uint8_t *ids_n;
+  int64_t *pool_id;
+  int32_t *pool_slot;
+  int64_t pool_n, pool_cap;
   uint8_t **kind;         /* per plane: line kinds */
   uint8_t **is_train;     /* per host plane: event metadata named "train" */
   int64_t *seq_base;      /* per global line: analysis events before it, profile order */
@@ -204,7 +211,7 @@ static int take_event(fjob *j, part *w, const ftask *t, int32_t li, const evt *e
   const uint8_t *kind = j->kind[t->plane], *train = j->is_train[t->plane];
   xp_facts *f = j->f;
   xp_stat v[P_N];
-  xp_stat_pick(p, pl, &e->ev, &j->ids[t->plane], P_N, v);
+  xp_stat_pick(p, pl, &e->ev, &w->ids, P_N, v);
   int64_t corr = 0;
   int has_corr = xp_stat_int_like(&v[P_CORR], &corr);
   if (e->launch && has_corr) {
@@ -266,6 +273,11 @@ static int take_event(fjob *j, part *w, const ftask *t, int32_t li, const evt *e
 ** bytes), every other line by walking its events. */
 static int run_ftask(fjob *j, part *w, const ftask *t) {
   const xp_profile *p = j->p;
+  w->ids.n = j->ids_n[t->plane];
+  for (int k = 0; k < w->ids.n; k++) {
+    w->ids.id[k] = j->pool_id[j->ids_at[t->plane] + k];
+    w->ids.slot[k] = j->pool_slot[j->ids_at[t->plane] + k];
+  }
   const xp_plane *pl = &p->planes[t->plane];
   const uint8_t *kind = j->kind[t->plane];
   const xp_op *ops = j->a->ops;
@@ -541,10 +553,11 @@ int xp_facts_build(xp_profile *p, xp_facts *f) {
   f->corr = xp_malloc(sizeof(int64_t) * (uint64_t)(n_ops + 1));
   f->has_corr = xp_malloc((uint64_t)n_ops + 1);
   j.tasks = xp_malloc(sizeof(ftask) * (uint64_t)(p->n_lines + 1));
-  j.ids = xp_malloc(sizeof(xp_stat_pick_ids) * (uint64_t)(p->n_planes + 1));
+  j.ids_at = xp_malloc(sizeof(int64_t) * (uint64_t)(p->n_planes + 1));
+  j.ids_n = xp_malloc((uint64_t)p->n_planes + 1);
   j.kind = xp_malloc(sizeof(uint8_t *) * 2 * (uint64_t)(p->n_planes + 1));
   j.seq_base = xp_malloc(sizeof(int64_t) * (uint64_t)(p->n_lines + 1));
-  ok = f->tf_op && f->long_name && f->source && f->corr && f->has_corr && j.tasks && j.ids && j.kind && j.seq_base;
+  ok = f->tf_op && f->long_name && f->source && f->corr && f->has_corr && j.tasks && j.ids_at && j.ids_n && j.kind && j.seq_base;
   if (j.kind) {
     memset(j.kind, 0, sizeof(uint8_t *) * 2 * (size_t)(p->n_planes + 1));
     j.is_train = j.kind + p->n_planes + 1;
@@ -565,7 +578,17 @@ int xp_facts_build(xp_profile *p, xp_facts *f) {
   for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
     const xp_plane *pl = &p->planes[pi];
     if (pl->n_events == 0) continue;
-    xp_stat_pick_init(pl, pick_names, P_N, &j.ids[pi]);
+    xp_stat_pick_ids ids;
+    xp_stat_pick_init(pl, pick_names, P_N, &ids);
+    int64_t cap = j.pool_cap;
+    if (!xp_grow((void **)&j.pool_id, &cap, j.pool_n + ids.n + 1, sizeof(int64_t)) ||
+        !xp_grow((void **)&j.pool_slot, &j.pool_cap, j.pool_n + ids.n + 1, sizeof(int32_t))) { ok = 0; break; }
+    j.ids_at[pi] = j.pool_n;
+    j.ids_n[pi] = (uint8_t)ids.n;
+    for (int k = 0; k < ids.n; k++, j.pool_n++) {
+      j.pool_id[j.pool_n] = ids.id[k];
+      j.pool_slot[j.pool_n] = ids.slot[k];
+    }
     int device = xp_str_starts(pl->name, "/device:");
     if (!(j.kind[pi] = xp_malloc((uint64_t)pl->n_lines + 1))) { ok = 0; break; }
     for (int32_t li = 0; li < pl->n_lines; li++) {
@@ -620,7 +643,10 @@ int xp_facts_build(xp_profile *p, xp_facts *f) {
   xp_free(j.kind);
   xp_free(j.parts);
   xp_free(j.tasks);
-  xp_free(j.ids);
+  xp_free(j.ids_at);
+  xp_free(j.ids_n);
+  xp_free(j.pool_id);
+  xp_free(j.pool_slot);
   xp_free(j.seq_base);
   if (!ok) xp_facts_free(f);
   return ok;

@@ -186,6 +186,10 @@ static void run_task(pass *ps, task *t) {
   ok = self && xp_exclusive_times(g.n, g.start, g.dur, self);
   const uint8_t *facts = ps->facts[t->plane];
   ok = ok && track_aggs(t, &g, self, facts);
+  if (ok && t->n_aggs) { /* to size: a profile may hold a million small tracks */
+    xp_track_agg *fit = xp_realloc(t->aggs, sizeof(xp_track_agg) * (uint64_t)t->n_aggs);
+    if (fit) t->aggs = fit;
+  }
   ok = ok && (!t->has_ops || track_ops(ps, t, &g, self, facts));
   if (!ok) t->failed = 1;
   xp_free(self);
