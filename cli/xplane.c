@@ -405,17 +405,54 @@ static int add_fact(xsession *s, const char *key, const char *value) {
 }
 
 /* ---- output ------------------------------------------------------------ */
-/* Open -o FILE (or stdout). */
+/* -o FILE: a regular file (or a new one) is written as FILE.tmp-XXXXXX beside
+** it and renamed over FILE only when the command succeeded, so a failed or
+** interrupted run leaves FILE as it was (never truncated or half written);
+** like `sort -o` and most Unix tools, an existing FILE is replaced. A FILE
+** that is not a regular file (/dev/null, a FIFO) is written in place; a
+** symbolic link is followed (its target is replaced). "-" or no -o: stdout. */
+static char out_tmp[PATH_MAX + 16], out_final[PATH_MAX];
+
 static FILE *open_out(const char *path) {
   if (!path || !strcmp(path, "-")) return stdout;
-  FILE *f = fopen(path, "w");
-  if (!f) die("%s: %s", path, strerror(errno));
+  struct stat st;
+  out_tmp[0] = 0;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    FILE *f = fopen(path, "w");
+    if (!f) die("%s: %s", path, strerror(errno));
+    return f;
+  }
+  const char *target = path;
+  if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, out_final)) target = out_final;
+  else if (snprintf(out_final, sizeof out_final, "%s", path) >= (int)sizeof out_final) {
+    die("%s: %s", path, strerror(ENAMETOOLONG));
+    return NULL;
+  }
+  snprintf(out_tmp, sizeof out_tmp, "%s.tmp-XXXXXX", target);
+  int fd = mkstemp(out_tmp);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) {
+    die("%s: %s", path, strerror(errno));
+    if (fd >= 0) close(fd), unlink(out_tmp);
+    out_tmp[0] = 0;
+    return NULL;
+  }
+  mode_t um = umask(0);
+  umask(um);
+  fchmod(fd, 0666 & ~um); /* the mode fopen would give, not mkstemp's 0600 */
   return f;
 }
-static int close_out(FILE *f, const char *path) {
+
+/* Finish -o: ok (the command succeeded) publishes FILE, else the temporary
+** file is removed. Returns 0, or XS_ERR with a message. */
+static int close_out(FILE *f, const char *path, int ok) {
   if (f == stdout) return fflush(stdout) ? die("stdout: %s", strerror(errno)) : 0;
-  if (fclose(f)) return die("%s: %s", path, strerror(errno));
-  return 0;
+  int bad = fclose(f) != 0, e = errno;
+  if (!out_tmp[0]) return bad ? die("%s: %s", path, strerror(e)) : 0;
+  if (!bad && ok && rename(out_tmp, out_final) != 0) bad = 1, e = errno;
+  if (bad || !ok) unlink(out_tmp);
+  out_tmp[0] = 0;
+  return bad ? die("%s: %s", path, strerror(e)) : 0;
 }
 
 /* ---- summarize / report for one profile -------------------------------- */
@@ -695,7 +732,7 @@ static int cmd_summarize(int argc, char **argv) {
     if (!rc) {
       FILE *out = open_out(text(&a, "output"));
       rc = out ? one_profile(&s, &a, &p, "summary.sql", out, text(&a, "metadata")) : XS_ERR;
-      if (out) rc = close_out(out, text(&a, "output")) ? XS_ERR : rc;
+      if (out) rc = close_out(out, text(&a, "output"), rc == XS_OK) ? XS_ERR : rc;
       profs_free(&all);
     }
   }
@@ -707,6 +744,7 @@ static int cmd_summarize(int argc, char **argv) {
 static const char *HELP_REPORT =
     "usage: xplane report PATH [--host H | --all-hosts] [options]\n"
     "       xplane report --summary FILE [options]\n"
+    "       xplane report --html PATH [--host H] [-o FILE.html] [options]\n"
     "\n"
     "Print the markdown profile report (queries/report.sql): run metadata (with the\n"
     "device type, peak FLOP/s and memory bandwidth, cores and hosts the profile\n"
@@ -716,19 +754,46 @@ static const char *HELP_REPORT =
     "default): a cross-host step-time table, then one report per host.\n"
     "\n"
     "  --summary FILE           render a summary saved by `xplane summarize` (no profile read)\n"
+    "  --html                   the report as pictures: one self-contained HTML file\n"
+    "                           (queries/report_html.sql: step times, breakdown, regions,\n"
+    "                           top ops, a step's timeline, findings; no script, no\n"
+    "                           network); one host (--host H when PATH holds several);\n"
+    "                           read from the profile, not from a saved summary\n"
     "  --host H                 only host H (or RUN/H)\n"
     "  --all-hosts              every host (the default when PATH holds several)\n"
     "  --metadata FILE          run facts (JSON object or key,value CSV): git_sha, config...\n"
     "  --top-k N                rows per table (default 10)\n"
-    "  -o, --output FILE        write to FILE (default stdout)\n"
+    "  -o, --output FILE        write to FILE (default stdout); written beside FILE and\n"
+    "                           renamed over it on success (a failed run leaves FILE as it was)\n"
     "  --warmup-steps N, --hot-op-limit N, --breakdown-mode M   as for summarize\n"
     "  -q, --quiet              no progress on stderr\n"
     "Exit status: 0 ok, 1 error, 2 usage error.\n";
 
+/* report --html: queries/report_html.sql on one profile (its charts read the
+** tables, so a saved summary cannot stand in; it shows no run metadata, so
+** --metadata does not apply). */
+static int report_html(xsession *s, xargs *a, FILE *out) {
+  xprofs all;
+  xprof p;
+  int rc = one_of(s, a->cmd, a->pos[0], text(a, "host"), &p, &all);
+  if (rc) return rc;
+  params_clear(s);
+  xr_runner r;
+  xr_init(&r, s->db, s->env.queries, out);
+  rc = xr_param_text(&r, "profile", p.file) | set_summary_params(&r, a);
+  if (rc) rc = die("%s", r.err ? r.err : "cannot set the parameters");
+  char *what = sqlite3_mprintf("html report %s", p.host);
+  if (!rc) rc = run_query(s, &r, "report_html.sql", what, file_size(p.file));
+  sqlite3_free(what);
+  xr_free(&r);
+  profs_free(&all);
+  return rc;
+}
+
 static int cmd_report(int argc, char **argv) {
   static const xopt opts[] = {{"output", 'o', O_TEXT}, {"host", 0, O_TEXT},   {"all-hosts", 0, O_FLAG},
                               {"summary", 0, O_TEXT},  {"top-k", 0, O_INT},   {"metadata", 0, O_TEXT},
-                              SUMMARY_OPTS};
+                              {"html", 0, O_FLAG},     SUMMARY_OPTS};
   xargs a = {.cmd = "report", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
   int rc = parse_args(&a, argc, argv, 0, 1);
   if (rc < 0) return fputs(HELP_REPORT, stdout), XS_OK;
@@ -743,8 +808,13 @@ static int cmd_report(int argc, char **argv) {
     session_close(&s);
     return usage_error(a.cmd, "--host, --all-hosts and --metadata apply to a profile, not to a saved summary");
   }
+  if (has(&a, "html") && (saved->set || has(&a, "all-hosts") || has(&a, "metadata"))) {
+    session_close(&s);
+    return usage_error(a.cmd, "--html renders one profile (PATH [--host H]): not a saved summary, --all-hosts or --metadata");
+  }
   FILE *out = open_out(text(&a, "output"));
   if (!out) rc = XS_ERR;
+  else if (has(&a, "html")) rc = report_html(&s, &a, out);
   else if (has(&a, "summary")) {
     xr_runner r;
     xr_init(&r, s.db, s.env.queries, out);
@@ -773,7 +843,7 @@ static int cmd_report(int argc, char **argv) {
     }
     profs_free(&all);
   }
-  if (out) rc = close_out(out, text(&a, "output")) ? XS_ERR : rc;
+  if (out) rc = close_out(out, text(&a, "output"), rc == XS_OK) ? XS_ERR : rc;
   session_close(&s);
   return rc;
 }
@@ -992,7 +1062,7 @@ static int cmd_compare(int argc, char **argv) {
   if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
   FILE *out = open_out(text(&a, "output"));
   rc = out ? run_compare(&s, &a, out, format, has(&a, "strict-provenance")) : XS_ERR;
-  if (out && close_out(out, text(&a, "output"))) rc = XS_ERR;
+  if (out && close_out(out, text(&a, "output"), rc == XS_OK || rc == XS_WARN || rc == XS_FAIL)) rc = XS_ERR;
   session_close(&s);
   return rc;
 }
@@ -1109,7 +1179,7 @@ static int cmd_track(int argc, char **argv) {
   if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
   FILE *out = open_out(text(&a, "output"));
   rc = out ? run_track(&s, &a, out, text(&a, "history")) : XS_ERR;
-  if (out && close_out(out, text(&a, "output"))) rc = XS_ERR;
+  if (out && close_out(out, text(&a, "output"), rc == XS_OK || rc == XS_WARN || rc == XS_FAIL)) rc = XS_ERR;
   session_close(&s);
   return rc;
 }
