@@ -181,7 +181,8 @@ static const char *text(xargs *a, const char *name) {
 
 /* The options every profile-reading subcommand shares. */
 #define SUMMARY_OPTS                                                                                     \
-  {"warmup-steps", 0, O_INT}, {"hot-op-limit", 0, O_INT}, {"breakdown-mode", 0, O_TEXT}, {"quiet", 'q', O_FLAG}
+  {"warmup-steps", 0, O_INT}, {"hot-op-limit", 0, O_INT}, {"breakdown-mode", 0, O_TEXT}, {"quiet", 'q', O_FLAG}, \
+      {"progress", 0, O_FLAG}
 #define THRESHOLD_OPTS                                                                                   \
   {"max-step-median-regression-pct", 0, O_NUM}, {"max-step-p90-regression-pct", 0, O_NUM},                 \
       {"max-communication-share-regression-abs", 0, O_NUM}, {"max-stall-share-regression-abs", 0, O_NUM}
@@ -190,7 +191,8 @@ static const char *text(xargs *a, const char *name) {
 typedef struct {
   xe_env env;
   sqlite3 *db;
-  int quiet;
+  int quiet;    /* --quiet: no message or progress on stderr */
+  int progress; /* 1 --progress, 0 when stderr is a terminal, -1 never (env.h) */
 } xsession;
 
 static int die(const char *fmt, ...) {
@@ -203,9 +205,12 @@ static int die(const char *fmt, ...) {
   return XS_ERR;
 }
 
-static int session_open(xsession *s, int quiet) {
+/* Open the session for the options of a: --quiet, --progress. */
+static int session_open(xsession *s, xargs *a) {
   char *err = NULL;
-  s->quiet = quiet;
+  s->quiet = has(a, "quiet");
+  s->progress = s->quiet ? -1 : has(a, "progress") ? 1 : 0;
+  if (s->quiet && has(a, "progress")) return usage_error(a->cmd, "--quiet and --progress exclude each other");
   if (xe_locate(&s->env, &err) != 0 || !(s->db = xe_open(&s->env, &err))) {
     int rc = die("%s", err ? err : "cannot start");
     sqlite3_free(err);
@@ -242,9 +247,9 @@ static long long file_size(const char *path) {
 
 /* Run queries/<file>; output to out (NULL: stdout). */
 static int run_query(xsession *s, xr_runner *r, const char *file, const char *what, long long bytes) {
-  xe_progress_begin(s->db, s->quiet, what, bytes);
+  xe_progress_begin(s->db, s->progress, what, bytes);
   int rc = xr_run(r, file);
-  xe_progress_end(s->db);
+  xe_progress_end(s->db, rc == 0);
   if (rc) {
     die("%s", r->err ? r->err : "failed");
     return XS_ERR;
@@ -655,6 +660,8 @@ static const char *HELP_SUMMARIZE =
     "  --hot-op-limit N         hot ops kept (default 25)\n"
     "  --breakdown-mode M       exclusive_per_track (default) | exclusive_global\n"
     "  -q, --quiet              no progress on stderr\n"
+    "  --progress               progress (percent of the profile read, then time) on\n"
+    "                           stderr even when it is not a terminal\n"
     "Exit status: 0 ok, 1 error, 2 usage error.\n";
 
 static int all_hosts(xsession *s, xargs *a, xprofs *all, const char *query, const char *dir, FILE *out,
@@ -705,7 +712,7 @@ static int cmd_summarize(int argc, char **argv) {
   if (has(&a, "host") && has(&a, "all-hosts")) return usage_error(a.cmd, "--host and --all-hosts exclude each other");
   if (has(&a, "all-hosts") && !has(&a, "output")) return usage_error(a.cmd, "--all-hosts needs -o DIR");
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   xprofs all;
   if (has(&a, "all-hosts")) {
     rc = list_profiles(&s, a.pos[0], &all);
@@ -767,6 +774,8 @@ static const char *HELP_REPORT =
     "                           renamed over it on success (a failed run leaves FILE as it was)\n"
     "  --warmup-steps N, --hot-op-limit N, --breakdown-mode M   as for summarize\n"
     "  -q, --quiet              no progress on stderr\n"
+    "  --progress               progress (percent of the profile read, then time) on\n"
+    "                           stderr even when it is not a terminal\n"
     "Exit status: 0 ok, 1 error, 2 usage error.\n";
 
 /* report --html: queries/report_html.sql on one profile (its charts read the
@@ -802,7 +811,7 @@ static int cmd_report(int argc, char **argv) {
   xval *saved = opt(&a, "summary");
   if (has(&a, "host") && has(&a, "all-hosts")) return usage_error(a.cmd, "--host and --all-hosts exclude each other");
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   if (a.npos == 1 && is_summary_file(&s, a.pos[0])) saved->text = a.pos[0], saved->set = 1; /* a saved summary as PATH */
   if (saved->set && (has(&a, "host") || has(&a, "all-hosts") || has(&a, "metadata"))) {
     session_close(&s);
@@ -868,6 +877,8 @@ static const char *HELP_QUERY =
     "  --top-k N                answers listed (default 10)\n"
     "  --warmup-steps N, --hot-op-limit N, --breakdown-mode M   as for summarize\n"
     "  -q, --quiet              no progress on stderr\n"
+    "  --progress               progress (percent of the profile read, then time) on\n"
+    "                           stderr even when it is not a terminal\n"
     "Exit status: 0 ok, 1 error, 2 usage error or a question not understood.\n";
 
 /* Find the first of words in q (lower case); the text after it, trimmed. */
@@ -934,7 +945,7 @@ static int cmd_query(int argc, char **argv) {
     return XS_USAGE;
   }
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   if (want == 2 && is_summary_file(&s, a.pos[0])) opt(&a, "summary")->text = a.pos[0], opt(&a, "summary")->set = 1;
   if (has(&a, "summary") && has(&a, "host")) {
     session_close(&s);
@@ -1015,6 +1026,8 @@ static const char *HELP_COMPARE =
     "  -o, --output FILE        write to FILE (default stdout)\n"
     "  --warmup-steps N, --hot-op-limit N, --breakdown-mode M   as for summarize\n"
     "  -q, --quiet              no progress on stderr\n"
+    "  --progress               progress (percent of the profile read, then time) on\n"
+    "                           stderr even when it is not a terminal\n"
     "Exit status: 0 ok, 1 error, 2 usage error, 4 provenance failure (--strict-provenance).\n";
 
 static int run_compare(xsession *s, xargs *a, FILE *out, const char *format, int strict) {
@@ -1059,7 +1072,7 @@ static int cmd_compare(int argc, char **argv) {
   if (format && strcmp(format, "json") && strcmp(format, "markdown"))
     return usage_error(a.cmd, "--format must be json or markdown, not '%s'", format);
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   FILE *out = open_out(text(&a, "output"));
   rc = out ? run_compare(&s, &a, out, format, has(&a, "strict-provenance")) : XS_ERR;
   if (out && close_out(out, text(&a, "output"), rc == XS_OK || rc == XS_WARN || rc == XS_FAIL)) rc = XS_ERR;
@@ -1123,6 +1136,8 @@ static const char *HELP_TRACK =
     "  --max-stall-share-regression-abs X           (default 0.05)\n"
     "  --host H, --top-k N, --warmup-steps N, --hot-op-limit N, --breakdown-mode M\n"
     "  -q, --quiet              no progress on stderr\n"
+    "  --progress               progress (percent of the profile read, then time) on\n"
+    "                           stderr even when it is not a terminal\n"
     "Exit status: 0 pass, 3 warn, 4 fail, 1 error, 2 usage error.\n";
 
 static int run_track(xsession *s, xargs *a, FILE *out, const char *history) {
@@ -1176,7 +1191,7 @@ static int cmd_track(int argc, char **argv) {
   if (!has(&a, "label")) return usage_error(a.cmd, "--label L is required");
   if ((rc = check_history("track", text(&a, "history"), 0))) return rc;
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   FILE *out = open_out(text(&a, "output"));
   rc = out ? run_track(&s, &a, out, text(&a, "history")) : XS_ERR;
   if (out && close_out(out, text(&a, "output"), rc == XS_OK || rc == XS_WARN || rc == XS_FAIL)) rc = XS_ERR;
@@ -1205,7 +1220,8 @@ static int cmd_history(int argc, char **argv) {
   if (!has(&a, "history")) return usage_error(a.cmd, "--history DB is required");
   if ((rc = check_history("history", text(&a, "history"), 1))) return rc;
   xsession s = {0};
-  if ((rc = session_open(&s, 1))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
+  s.progress = -1; /* reads no profile */
   xr_runner r;
   xr_init(&r, s.db, s.env.queries, stdout);
   rc = xr_param_text(&r, "history", text(&a, "history"));
@@ -1276,7 +1292,7 @@ static int cmd_bundle(int argc, char **argv) {
     if (exists) return die("bundle: %s already holds a bundle (manifest.json); choose a new folder", dir);
   }
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   const char *names[2] = {"before", "after"};
   xprof p[2];
   xprofs all[2] = {{0}, {0}};
@@ -1393,12 +1409,15 @@ static const char *HELP_CONVERT =
     "                           of one trace per host (a directory PATH)\n"
     "  --format F               proto (default: Perfetto protobuf) | json (Chrome JSON)\n"
     "  --merge                  all hosts into one trace\n"
-    "  -q, --quiet              no message on stderr\n"
+    "  -q, --quiet              no progress on stderr\n"
+    "  --progress               progress (percent of each profile read, then time) on\n"
+    "                           stderr even when it is not a terminal\n"
     "Prints {\"output\": OUT, \"events_written\": N} (slices + instants).\n"
     "Exit status: 0 ok, 1 error, 2 usage error.\n";
 
 static int cmd_convert(int argc, char **argv) {
-  static const xopt opts[] = {{"output", 'o', O_TEXT}, {"format", 0, O_TEXT}, {"merge", 0, O_FLAG}, {"quiet", 'q', O_FLAG}};
+  static const xopt opts[] = {{"output", 'o', O_TEXT}, {"format", 0, O_TEXT}, {"merge", 0, O_FLAG}, {"quiet", 'q', O_FLAG},
+                              {"progress", 0, O_FLAG}};
   xargs a = {.cmd = "convert", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
   int rc = parse_args(&a, argc, argv, 1, 1);
   if (rc < 0) return fputs(HELP_CONVERT, stdout), XS_OK;
@@ -1410,7 +1429,7 @@ static int cmd_convert(int argc, char **argv) {
   const char *mode = !strcmp(format, "json") ? (has(&a, "merge") ? "json_merged" : "json")
                                              : (has(&a, "merge") ? "merged" : "per_host");
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   /* xplane_to_perfetto writes only when the process environment allows it
   ** (README: Security). This command is typed by its user and runs only the
   ** statement below on its own connection, so it allows it, replacing an
@@ -1426,8 +1445,10 @@ static int cmd_convert(int argc, char **argv) {
     sqlite3_bind_text(st, 1, a.pos[0], -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, text(&a, "output"), -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, mode, -1, SQLITE_STATIC);
-    if (!s.quiet && isatty(2)) fprintf(stderr, "%s: converting %s (%.1f MB)...\n", prog, a.pos[0], file_size(a.pos[0]) / 1e6);
-    if (sqlite3_step(st) == SQLITE_ROW) printf("%s\n", sqlite3_column_text(st, 0));
+    xe_progress_begin(s.db, s.progress, "convert", file_size(a.pos[0]));
+    int row = sqlite3_step(st) == SQLITE_ROW;
+    xe_progress_end(s.db, row);
+    if (row) printf("%s\n", sqlite3_column_text(st, 0));
     else rc = die("convert: %s", sqlite3_errmsg(s.db));
     sqlite3_finalize(st);
   }
@@ -1505,8 +1526,9 @@ static const char *HELP_MAIN =
     "PATH: a .xplane.pb file, a run directory, a TensorBoard logdir or a JSON trace.\n"
     "Units: summaries, reports and answers in microseconds; SQL tables in picoseconds.\n"
     "Exit status: 0 ok, 1 error, 2 usage error, 3 track warn, 4 track fail or\n"
-    "compare --strict-provenance failure. Progress goes to stderr only when it is a\n"
-    "terminal (--quiet: never).\n"
+    "compare --strict-provenance failure. Progress (percent of the profile read,\n"
+    "then time) goes to stderr when it is a terminal, or with --progress (--quiet:\n"
+    "never).\n"
     "  --version                print the version\n";
 
 int main(int argc, char **argv) {
