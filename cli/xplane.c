@@ -827,10 +827,8 @@ static int cmd_report(int argc, char **argv) {
   else if (has(&a, "summary")) {
     xr_runner r;
     xr_init(&r, s.db, s.env.queries, out);
-    xr_substitute(&r, "lib/use_profile.sql", NULL);
-    xr_substitute(&r, "lib/summary_json.sql", "lib/saved_summary.sql");
     rc = xr_param_text(&r, "summary", text(&a, "summary")) | set_summary_params(&r, &a);
-    if (!rc) rc = run_query(&s, &r, "report.sql", "report", 0);
+    if (!rc) rc = run_query(&s, &r, "report_from_summary.sql", "report", 0);
     xr_free(&r);
   } else {
     xprofs all;
@@ -955,9 +953,10 @@ static int cmd_query(int argc, char **argv) {
   xr_init(&r, s.db, s.env.queries, stdout);
   xprofs all = {0};
   xprof p;
+  char *saved_file = NULL; /* QUESTION_from_summary.sql: the same answer from a saved summary */
   if (has(&a, "summary")) {
-    xr_substitute(&r, "lib/use_profile.sql", NULL);
-    xr_substitute(&r, "lib/summary_json.sql", "lib/saved_summary.sql");
+    saved_file = sqlite3_mprintf("%.*s_from_summary.sql", (int)(strlen(file) - 4), file);
+    file = saved_file;
     rc = xr_param_text(&r, "summary", text(&a, "summary"));
   } else {
     rc = one_of(&s, a.cmd, a.pos[0], text(&a, "host"), &p, &all);
@@ -971,6 +970,7 @@ static int cmd_query(int argc, char **argv) {
   xr_free(&r);
   profs_free(&all);
   sqlite3_free(op);
+  sqlite3_free(saved_file);
   session_close(&s);
   return rc;
 }
