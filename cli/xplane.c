@@ -35,6 +35,7 @@
 ** stdout carries the data, stderr the messages and (only when it is a
 ** terminal, and not --quiet) progress.
 */
+#include <err.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -195,12 +196,12 @@ typedef struct {
   int progress; /* 1 --progress, 0 when stderr is a terminal, -1 never (env.h) */
 } xsession;
 
-static int die(const char *fmt, ...) {
+/* An error on stderr as "xplane: MESSAGE" (err.h's vwarnx: the program's
+** name, the message, a newline); returns XS_ERR, for `return errorf(...)`. */
+static int errorf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s: ", prog);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vwarnx(fmt, ap);
   va_end(ap);
   return XS_ERR;
 }
@@ -212,7 +213,7 @@ static int session_open(xsession *s, xargs *a) {
   s->progress = s->quiet ? -1 : has(a, "progress") ? 1 : 0;
   if (s->quiet && has(a, "progress")) return usage_error(a->cmd, "--quiet and --progress exclude each other");
   if (xe_locate(&s->env, &err) != 0 || !(s->db = xe_open(&s->env, &err))) {
-    int rc = die("%s", err ? err : "cannot start");
+    int rc = errorf("%s", err ? err : "cannot start");
     sqlite3_free(err);
     return rc;
   }
@@ -251,7 +252,7 @@ static int run_query(xsession *s, xr_runner *r, const char *file, const char *wh
   int rc = xr_run(r, file);
   xe_progress_end(s->db, rc == 0);
   if (rc) {
-    die("%s", r->err ? r->err : "failed");
+    errorf("%s", r->err ? r->err : "failed");
     return XS_ERR;
   }
   return XS_OK;
@@ -278,7 +279,7 @@ static int list_profiles(xsession *s, const char *path, xprofs *out) {
   memset(out, 0, sizeof *out);
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(s->db, "SELECT file, run, host FROM xplane_files(?1) ORDER BY run, host", -1, &st, NULL))
-    return die("%s", sqlite3_errmsg(s->db));
+    return errorf("%s", sqlite3_errmsg(s->db));
   sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -291,13 +292,13 @@ static int list_profiles(xsession *s, const char *path, xprofs *out) {
     out->n++;
   }
   if (rc != SQLITE_DONE) {
-    int e = die("%s", sqlite3_errmsg(s->db));
+    int e = errorf("%s", sqlite3_errmsg(s->db));
     sqlite3_finalize(st);
     profs_free(out);
     return e;
   }
   sqlite3_finalize(st);
-  if (out->n == 0) return die("%s: no profile (.xplane.pb or JSON trace) found", path);
+  if (out->n == 0) return errorf("%s: no profile (.xplane.pb or JSON trace) found", path);
   return 0;
 }
 
@@ -312,8 +313,8 @@ static int pick_host(xprofs *p, const char *path, const char *host) {
     else sqlite3_free(p->v[i].file), sqlite3_free(p->v[i].run), sqlite3_free(p->v[i].host);
   }
   p->n = k;
-  if (k == 0) return die("%s: no host named '%s'", path, host);
-  if (k > 1) return die("%s: host '%s' is in %d runs: pass --host RUN/%s", path, host, k, host);
+  if (k == 0) return errorf("%s: no host named '%s'", path, host);
+  if (k > 1) return errorf("%s: host '%s' is in %d runs: pass --host RUN/%s", path, host, k, host);
   return 0;
 }
 
@@ -327,11 +328,11 @@ static void list_hosts(const xprofs *p, FILE *f) {
 static int load_metadata(xsession *s, const char *path) {
   if (sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.xq_run_facts; CREATE TEMP TABLE xq_run_facts(key TEXT, value TEXT)",
                    NULL, NULL, NULL))
-    return die("%s", sqlite3_errmsg(s->db));
+    return errorf("%s", sqlite3_errmsg(s->db));
   if (!path) return 0;
   size_t size = 0;
   char *buf = xe_read_file(path, &size);
-  if (!buf) return die("--metadata %s: %s", path, strerror(errno));
+  if (!buf) return errorf("--metadata %s: %s", path, strerror(errno));
   const char *p = buf;
   while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
   sqlite3_stmt *st = NULL;
@@ -343,13 +344,13 @@ static int load_metadata(xsession *s, const char *path) {
                            "FROM json_each(?1) WHERE json_valid(?1) AND type <> 'null' ORDER BY id",
                            -1, &st, NULL) == SQLITE_OK) {
       sqlite3_bind_text(st, 1, p, -1, SQLITE_STATIC);
-      if (sqlite3_step(st) != SQLITE_DONE) rc = die("--metadata %s: %s", path, sqlite3_errmsg(s->db));
+      if (sqlite3_step(st) != SQLITE_DONE) rc = errorf("--metadata %s: %s", path, sqlite3_errmsg(s->db));
       sqlite3_finalize(st);
       sqlite3_stmt *chk;
       sqlite3_prepare_v2(s->db, "SELECT json_valid(?1) AND json_type(?1) = 'object'", -1, &chk, NULL);
       sqlite3_bind_text(chk, 1, p, -1, SQLITE_STATIC);
       if (!rc && (sqlite3_step(chk) != SQLITE_ROW || !sqlite3_column_int(chk, 0)))
-        rc = die("--metadata %s: not a JSON object", path);
+        rc = errorf("--metadata %s: not a JSON object", path);
       sqlite3_finalize(chk);
     }
   } else {
@@ -366,7 +367,7 @@ static int load_metadata(xsession *s, const char *path) {
       if (L) {
         char *comma = strchr(line, ',');
         if (!comma) {
-          rc = die("--metadata %s line %d: expected key,value", path, lineno);
+          rc = errorf("--metadata %s line %d: expected key,value", path, lineno);
           break;
         }
         *comma = 0;
@@ -384,7 +385,7 @@ static int load_metadata(xsession *s, const char *path) {
         if (!(lineno == 1 && !strcmp(line, "key") && !strcmp(val, "value"))) {
           sqlite3_bind_text(st, 1, line, -1, SQLITE_STATIC);
           sqlite3_bind_text(st, 2, val, -1, SQLITE_STATIC);
-          if (sqlite3_step(st) != SQLITE_DONE) rc = die("--metadata %s: %s", path, sqlite3_errmsg(s->db));
+          if (sqlite3_step(st) != SQLITE_DONE) rc = errorf("--metadata %s: %s", path, sqlite3_errmsg(s->db));
           sqlite3_reset(st);
         }
       }
@@ -401,10 +402,10 @@ static int add_fact(xsession *s, const char *key, const char *value) {
   if (sqlite3_prepare_v2(s->db,
                          "INSERT INTO xq_run_facts SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM xq_run_facts WHERE key = ?1)",
                          -1, &st, NULL))
-    return die("%s", sqlite3_errmsg(s->db));
+    return errorf("%s", sqlite3_errmsg(s->db));
   sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : die("%s", sqlite3_errmsg(s->db));
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : errorf("%s", sqlite3_errmsg(s->db));
   sqlite3_finalize(st);
   return rc;
 }
@@ -424,20 +425,20 @@ static FILE *open_out(const char *path) {
   out_tmp[0] = 0;
   if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
     FILE *f = fopen(path, "w");
-    if (!f) die("%s: %s", path, strerror(errno));
+    if (!f) errorf("%s: %s", path, strerror(errno));
     return f;
   }
   const char *target = path;
   if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, out_final)) target = out_final;
   else if (snprintf(out_final, sizeof out_final, "%s", path) >= (int)sizeof out_final) {
-    die("%s: %s", path, strerror(ENAMETOOLONG));
+    errorf("%s: %s", path, strerror(ENAMETOOLONG));
     return NULL;
   }
   snprintf(out_tmp, sizeof out_tmp, "%s.tmp-XXXXXX", target);
   int fd = mkstemp(out_tmp);
   FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (!f) {
-    die("%s: %s", path, strerror(errno));
+    errorf("%s: %s", path, strerror(errno));
     if (fd >= 0) close(fd), unlink(out_tmp);
     out_tmp[0] = 0;
     return NULL;
@@ -451,13 +452,13 @@ static FILE *open_out(const char *path) {
 /* Finish -o: ok (the command succeeded) publishes FILE, else the temporary
 ** file is removed. Returns 0, or XS_ERR with a message. */
 static int close_out(FILE *f, const char *path, int ok) {
-  if (f == stdout) return fflush(stdout) ? die("stdout: %s", strerror(errno)) : 0;
+  if (f == stdout) return fflush(stdout) ? errorf("stdout: %s", strerror(errno)) : 0;
   int bad = fclose(f) != 0, e = errno;
-  if (!out_tmp[0]) return bad ? die("%s: %s", path, strerror(e)) : 0;
+  if (!out_tmp[0]) return bad ? errorf("%s: %s", path, strerror(e)) : 0;
   if (!bad && ok && rename(out_tmp, out_final) != 0) bad = 1, e = errno;
   if (bad || !ok) unlink(out_tmp);
   out_tmp[0] = 0;
-  return bad ? die("%s: %s", path, strerror(e)) : 0;
+  return bad ? errorf("%s: %s", path, strerror(e)) : 0;
 }
 
 /* ---- summarize / report for one profile -------------------------------- */
@@ -475,7 +476,7 @@ static int one_profile(xsession *s, xargs *a, const xprof *p, const char *query,
   if (!rc) rc = xr_param_text(&r, "profile", p->file) | set_summary_params(&r, a);
   xr_after(&r, "lib/summary_json.sql", "lib/run_metadata.sql");
   char *what = sqlite3_mprintf("%s %s%s", !strcmp(query, "report.sql") ? "report" : "summary", p->host, progress_note);
-  if (rc && r.err) die("%s", r.err);
+  if (rc && r.err) errorf("%s", r.err);
   if (!rc) rc = run_query(s, &r, query, what, file_size(p->file));
   sqlite3_free(what);
   xr_free(&r);
@@ -517,7 +518,7 @@ static int host_docs_init(xsession *s) {
   return sqlite3_exec(s->db,
                       "DROP TABLE IF EXISTS temp.xq_host_docs; CREATE TEMP TABLE xq_host_docs(run TEXT, host TEXT, doc TEXT)",
                       NULL, NULL, NULL)
-             ? die("%s", sqlite3_errmsg(s->db))
+             ? errorf("%s", sqlite3_errmsg(s->db))
              : 0;
 }
 
@@ -527,7 +528,7 @@ static int host_docs_add(xsession *s, const xprof *p, const char *doc) {
   sqlite3_bind_text(st, 1, p->run, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, p->host, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 3, doc, -1, SQLITE_STATIC);
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : die("%s/%s: %s", p->run, p->host, sqlite3_errmsg(s->db));
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : errorf("%s/%s: %s", p->run, p->host, sqlite3_errmsg(s->db));
   sqlite3_finalize(st);
   return rc;
 }
@@ -540,7 +541,7 @@ static char *cross_host(xsession *s, char **md) {
   if (sqlite3_prepare_v2(s->db, CROSS_HOST_SQL, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
     json = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
   else
-    die("cross-host table: %s", sqlite3_errmsg(s->db));
+    errorf("cross-host table: %s", sqlite3_errmsg(s->db));
   sqlite3_finalize(st);
   if (json && md) {
     *md = NULL;
@@ -548,7 +549,7 @@ static char *cross_host(xsession *s, char **md) {
       sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
       if (sqlite3_step(st) == SQLITE_ROW) *md = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
     }
-    if (!*md) die("cross-host table: %s", sqlite3_errmsg(s->db));
+    if (!*md) errorf("cross-host table: %s", sqlite3_errmsg(s->db));
     sqlite3_finalize(st);
   }
   return json;
@@ -565,7 +566,7 @@ static int print_pretty(xsession *s, const char *json, FILE *out) {
       rc = XS_OK;
     }
   }
-  if (rc) die("%s", sqlite3_errmsg(s->db));
+  if (rc) errorf("%s", sqlite3_errmsg(s->db));
   sqlite3_finalize(st);
   return rc;
 }
@@ -618,8 +619,8 @@ static char *summary_to_temp(xsession *s, xargs *a, const char *path, const char
   char *name = sqlite3_mprintf("%s/xplane-summary-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
   int fd = mkstemp(name);
   FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  int rc = f ? one_profile(s, a, &p, "summary.sql", f, NULL) : die("cannot create a temporary file: %s", strerror(errno));
-  if (f && fclose(f)) rc = die("%s: %s", name, strerror(errno));
+  int rc = f ? one_profile(s, a, &p, "summary.sql", f, NULL) : errorf("cannot create a temporary file: %s", strerror(errno));
+  if (f && fclose(f)) rc = errorf("%s: %s", name, strerror(errno));
   profs_free(&all);
   if (rc) {
     unlink(name);
@@ -667,7 +668,7 @@ static const char *HELP_SUMMARIZE =
 static int all_hosts(xsession *s, xargs *a, xprofs *all, const char *query, const char *dir, FILE *out,
                      const char *metadata) {
   int rc = host_docs_init(s);
-  if (!rc && dir && mkdirs(dir)) rc = die("%s: %s", dir, strerror(errno));
+  if (!rc && dir && mkdirs(dir)) rc = errorf("%s: %s", dir, strerror(errno));
   for (int i = 0; !rc && i < all->n; i++) {
     const xprof *p = &all->v[i];
     snprintf(progress_note, sizeof progress_note, ", host %d of %d", i + 1, all->n);
@@ -681,10 +682,10 @@ static int all_hosts(xsession *s, xargs *a, xprofs *all, const char *query, cons
       char *sub = sqlite3_mprintf("%s/%s", dir, p->run);
       char *fn = sqlite3_mprintf("%s/%s.summary.json", sub, p->host);
       FILE *f = NULL;
-      if (mkdirs(sub) || !(f = fopen(fn, "w"))) rc = die("%s: %s", fn, strerror(errno));
+      if (mkdirs(sub) || !(f = fopen(fn, "w"))) rc = errorf("%s: %s", fn, strerror(errno));
       else {
         fwrite(doc, 1, dn, f);
-        if (fclose(f)) rc = die("%s: %s", fn, strerror(errno));
+        if (fclose(f)) rc = errorf("%s: %s", fn, strerror(errno));
       }
       sqlite3_free(sub);
       sqlite3_free(fn);
@@ -722,10 +723,10 @@ static int cmd_summarize(int argc, char **argv) {
     if (!rc) {
       char *fn = sqlite3_mprintf("%s/cross_host.json", text(&a, "output"));
       FILE *f = fopen(fn, "w");
-      if (!f) rc = die("%s: %s", fn, strerror(errno));
+      if (!f) rc = errorf("%s: %s", fn, strerror(errno));
       else {
         rc = print_pretty(&s, json, f);
-        if (fclose(f)) rc = die("%s: %s", fn, strerror(errno));
+        if (fclose(f)) rc = errorf("%s: %s", fn, strerror(errno));
       }
       sqlite3_free(fn);
       if (!rc && md) fputs(md, stdout);
@@ -790,7 +791,7 @@ static int report_html(xsession *s, xargs *a, FILE *out) {
   xr_runner r;
   xr_init(&r, s->db, s->env.queries, out);
   rc = xr_param_text(&r, "profile", p.file) | set_summary_params(&r, a);
-  if (rc) rc = die("%s", r.err ? r.err : "cannot set the parameters");
+  if (rc) rc = errorf("%s", r.err ? r.err : "cannot set the parameters");
   char *what = sqlite3_mprintf("html report %s", p.host);
   if (!rc) rc = run_query(s, &r, "report_html.sql", what, file_size(p.file));
   sqlite3_free(what);
@@ -965,7 +966,7 @@ static int cmd_query(int argc, char **argv) {
   if (!rc) rc = set_summary_params(&r, &a);
   if (!rc && top_n >= 0 && !has(&a, "top-k")) rc = xr_param_int(&r, "top_k", top_n);
   if (!rc && op) rc = xr_param_text(&r, "op", op);
-  else if (r.err) die("%s", r.err);
+  else if (r.err) errorf("%s", r.err);
   if (!rc) rc = run_query(&s, &r, file, "query", has(&a, "summary") ? 0 : file_size(p.file));
   xr_free(&r);
   profs_free(&all);
@@ -1092,25 +1093,25 @@ static int check_history(const char *cmd, const char *path, int must_exist) {
   if (slash) *(slash == dir ? slash + 1 : slash) = 0;
   else strcpy(dir, ".");
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-    return die("%s: --history %s: the folder %s does not exist", cmd, path, dir);
+    return errorf("%s: --history %s: the folder %s does not exist", cmd, path, dir);
   if (stat(path, &st) != 0) {
-    if (must_exist) return die("%s: --history %s: no such file (xplane track --history creates it)", cmd, path);
+    if (must_exist) return errorf("%s: --history %s: no such file (xplane track --history creates it)", cmd, path);
     return 0;
   }
-  if (!S_ISREG(st.st_mode)) return die("%s: --history %s: not a file", cmd, path);
+  if (!S_ISREG(st.st_mode)) return errorf("%s: --history %s: not a file", cmd, path);
   if (st.st_size == 0 && !must_exist) return 0;
   sqlite3 *db = NULL;
   int rc = 0;
   char *uri = sqlite3_mprintf("%s", path);
-  if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) rc = die("%s: --history %s: %s", cmd, path, sqlite3_errmsg(db));
+  if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) rc = errorf("%s: --history %s: %s", cmd, path, sqlite3_errmsg(db));
   else {
     sqlite3_stmt *q = NULL;
     if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM sqlite_schema WHERE name = 'regression_history'), "
                                "(SELECT count(*) FROM sqlite_schema)", -1, &q, NULL) != SQLITE_OK ||
         sqlite3_step(q) != SQLITE_ROW)
-      rc = die("%s: --history %s: not a SQLite database (%s)", cmd, path, sqlite3_errmsg(db));
+      rc = errorf("%s: --history %s: not a SQLite database (%s)", cmd, path, sqlite3_errmsg(db));
     else if (sqlite3_column_int(q, 0) == 0 && (must_exist || sqlite3_column_int(q, 1) > 0))
-      rc = die("%s: --history %s: not a tracking history (no regression_history table)", cmd, path);
+      rc = errorf("%s: --history %s: not a tracking history (no regression_history table)", cmd, path);
     sqlite3_finalize(q);
   }
   sqlite3_close(db);
@@ -1168,10 +1169,10 @@ static int run_track(xsession *s, xargs *a, FILE *out, const char *history) {
       sqlite3_bind_text(st, 1, buf, (int)bn, SQLITE_STATIC);
       if (sqlite3_step(st) == SQLITE_ROW) status = (const char *)sqlite3_column_text(st, 0);
     }
-    if (!status) rc = die("track: no status in the record");
+    if (!status) rc = errorf("track: no status in the record");
     else if (!strcmp(status, "warn")) rc = XS_WARN;
     else if (!strcmp(status, "fail")) rc = XS_FAIL;
-    else if (strcmp(status, "pass")) rc = die("track: unknown status '%s'", status);
+    else if (strcmp(status, "pass")) rc = errorf("track: unknown status '%s'", status);
     sqlite3_finalize(st);
   }
   free(buf);
@@ -1255,8 +1256,8 @@ static int write_file(const char *dir, const char *name, const char *data, size_
   char *fn = sqlite3_mprintf("%s/%s", dir, name);
   FILE *f = fopen(fn, "w");
   int rc = 0;
-  if (!f || fwrite(data, 1, n, f) != n) rc = die("%s: %s", fn, strerror(errno));
-  if (f && fclose(f)) rc = die("%s: %s", fn, strerror(errno));
+  if (!f || fwrite(data, 1, n, f) != n) rc = errorf("%s: %s", fn, strerror(errno));
+  if (f && fclose(f)) rc = errorf("%s: %s", fn, strerror(errno));
   sqlite3_free(fn);
   return rc;
 }
@@ -1289,7 +1290,7 @@ static int cmd_bundle(int argc, char **argv) {
     char *probe = sqlite3_mprintf("%s/manifest.json", dir);
     int exists = stat(probe, &st) == 0;
     sqlite3_free(probe);
-    if (exists) return die("bundle: %s already holds a bundle (manifest.json); choose a new folder", dir);
+    if (exists) return errorf("bundle: %s already holds a bundle (manifest.json); choose a new folder", dir);
   }
   xsession s = {0};
   if ((rc = session_open(&s, &a))) return rc;
@@ -1300,7 +1301,7 @@ static int cmd_bundle(int argc, char **argv) {
     if (is_summary_file(&s, a.pos[i]))
       rc = usage_error(a.cmd, "%s is a saved summary: a bundle is made from two profiles (it summarizes them)", a.pos[i]);
   for (int i = 0; !rc && i < 2; i++) rc = one_of(&s, a.cmd, a.pos[i], text(&a, "host"), &p[i], &all[i]);
-  if (!rc && mkdirs(dir)) rc = die("bundle: %s: %s", dir, strerror(errno));
+  if (!rc && mkdirs(dir)) rc = errorf("bundle: %s: %s", dir, strerror(errno));
   /* summaries and reports */
   for (int i = 0; !rc && i < 2; i++) {
     const char *q[2] = {"summary.sql", "report.sql"}, *suffix[2] = {"summary.json", "report.md"};
@@ -1357,7 +1358,7 @@ static int cmd_bundle(int argc, char **argv) {
       char hex[65];
       long long size = 0;
       char *fn = sqlite3_mprintf("%s/%s", dir, files[i]);
-      if (file_sha256(fn, hex, &size)) rc = die("%s: %s", fn, strerror(errno));
+      if (file_sha256(fn, hex, &size)) rc = errorf("%s: %s", fn, strerror(errno));
       sqlite3_free(fn);
       sqlite3_bind_text(st, 1, files[i], -1, SQLITE_STATIC);
       sqlite3_bind_int64(st, 2, size);
@@ -1383,10 +1384,10 @@ static int cmd_bundle(int argc, char **argv) {
         rc = write_file(dir, "manifest.json", j, strlen(j));
         sqlite3_free(j);
       } else
-        rc = die("bundle: manifest: %s", sqlite3_errmsg(s.db));
+        rc = errorf("bundle: manifest: %s", sqlite3_errmsg(s.db));
       sqlite3_finalize(st);
     } else if (!rc)
-      rc = die("bundle: manifest: %s", sqlite3_errmsg(s.db));
+      rc = errorf("bundle: manifest: %s", sqlite3_errmsg(s.db));
     if (!rc && !s.quiet) fprintf(stderr, "%s bundle: %s written (track: %s)\n", prog, dir, status_name);
   }
   sqlite3_free(hist);
@@ -1440,7 +1441,7 @@ static int cmd_convert(int argc, char **argv) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(s.db, "SELECT json_object('output', ?2, 'events_written', xplane_to_perfetto(?1, ?2, ?3))", -1,
                          &st, NULL) != SQLITE_OK)
-    rc = die("%s", sqlite3_errmsg(s.db));
+    rc = errorf("%s", sqlite3_errmsg(s.db));
   else {
     sqlite3_bind_text(st, 1, a.pos[0], -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, text(&a, "output"), -1, SQLITE_STATIC);
@@ -1449,7 +1450,7 @@ static int cmd_convert(int argc, char **argv) {
     int row = sqlite3_step(st) == SQLITE_ROW;
     xe_progress_end(s.db, row);
     if (row) printf("%s\n", sqlite3_column_text(st, 0));
-    else rc = die("convert: %s", sqlite3_errmsg(s.db));
+    else rc = errorf("convert: %s", sqlite3_errmsg(s.db));
     sqlite3_finalize(st);
   }
   session_close(&s);
@@ -1481,7 +1482,7 @@ static int cmd_sql(int argc, char **argv) {
   xe_env env;
   char *err = NULL;
   if (xe_locate(&env, &err)) {
-    rc = die("%s", err);
+    rc = errorf("%s", err);
     sqlite3_free(err);
     return rc;
   }
@@ -1504,7 +1505,7 @@ static int cmd_sql(int argc, char **argv) {
   for (int i = split + 1; i < argc; i++) av[n++] = argv[i];
   av[n] = NULL;
   execvp(shell, av);
-  return die("sql: cannot run %s: %s", shell, strerror(errno));
+  return errorf("sql: cannot run %s: %s", shell, strerror(errno));
 }
 
 /* ---- main -------------------------------------------------------------- */

@@ -42,22 +42,11 @@
 set -uo pipefail
 
 . "$(dirname "$0")/test_env.sh"
+. "$(dirname "$0")/check.sh"
 X=$BUILD/cli/xplane
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-pass=0
-fail=0
-
-check() {
-  if [ "$2" == "$3" ]; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL: $1"
-    diff <(printf '%s\n' "$2") <(printf '%s\n' "$3") | head -20
-  fi
-}
 # status NAME EXPECTED CMD...: the exit status of CMD.
 status() {
   local name=$1 want=$2

@@ -27,17 +27,7 @@ set -uo pipefail
 . "$(dirname "$0")/test_env.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() {
-  if [ "$2" == "$3" ]; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL: $1"
-    diff <(printf '%s\n' "$2") <(printf '%s\n' "$3") | head -10
-  fi
-}
+. "$(dirname "$0")/check.sh"
 mask() { sed -e 's/^- Generated At (UTC): `[^`]*`/- Generated At (UTC): `@NOW@`/' \
              -e 's/"\(generated_at_utc\|recorded_at_utc\)": "[^"]*"/"\1": "@NOW@"/' \
              -e 's/&middot; generated [^<]*</\&middot; generated @NOW@</'; }
