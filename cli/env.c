@@ -224,7 +224,7 @@ void xe_progress_begin(sqlite3 *db, int mode, const char *what, long long bytes)
   xe_prog.last.tv_sec -= 1; /* the first update may show at once */
   if (!xe_prog.on) return;
   xe_set_hook(db, &xe_hook);
-  sqlite3_progress_handler(db, 20000, xe_progress_cb, NULL);
+  sqlite3_progress_handler(db, 1000, xe_progress_cb, NULL); /* <= 1000: reached during the extension's long calls too (sqlite_ext/interrupt.h) */
 }
 
 void xe_progress_end(sqlite3 *db, int ok) {
