@@ -659,7 +659,7 @@ static void *plane_worker(void *arg) {
     w.prof = j->p;
     w.lines_total = &j->lines_total;
     w.events_total = &j->events_total;
-    w.bytes_done = &j->bytes_done;
+    w.bytes_done = j->hook ? &j->bytes_done : NULL; /* counted only for a hook */
     w.mark = j->fields[k].p;
     w.bytes_total = j->p->size;
     w.hook = j->hook && pthread_equal(j->owner, pthread_self()) ? j->hook : NULL;
