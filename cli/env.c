@@ -4,6 +4,8 @@
 */
 #include "env.h"
 
+#include "profile.h" /* xp_progress: the extension's decode hook (xplane_progress) */
+
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -139,10 +141,19 @@ sqlite3 *xe_open(const xe_env *e, char **err) {
 }
 
 /* ---- progress --------------------------------------------------------- */
+/* Two sources: the extension's decode hook (xplane_progress, core/profile.h:
+** bytes of the profile indexed so far), and SQLite's progress handler (called
+** while anything runs, for the elapsed time after the index is built). The
+** line is redrawn in place (\r) on a terminal, one line per update elsewhere
+** (--progress into a log), at every 10 % step of the decode and otherwise at
+** most every 0.25 s; when shown only because stderr is a terminal, it starts
+** after 0.5 s (a fast run prints nothing). */
 static struct {
-  int on, shown;
+  int on, forced, tty, shown;
   const char *what;
   long long bytes;
+  long long done, total; /* the decode hook's last report; total 0: none yet */
+  int last_pct;
   struct timespec t0, last;
 } xe_prog;
 
@@ -150,37 +161,84 @@ static double xe_since(const struct timespec *a, const struct timespec *b) {
   return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-static int xe_progress_cb(void *arg) {
+static void xe_progress_line(int force) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
-  if (xe_since(&xe_prog.last, &now) < 0.25) return 0;
-  xe_prog.last = now;
   double t = xe_since(&xe_prog.t0, &now);
-  if (t < 0.5) return 0;
-  fprintf(stderr, "\rxplane: %s (%.1f MB): %.1f s", xe_prog.what, (double)xe_prog.bytes / 1e6, t);
+  if (!force && (xe_since(&xe_prog.last, &now) < 0.25 || (!xe_prog.forced && t < 0.5))) return;
+  xe_prog.last = now;
+  fprintf(stderr, "%sxplane: %s (%.1f MB): ", xe_prog.tty ? "\r" : "", xe_prog.what, (double)xe_prog.bytes / 1e6);
+  if (xe_prog.total > 0 && xe_prog.done < xe_prog.total)
+    fprintf(stderr, "%d%% read, %.1f s", xe_prog.last_pct, t);
+  else if (xe_prog.total > 0)
+    fprintf(stderr, "100%% read, %.1f s", t);
+  else
+    fprintf(stderr, "%.1f s", t);
+  fputs(xe_prog.tty ? "\033[K" : "\n", stderr); /* erase the rest of a longer line */
   xe_prog.shown = 1;
+}
+
+static int xe_progress_cb(void *arg) {
+  (void)arg;
+  xe_progress_line(0);
   return 0;
 }
 
-void xe_progress_begin(sqlite3 *db, int quiet, const char *what, long long bytes) {
-  xe_prog.on = !quiet && isatty(2);
+/* The decode hook: bytes done of total (one profile; a new profile restarts). */
+static void xe_decode_cb(void *arg, int64_t done, int64_t total) {
+  (void)arg;
+  int pct = total > 0 ? (int)(100 * (double)done / (double)total) : 0;
+  if (pct > 100) pct = 100;
+  if (total != xe_prog.total || done < xe_prog.done) xe_prog.last_pct = -1; /* the next profile */
+  xe_prog.done = done;
+  xe_prog.total = total;
+  if (pct == xe_prog.last_pct) return;
+  /* Each 10 % step shows (once the line shows at all), whatever the time. */
+  int step = xe_prog.last_pct < 0 || pct / 10 != xe_prog.last_pct / 10;
+  xe_prog.last_pct = pct;
+  xe_progress_line(step && (xe_prog.forced || xe_prog.shown));
+}
+
+static const xp_progress xe_hook = {xe_decode_cb, NULL};
+
+/* SELECT xplane_progress(P), P the hook (NULL: clear). */
+static void xe_set_hook(sqlite3 *db, const xp_progress *hook) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, "SELECT xplane_progress(?1)", -1, &st, NULL) != SQLITE_OK) return;
+  if (hook) sqlite3_bind_pointer(st, 1, (void *)hook, "xplane_progress", NULL);
+  sqlite3_step(st);
+  sqlite3_finalize(st);
+}
+
+void xe_progress_begin(sqlite3 *db, int mode, const char *what, long long bytes) {
+  xe_prog.tty = isatty(2);
+  xe_prog.forced = mode > 0;
+  xe_prog.on = mode > 0 || (mode == 0 && xe_prog.tty);
   xe_prog.shown = 0;
   xe_prog.what = what;
   xe_prog.bytes = bytes;
+  xe_prog.done = xe_prog.total = 0;
+  xe_prog.last_pct = -1;
   clock_gettime(CLOCK_MONOTONIC, &xe_prog.t0);
   xe_prog.last = xe_prog.t0;
-  if (xe_prog.on) sqlite3_progress_handler(db, 20000, xe_progress_cb, NULL);
+  xe_prog.last.tv_sec -= 1; /* the first update may show at once */
+  if (!xe_prog.on) return;
+  xe_set_hook(db, &xe_hook);
+  sqlite3_progress_handler(db, 1000, xe_progress_cb, NULL); /* <= 1000: reached during the extension's long calls too (sqlite_ext/interrupt.h) */
 }
 
-void xe_progress_end(sqlite3 *db) {
+void xe_progress_end(sqlite3 *db, int ok) {
   if (!xe_prog.on) return;
   sqlite3_progress_handler(db, 0, NULL, NULL);
-  if (xe_prog.shown) {
+  xe_set_hook(db, NULL);
+  if (xe_prog.shown || xe_prog.forced) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     double t = xe_since(&xe_prog.t0, &now);
-    fprintf(stderr, "\rxplane: %s (%.1f MB): done in %.1f s, %.1f MB/s\n", xe_prog.what, (double)xe_prog.bytes / 1e6,
-            t, t > 0 ? (double)xe_prog.bytes / 1e6 / t : 0.0);
+    fprintf(stderr, "%sxplane: %s (%.1f MB): %s in %.1f s", xe_prog.tty ? "\r" : "", xe_prog.what,
+            (double)xe_prog.bytes / 1e6, ok ? "done" : "failed", t);
+    if (ok && xe_prog.bytes > 0 && t > 0) fprintf(stderr, ", %.1f MB/s", (double)xe_prog.bytes / 1e6 / t);
+    fputs(xe_prog.tty ? "\033[K\n" : "\n", stderr);
   }
   xe_prog.on = 0;
 }

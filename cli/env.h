@@ -31,11 +31,15 @@ typedef struct xe_env {
 int xe_locate(xe_env *e, char **err);
 sqlite3 *xe_open(const xe_env *e, char **err);
 
-/* Progress on stderr while a statement runs long (only when stderr is a
-** terminal and quiet is 0): what is being read, its size, elapsed time and
-** rate. xe_progress_begin before the work, xe_progress_end after. */
-void xe_progress_begin(sqlite3 *db, int quiet, const char *what, long long bytes);
-void xe_progress_end(sqlite3 *db);
+/* Progress on stderr while a query runs: what is read, its size, the percent
+** of the profile indexed so far (the extension's decode hook, set with
+** xplane_progress), then the elapsed time, and at the end the time and rate.
+** mode: 1 always (--progress; also into a file or pipe, one line per
+** update), 0 when stderr is a terminal (redrawn in place, from 0.5 s on),
+** -1 never (--quiet). xe_progress_begin before the work, xe_progress_end
+** after (ok: it succeeded). */
+void xe_progress_begin(sqlite3 *db, int mode, const char *what, long long bytes);
+void xe_progress_end(sqlite3 *db, int ok);
 
 /* The whole file at path, NUL-terminated (malloc'd; *n its size). NULL when
 ** it cannot be opened or read (errno says why). */

@@ -19,7 +19,7 @@
 ** list mode (columns joined by '|', NULL as empty), the shell's default.
 ** The first error stops the run (the files turn `.bail on`; the runner always
 ** bails). xr_substitute() replaces one library file by another (or skips it):
-** the CLI reads a saved summary instead of building one, and keeps the temp
+** compare and track read saved summaries instead of building them, and keep the temp
 ** tables for a moment before the clean-up file drops them. xr_after() reads
 ** one more library file after another (the run metadata after the summary).
 ** `.read` names are taken from their last `queries/` on, so the repository's

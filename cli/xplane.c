@@ -35,6 +35,7 @@
 ** stdout carries the data, stderr the messages and (only when it is a
 ** terminal, and not --quiet) progress.
 */
+#include <err.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -181,7 +182,8 @@ static const char *text(xargs *a, const char *name) {
 
 /* The options every profile-reading subcommand shares. */
 #define SUMMARY_OPTS                                                                                     \
-  {"warmup-steps", 0, O_INT}, {"hot-op-limit", 0, O_INT}, {"breakdown-mode", 0, O_TEXT}, {"quiet", 'q', O_FLAG}
+  {"warmup-steps", 0, O_INT}, {"hot-op-limit", 0, O_INT}, {"breakdown-mode", 0, O_TEXT}, {"quiet", 'q', O_FLAG}, \
+      {"progress", 0, O_FLAG}
 #define THRESHOLD_OPTS                                                                                   \
   {"max-step-median-regression-pct", 0, O_NUM}, {"max-step-p90-regression-pct", 0, O_NUM},                 \
       {"max-communication-share-regression-abs", 0, O_NUM}, {"max-stall-share-regression-abs", 0, O_NUM}
@@ -190,24 +192,28 @@ static const char *text(xargs *a, const char *name) {
 typedef struct {
   xe_env env;
   sqlite3 *db;
-  int quiet;
+  int quiet;    /* --quiet: no message or progress on stderr */
+  int progress; /* 1 --progress, 0 when stderr is a terminal, -1 never (env.h) */
 } xsession;
 
-static int die(const char *fmt, ...) {
+/* An error on stderr as "xplane: MESSAGE" (err.h's vwarnx: the program's
+** name, the message, a newline); returns XS_ERR, for `return errorf(...)`. */
+static int errorf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s: ", prog);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vwarnx(fmt, ap);
   va_end(ap);
   return XS_ERR;
 }
 
-static int session_open(xsession *s, int quiet) {
+/* Open the session for the options of a: --quiet, --progress. */
+static int session_open(xsession *s, xargs *a) {
   char *err = NULL;
-  s->quiet = quiet;
+  s->quiet = has(a, "quiet");
+  s->progress = s->quiet ? -1 : has(a, "progress") ? 1 : 0;
+  if (s->quiet && has(a, "progress")) return usage_error(a->cmd, "--quiet and --progress exclude each other");
   if (xe_locate(&s->env, &err) != 0 || !(s->db = xe_open(&s->env, &err))) {
-    int rc = die("%s", err ? err : "cannot start");
+    int rc = errorf("%s", err ? err : "cannot start");
     sqlite3_free(err);
     return rc;
   }
@@ -242,11 +248,11 @@ static long long file_size(const char *path) {
 
 /* Run queries/<file>; output to out (NULL: stdout). */
 static int run_query(xsession *s, xr_runner *r, const char *file, const char *what, long long bytes) {
-  xe_progress_begin(s->db, s->quiet, what, bytes);
+  xe_progress_begin(s->db, s->progress, what, bytes);
   int rc = xr_run(r, file);
-  xe_progress_end(s->db);
+  xe_progress_end(s->db, rc == 0);
   if (rc) {
-    die("%s", r->err ? r->err : "failed");
+    errorf("%s", r->err ? r->err : "failed");
     return XS_ERR;
   }
   return XS_OK;
@@ -273,7 +279,7 @@ static int list_profiles(xsession *s, const char *path, xprofs *out) {
   memset(out, 0, sizeof *out);
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(s->db, "SELECT file, run, host FROM xplane_files(?1) ORDER BY run, host", -1, &st, NULL))
-    return die("%s", sqlite3_errmsg(s->db));
+    return errorf("%s", sqlite3_errmsg(s->db));
   sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -286,13 +292,13 @@ static int list_profiles(xsession *s, const char *path, xprofs *out) {
     out->n++;
   }
   if (rc != SQLITE_DONE) {
-    int e = die("%s", sqlite3_errmsg(s->db));
+    int e = errorf("%s", sqlite3_errmsg(s->db));
     sqlite3_finalize(st);
     profs_free(out);
     return e;
   }
   sqlite3_finalize(st);
-  if (out->n == 0) return die("%s: no profile (.xplane.pb or JSON trace) found", path);
+  if (out->n == 0) return errorf("%s: no profile (.xplane.pb or JSON trace) found", path);
   return 0;
 }
 
@@ -307,8 +313,8 @@ static int pick_host(xprofs *p, const char *path, const char *host) {
     else sqlite3_free(p->v[i].file), sqlite3_free(p->v[i].run), sqlite3_free(p->v[i].host);
   }
   p->n = k;
-  if (k == 0) return die("%s: no host named '%s'", path, host);
-  if (k > 1) return die("%s: host '%s' is in %d runs: pass --host RUN/%s", path, host, k, host);
+  if (k == 0) return errorf("%s: no host named '%s'", path, host);
+  if (k > 1) return errorf("%s: host '%s' is in %d runs: pass --host RUN/%s", path, host, k, host);
   return 0;
 }
 
@@ -322,11 +328,11 @@ static void list_hosts(const xprofs *p, FILE *f) {
 static int load_metadata(xsession *s, const char *path) {
   if (sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.xq_run_facts; CREATE TEMP TABLE xq_run_facts(key TEXT, value TEXT)",
                    NULL, NULL, NULL))
-    return die("%s", sqlite3_errmsg(s->db));
+    return errorf("%s", sqlite3_errmsg(s->db));
   if (!path) return 0;
   size_t size = 0;
   char *buf = xe_read_file(path, &size);
-  if (!buf) return die("--metadata %s: %s", path, strerror(errno));
+  if (!buf) return errorf("--metadata %s: %s", path, strerror(errno));
   const char *p = buf;
   while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
   sqlite3_stmt *st = NULL;
@@ -338,13 +344,13 @@ static int load_metadata(xsession *s, const char *path) {
                            "FROM json_each(?1) WHERE json_valid(?1) AND type <> 'null' ORDER BY id",
                            -1, &st, NULL) == SQLITE_OK) {
       sqlite3_bind_text(st, 1, p, -1, SQLITE_STATIC);
-      if (sqlite3_step(st) != SQLITE_DONE) rc = die("--metadata %s: %s", path, sqlite3_errmsg(s->db));
+      if (sqlite3_step(st) != SQLITE_DONE) rc = errorf("--metadata %s: %s", path, sqlite3_errmsg(s->db));
       sqlite3_finalize(st);
       sqlite3_stmt *chk;
       sqlite3_prepare_v2(s->db, "SELECT json_valid(?1) AND json_type(?1) = 'object'", -1, &chk, NULL);
       sqlite3_bind_text(chk, 1, p, -1, SQLITE_STATIC);
       if (!rc && (sqlite3_step(chk) != SQLITE_ROW || !sqlite3_column_int(chk, 0)))
-        rc = die("--metadata %s: not a JSON object", path);
+        rc = errorf("--metadata %s: not a JSON object", path);
       sqlite3_finalize(chk);
     }
   } else {
@@ -361,7 +367,7 @@ static int load_metadata(xsession *s, const char *path) {
       if (L) {
         char *comma = strchr(line, ',');
         if (!comma) {
-          rc = die("--metadata %s line %d: expected key,value", path, lineno);
+          rc = errorf("--metadata %s line %d: expected key,value", path, lineno);
           break;
         }
         *comma = 0;
@@ -379,7 +385,7 @@ static int load_metadata(xsession *s, const char *path) {
         if (!(lineno == 1 && !strcmp(line, "key") && !strcmp(val, "value"))) {
           sqlite3_bind_text(st, 1, line, -1, SQLITE_STATIC);
           sqlite3_bind_text(st, 2, val, -1, SQLITE_STATIC);
-          if (sqlite3_step(st) != SQLITE_DONE) rc = die("--metadata %s: %s", path, sqlite3_errmsg(s->db));
+          if (sqlite3_step(st) != SQLITE_DONE) rc = errorf("--metadata %s: %s", path, sqlite3_errmsg(s->db));
           sqlite3_reset(st);
         }
       }
@@ -396,26 +402,63 @@ static int add_fact(xsession *s, const char *key, const char *value) {
   if (sqlite3_prepare_v2(s->db,
                          "INSERT INTO xq_run_facts SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM xq_run_facts WHERE key = ?1)",
                          -1, &st, NULL))
-    return die("%s", sqlite3_errmsg(s->db));
+    return errorf("%s", sqlite3_errmsg(s->db));
   sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : die("%s", sqlite3_errmsg(s->db));
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : errorf("%s", sqlite3_errmsg(s->db));
   sqlite3_finalize(st);
   return rc;
 }
 
 /* ---- output ------------------------------------------------------------ */
-/* Open -o FILE (or stdout). */
+/* -o FILE: a regular file (or a new one) is written as FILE.tmp-XXXXXX beside
+** it and renamed over FILE only when the command succeeded, so a failed or
+** interrupted run leaves FILE as it was (never truncated or half written);
+** like `sort -o` and most Unix tools, an existing FILE is replaced. A FILE
+** that is not a regular file (/dev/null, a FIFO) is written in place; a
+** symbolic link is followed (its target is replaced). "-" or no -o: stdout. */
+static char out_tmp[PATH_MAX + 16], out_final[PATH_MAX];
+
 static FILE *open_out(const char *path) {
   if (!path || !strcmp(path, "-")) return stdout;
-  FILE *f = fopen(path, "w");
-  if (!f) die("%s: %s", path, strerror(errno));
+  struct stat st;
+  out_tmp[0] = 0;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    FILE *f = fopen(path, "w");
+    if (!f) errorf("%s: %s", path, strerror(errno));
+    return f;
+  }
+  const char *target = path;
+  if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, out_final)) target = out_final;
+  else if (snprintf(out_final, sizeof out_final, "%s", path) >= (int)sizeof out_final) {
+    errorf("%s: %s", path, strerror(ENAMETOOLONG));
+    return NULL;
+  }
+  snprintf(out_tmp, sizeof out_tmp, "%s.tmp-XXXXXX", target);
+  int fd = mkstemp(out_tmp);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) {
+    errorf("%s: %s", path, strerror(errno));
+    if (fd >= 0) close(fd), unlink(out_tmp);
+    out_tmp[0] = 0;
+    return NULL;
+  }
+  mode_t um = umask(0);
+  umask(um);
+  fchmod(fd, 0666 & ~um); /* the mode fopen would give, not mkstemp's 0600 */
   return f;
 }
-static int close_out(FILE *f, const char *path) {
-  if (f == stdout) return fflush(stdout) ? die("stdout: %s", strerror(errno)) : 0;
-  if (fclose(f)) return die("%s: %s", path, strerror(errno));
-  return 0;
+
+/* Finish -o: ok (the command succeeded) publishes FILE, else the temporary
+** file is removed. Returns 0, or XS_ERR with a message. */
+static int close_out(FILE *f, const char *path, int ok) {
+  if (f == stdout) return fflush(stdout) ? errorf("stdout: %s", strerror(errno)) : 0;
+  int bad = fclose(f) != 0, e = errno;
+  if (!out_tmp[0]) return bad ? errorf("%s: %s", path, strerror(e)) : 0;
+  if (!bad && ok && rename(out_tmp, out_final) != 0) bad = 1, e = errno;
+  if (bad || !ok) unlink(out_tmp);
+  out_tmp[0] = 0;
+  return bad ? errorf("%s: %s", path, strerror(e)) : 0;
 }
 
 /* ---- summarize / report for one profile -------------------------------- */
@@ -433,7 +476,7 @@ static int one_profile(xsession *s, xargs *a, const xprof *p, const char *query,
   if (!rc) rc = xr_param_text(&r, "profile", p->file) | set_summary_params(&r, a);
   xr_after(&r, "lib/summary_json.sql", "lib/run_metadata.sql");
   char *what = sqlite3_mprintf("%s %s%s", !strcmp(query, "report.sql") ? "report" : "summary", p->host, progress_note);
-  if (rc && r.err) die("%s", r.err);
+  if (rc && r.err) errorf("%s", r.err);
   if (!rc) rc = run_query(s, &r, query, what, file_size(p->file));
   sqlite3_free(what);
   xr_free(&r);
@@ -475,7 +518,7 @@ static int host_docs_init(xsession *s) {
   return sqlite3_exec(s->db,
                       "DROP TABLE IF EXISTS temp.xq_host_docs; CREATE TEMP TABLE xq_host_docs(run TEXT, host TEXT, doc TEXT)",
                       NULL, NULL, NULL)
-             ? die("%s", sqlite3_errmsg(s->db))
+             ? errorf("%s", sqlite3_errmsg(s->db))
              : 0;
 }
 
@@ -485,7 +528,7 @@ static int host_docs_add(xsession *s, const xprof *p, const char *doc) {
   sqlite3_bind_text(st, 1, p->run, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, p->host, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 3, doc, -1, SQLITE_STATIC);
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : die("%s/%s: %s", p->run, p->host, sqlite3_errmsg(s->db));
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : errorf("%s/%s: %s", p->run, p->host, sqlite3_errmsg(s->db));
   sqlite3_finalize(st);
   return rc;
 }
@@ -498,7 +541,7 @@ static char *cross_host(xsession *s, char **md) {
   if (sqlite3_prepare_v2(s->db, CROSS_HOST_SQL, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
     json = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
   else
-    die("cross-host table: %s", sqlite3_errmsg(s->db));
+    errorf("cross-host table: %s", sqlite3_errmsg(s->db));
   sqlite3_finalize(st);
   if (json && md) {
     *md = NULL;
@@ -506,7 +549,7 @@ static char *cross_host(xsession *s, char **md) {
       sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
       if (sqlite3_step(st) == SQLITE_ROW) *md = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
     }
-    if (!*md) die("cross-host table: %s", sqlite3_errmsg(s->db));
+    if (!*md) errorf("cross-host table: %s", sqlite3_errmsg(s->db));
     sqlite3_finalize(st);
   }
   return json;
@@ -523,7 +566,7 @@ static int print_pretty(xsession *s, const char *json, FILE *out) {
       rc = XS_OK;
     }
   }
-  if (rc) die("%s", sqlite3_errmsg(s->db));
+  if (rc) errorf("%s", sqlite3_errmsg(s->db));
   sqlite3_finalize(st);
   return rc;
 }
@@ -576,8 +619,8 @@ static char *summary_to_temp(xsession *s, xargs *a, const char *path, const char
   char *name = sqlite3_mprintf("%s/xplane-summary-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
   int fd = mkstemp(name);
   FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  int rc = f ? one_profile(s, a, &p, "summary.sql", f, NULL) : die("cannot create a temporary file: %s", strerror(errno));
-  if (f && fclose(f)) rc = die("%s: %s", name, strerror(errno));
+  int rc = f ? one_profile(s, a, &p, "summary.sql", f, NULL) : errorf("cannot create a temporary file: %s", strerror(errno));
+  if (f && fclose(f)) rc = errorf("%s: %s", name, strerror(errno));
   profs_free(&all);
   if (rc) {
     unlink(name);
@@ -618,12 +661,14 @@ static const char *HELP_SUMMARIZE =
     "  --hot-op-limit N         hot ops kept (default 25)\n"
     "  --breakdown-mode M       exclusive_per_track (default) | exclusive_global\n"
     "  -q, --quiet              no progress on stderr\n"
+    "  --progress               progress (percent of the profile read, then time) on\n"
+    "                           stderr even when it is not a terminal\n"
     "Exit status: 0 ok, 1 error, 2 usage error.\n";
 
 static int all_hosts(xsession *s, xargs *a, xprofs *all, const char *query, const char *dir, FILE *out,
                      const char *metadata) {
   int rc = host_docs_init(s);
-  if (!rc && dir && mkdirs(dir)) rc = die("%s: %s", dir, strerror(errno));
+  if (!rc && dir && mkdirs(dir)) rc = errorf("%s: %s", dir, strerror(errno));
   for (int i = 0; !rc && i < all->n; i++) {
     const xprof *p = &all->v[i];
     snprintf(progress_note, sizeof progress_note, ", host %d of %d", i + 1, all->n);
@@ -637,10 +682,10 @@ static int all_hosts(xsession *s, xargs *a, xprofs *all, const char *query, cons
       char *sub = sqlite3_mprintf("%s/%s", dir, p->run);
       char *fn = sqlite3_mprintf("%s/%s.summary.json", sub, p->host);
       FILE *f = NULL;
-      if (mkdirs(sub) || !(f = fopen(fn, "w"))) rc = die("%s: %s", fn, strerror(errno));
+      if (mkdirs(sub) || !(f = fopen(fn, "w"))) rc = errorf("%s: %s", fn, strerror(errno));
       else {
         fwrite(doc, 1, dn, f);
-        if (fclose(f)) rc = die("%s: %s", fn, strerror(errno));
+        if (fclose(f)) rc = errorf("%s: %s", fn, strerror(errno));
       }
       sqlite3_free(sub);
       sqlite3_free(fn);
@@ -668,7 +713,7 @@ static int cmd_summarize(int argc, char **argv) {
   if (has(&a, "host") && has(&a, "all-hosts")) return usage_error(a.cmd, "--host and --all-hosts exclude each other");
   if (has(&a, "all-hosts") && !has(&a, "output")) return usage_error(a.cmd, "--all-hosts needs -o DIR");
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   xprofs all;
   if (has(&a, "all-hosts")) {
     rc = list_profiles(&s, a.pos[0], &all);
@@ -678,10 +723,10 @@ static int cmd_summarize(int argc, char **argv) {
     if (!rc) {
       char *fn = sqlite3_mprintf("%s/cross_host.json", text(&a, "output"));
       FILE *f = fopen(fn, "w");
-      if (!f) rc = die("%s: %s", fn, strerror(errno));
+      if (!f) rc = errorf("%s: %s", fn, strerror(errno));
       else {
         rc = print_pretty(&s, json, f);
-        if (fclose(f)) rc = die("%s: %s", fn, strerror(errno));
+        if (fclose(f)) rc = errorf("%s: %s", fn, strerror(errno));
       }
       sqlite3_free(fn);
       if (!rc && md) fputs(md, stdout);
@@ -695,7 +740,7 @@ static int cmd_summarize(int argc, char **argv) {
     if (!rc) {
       FILE *out = open_out(text(&a, "output"));
       rc = out ? one_profile(&s, &a, &p, "summary.sql", out, text(&a, "metadata")) : XS_ERR;
-      if (out) rc = close_out(out, text(&a, "output")) ? XS_ERR : rc;
+      if (out) rc = close_out(out, text(&a, "output"), rc == XS_OK) ? XS_ERR : rc;
       profs_free(&all);
     }
   }
@@ -707,6 +752,7 @@ static int cmd_summarize(int argc, char **argv) {
 static const char *HELP_REPORT =
     "usage: xplane report PATH [--host H | --all-hosts] [options]\n"
     "       xplane report --summary FILE [options]\n"
+    "       xplane report --html PATH [--host H] [-o FILE.html] [options]\n"
     "\n"
     "Print the markdown profile report (queries/report.sql): run metadata (with the\n"
     "device type, peak FLOP/s and memory bandwidth, cores and hosts the profile\n"
@@ -716,19 +762,48 @@ static const char *HELP_REPORT =
     "default): a cross-host step-time table, then one report per host.\n"
     "\n"
     "  --summary FILE           render a summary saved by `xplane summarize` (no profile read)\n"
+    "  --html                   the report as pictures: one self-contained HTML file\n"
+    "                           (queries/report_html.sql: step times, breakdown, regions,\n"
+    "                           top ops, a step's timeline, findings; no script, no\n"
+    "                           network); one host (--host H when PATH holds several);\n"
+    "                           read from the profile, not from a saved summary\n"
     "  --host H                 only host H (or RUN/H)\n"
     "  --all-hosts              every host (the default when PATH holds several)\n"
     "  --metadata FILE          run facts (JSON object or key,value CSV): git_sha, config...\n"
     "  --top-k N                rows per table (default 10)\n"
-    "  -o, --output FILE        write to FILE (default stdout)\n"
+    "  -o, --output FILE        write to FILE (default stdout); written beside FILE and\n"
+    "                           renamed over it on success (a failed run leaves FILE as it was)\n"
     "  --warmup-steps N, --hot-op-limit N, --breakdown-mode M   as for summarize\n"
     "  -q, --quiet              no progress on stderr\n"
+    "  --progress               progress (percent of the profile read, then time) on\n"
+    "                           stderr even when it is not a terminal\n"
     "Exit status: 0 ok, 1 error, 2 usage error.\n";
+
+/* report --html: queries/report_html.sql on one profile (its charts read the
+** tables, so a saved summary cannot stand in; it shows no run metadata, so
+** --metadata does not apply). */
+static int report_html(xsession *s, xargs *a, FILE *out) {
+  xprofs all;
+  xprof p;
+  int rc = one_of(s, a->cmd, a->pos[0], text(a, "host"), &p, &all);
+  if (rc) return rc;
+  params_clear(s);
+  xr_runner r;
+  xr_init(&r, s->db, s->env.queries, out);
+  rc = xr_param_text(&r, "profile", p.file) | set_summary_params(&r, a);
+  if (rc) rc = errorf("%s", r.err ? r.err : "cannot set the parameters");
+  char *what = sqlite3_mprintf("html report %s", p.host);
+  if (!rc) rc = run_query(s, &r, "report_html.sql", what, file_size(p.file));
+  sqlite3_free(what);
+  xr_free(&r);
+  profs_free(&all);
+  return rc;
+}
 
 static int cmd_report(int argc, char **argv) {
   static const xopt opts[] = {{"output", 'o', O_TEXT}, {"host", 0, O_TEXT},   {"all-hosts", 0, O_FLAG},
                               {"summary", 0, O_TEXT},  {"top-k", 0, O_INT},   {"metadata", 0, O_TEXT},
-                              SUMMARY_OPTS};
+                              {"html", 0, O_FLAG},     SUMMARY_OPTS};
   xargs a = {.cmd = "report", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
   int rc = parse_args(&a, argc, argv, 0, 1);
   if (rc < 0) return fputs(HELP_REPORT, stdout), XS_OK;
@@ -737,21 +812,24 @@ static int cmd_report(int argc, char **argv) {
   xval *saved = opt(&a, "summary");
   if (has(&a, "host") && has(&a, "all-hosts")) return usage_error(a.cmd, "--host and --all-hosts exclude each other");
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   if (a.npos == 1 && is_summary_file(&s, a.pos[0])) saved->text = a.pos[0], saved->set = 1; /* a saved summary as PATH */
   if (saved->set && (has(&a, "host") || has(&a, "all-hosts") || has(&a, "metadata"))) {
     session_close(&s);
     return usage_error(a.cmd, "--host, --all-hosts and --metadata apply to a profile, not to a saved summary");
   }
+  if (has(&a, "html") && (saved->set || has(&a, "all-hosts") || has(&a, "metadata"))) {
+    session_close(&s);
+    return usage_error(a.cmd, "--html renders one profile (PATH [--host H]): not a saved summary, --all-hosts or --metadata");
+  }
   FILE *out = open_out(text(&a, "output"));
   if (!out) rc = XS_ERR;
+  else if (has(&a, "html")) rc = report_html(&s, &a, out);
   else if (has(&a, "summary")) {
     xr_runner r;
     xr_init(&r, s.db, s.env.queries, out);
-    xr_substitute(&r, "lib/use_profile.sql", NULL);
-    xr_substitute(&r, "lib/summary_json.sql", "lib/saved_summary.sql");
     rc = xr_param_text(&r, "summary", text(&a, "summary")) | set_summary_params(&r, &a);
-    if (!rc) rc = run_query(&s, &r, "report.sql", "report", 0);
+    if (!rc) rc = run_query(&s, &r, "report_from_summary.sql", "report", 0);
     xr_free(&r);
   } else {
     xprofs all;
@@ -773,7 +851,7 @@ static int cmd_report(int argc, char **argv) {
     }
     profs_free(&all);
   }
-  if (out) rc = close_out(out, text(&a, "output")) ? XS_ERR : rc;
+  if (out) rc = close_out(out, text(&a, "output"), rc == XS_OK) ? XS_ERR : rc;
   session_close(&s);
   return rc;
 }
@@ -798,6 +876,8 @@ static const char *HELP_QUERY =
     "  --top-k N                answers listed (default 10)\n"
     "  --warmup-steps N, --hot-op-limit N, --breakdown-mode M   as for summarize\n"
     "  -q, --quiet              no progress on stderr\n"
+    "  --progress               progress (percent of the profile read, then time) on\n"
+    "                           stderr even when it is not a terminal\n"
     "Exit status: 0 ok, 1 error, 2 usage error or a question not understood.\n";
 
 /* Find the first of words in q (lower case); the text after it, trimmed. */
@@ -864,7 +944,7 @@ static int cmd_query(int argc, char **argv) {
     return XS_USAGE;
   }
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   if (want == 2 && is_summary_file(&s, a.pos[0])) opt(&a, "summary")->text = a.pos[0], opt(&a, "summary")->set = 1;
   if (has(&a, "summary") && has(&a, "host")) {
     session_close(&s);
@@ -874,9 +954,10 @@ static int cmd_query(int argc, char **argv) {
   xr_init(&r, s.db, s.env.queries, stdout);
   xprofs all = {0};
   xprof p;
+  char *saved_file = NULL; /* QUESTION_from_summary.sql: the same answer from a saved summary */
   if (has(&a, "summary")) {
-    xr_substitute(&r, "lib/use_profile.sql", NULL);
-    xr_substitute(&r, "lib/summary_json.sql", "lib/saved_summary.sql");
+    saved_file = sqlite3_mprintf("%.*s_from_summary.sql", (int)(strlen(file) - 4), file);
+    file = saved_file;
     rc = xr_param_text(&r, "summary", text(&a, "summary"));
   } else {
     rc = one_of(&s, a.cmd, a.pos[0], text(&a, "host"), &p, &all);
@@ -885,11 +966,12 @@ static int cmd_query(int argc, char **argv) {
   if (!rc) rc = set_summary_params(&r, &a);
   if (!rc && top_n >= 0 && !has(&a, "top-k")) rc = xr_param_int(&r, "top_k", top_n);
   if (!rc && op) rc = xr_param_text(&r, "op", op);
-  else if (r.err) die("%s", r.err);
+  else if (r.err) errorf("%s", r.err);
   if (!rc) rc = run_query(&s, &r, file, "query", has(&a, "summary") ? 0 : file_size(p.file));
   xr_free(&r);
   profs_free(&all);
   sqlite3_free(op);
+  sqlite3_free(saved_file);
   session_close(&s);
   return rc;
 }
@@ -945,6 +1027,8 @@ static const char *HELP_COMPARE =
     "  -o, --output FILE        write to FILE (default stdout)\n"
     "  --warmup-steps N, --hot-op-limit N, --breakdown-mode M   as for summarize\n"
     "  -q, --quiet              no progress on stderr\n"
+    "  --progress               progress (percent of the profile read, then time) on\n"
+    "                           stderr even when it is not a terminal\n"
     "Exit status: 0 ok, 1 error, 2 usage error, 4 provenance failure (--strict-provenance).\n";
 
 static int run_compare(xsession *s, xargs *a, FILE *out, const char *format, int strict) {
@@ -989,10 +1073,10 @@ static int cmd_compare(int argc, char **argv) {
   if (format && strcmp(format, "json") && strcmp(format, "markdown"))
     return usage_error(a.cmd, "--format must be json or markdown, not '%s'", format);
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   FILE *out = open_out(text(&a, "output"));
   rc = out ? run_compare(&s, &a, out, format, has(&a, "strict-provenance")) : XS_ERR;
-  if (out && close_out(out, text(&a, "output"))) rc = XS_ERR;
+  if (out && close_out(out, text(&a, "output"), rc == XS_OK || rc == XS_WARN || rc == XS_FAIL)) rc = XS_ERR;
   session_close(&s);
   return rc;
 }
@@ -1009,25 +1093,25 @@ static int check_history(const char *cmd, const char *path, int must_exist) {
   if (slash) *(slash == dir ? slash + 1 : slash) = 0;
   else strcpy(dir, ".");
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-    return die("%s: --history %s: the folder %s does not exist", cmd, path, dir);
+    return errorf("%s: --history %s: the folder %s does not exist", cmd, path, dir);
   if (stat(path, &st) != 0) {
-    if (must_exist) return die("%s: --history %s: no such file (xplane track --history creates it)", cmd, path);
+    if (must_exist) return errorf("%s: --history %s: no such file (xplane track --history creates it)", cmd, path);
     return 0;
   }
-  if (!S_ISREG(st.st_mode)) return die("%s: --history %s: not a file", cmd, path);
+  if (!S_ISREG(st.st_mode)) return errorf("%s: --history %s: not a file", cmd, path);
   if (st.st_size == 0 && !must_exist) return 0;
   sqlite3 *db = NULL;
   int rc = 0;
   char *uri = sqlite3_mprintf("%s", path);
-  if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) rc = die("%s: --history %s: %s", cmd, path, sqlite3_errmsg(db));
+  if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) rc = errorf("%s: --history %s: %s", cmd, path, sqlite3_errmsg(db));
   else {
     sqlite3_stmt *q = NULL;
     if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM sqlite_schema WHERE name = 'regression_history'), "
                                "(SELECT count(*) FROM sqlite_schema)", -1, &q, NULL) != SQLITE_OK ||
         sqlite3_step(q) != SQLITE_ROW)
-      rc = die("%s: --history %s: not a SQLite database (%s)", cmd, path, sqlite3_errmsg(db));
+      rc = errorf("%s: --history %s: not a SQLite database (%s)", cmd, path, sqlite3_errmsg(db));
     else if (sqlite3_column_int(q, 0) == 0 && (must_exist || sqlite3_column_int(q, 1) > 0))
-      rc = die("%s: --history %s: not a tracking history (no regression_history table)", cmd, path);
+      rc = errorf("%s: --history %s: not a tracking history (no regression_history table)", cmd, path);
     sqlite3_finalize(q);
   }
   sqlite3_close(db);
@@ -1053,6 +1137,8 @@ static const char *HELP_TRACK =
     "  --max-stall-share-regression-abs X           (default 0.05)\n"
     "  --host H, --top-k N, --warmup-steps N, --hot-op-limit N, --breakdown-mode M\n"
     "  -q, --quiet              no progress on stderr\n"
+    "  --progress               progress (percent of the profile read, then time) on\n"
+    "                           stderr even when it is not a terminal\n"
     "Exit status: 0 pass, 3 warn, 4 fail, 1 error, 2 usage error.\n";
 
 static int run_track(xsession *s, xargs *a, FILE *out, const char *history) {
@@ -1083,10 +1169,10 @@ static int run_track(xsession *s, xargs *a, FILE *out, const char *history) {
       sqlite3_bind_text(st, 1, buf, (int)bn, SQLITE_STATIC);
       if (sqlite3_step(st) == SQLITE_ROW) status = (const char *)sqlite3_column_text(st, 0);
     }
-    if (!status) rc = die("track: no status in the record");
+    if (!status) rc = errorf("track: no status in the record");
     else if (!strcmp(status, "warn")) rc = XS_WARN;
     else if (!strcmp(status, "fail")) rc = XS_FAIL;
-    else if (strcmp(status, "pass")) rc = die("track: unknown status '%s'", status);
+    else if (strcmp(status, "pass")) rc = errorf("track: unknown status '%s'", status);
     sqlite3_finalize(st);
   }
   free(buf);
@@ -1106,10 +1192,10 @@ static int cmd_track(int argc, char **argv) {
   if (!has(&a, "label")) return usage_error(a.cmd, "--label L is required");
   if ((rc = check_history("track", text(&a, "history"), 0))) return rc;
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   FILE *out = open_out(text(&a, "output"));
   rc = out ? run_track(&s, &a, out, text(&a, "history")) : XS_ERR;
-  if (out && close_out(out, text(&a, "output"))) rc = XS_ERR;
+  if (out && close_out(out, text(&a, "output"), rc == XS_OK || rc == XS_WARN || rc == XS_FAIL)) rc = XS_ERR;
   session_close(&s);
   return rc;
 }
@@ -1135,7 +1221,8 @@ static int cmd_history(int argc, char **argv) {
   if (!has(&a, "history")) return usage_error(a.cmd, "--history DB is required");
   if ((rc = check_history("history", text(&a, "history"), 1))) return rc;
   xsession s = {0};
-  if ((rc = session_open(&s, 1))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
+  s.progress = -1; /* reads no profile */
   xr_runner r;
   xr_init(&r, s.db, s.env.queries, stdout);
   rc = xr_param_text(&r, "history", text(&a, "history"));
@@ -1169,8 +1256,8 @@ static int write_file(const char *dir, const char *name, const char *data, size_
   char *fn = sqlite3_mprintf("%s/%s", dir, name);
   FILE *f = fopen(fn, "w");
   int rc = 0;
-  if (!f || fwrite(data, 1, n, f) != n) rc = die("%s: %s", fn, strerror(errno));
-  if (f && fclose(f)) rc = die("%s: %s", fn, strerror(errno));
+  if (!f || fwrite(data, 1, n, f) != n) rc = errorf("%s: %s", fn, strerror(errno));
+  if (f && fclose(f)) rc = errorf("%s: %s", fn, strerror(errno));
   sqlite3_free(fn);
   return rc;
 }
@@ -1203,10 +1290,10 @@ static int cmd_bundle(int argc, char **argv) {
     char *probe = sqlite3_mprintf("%s/manifest.json", dir);
     int exists = stat(probe, &st) == 0;
     sqlite3_free(probe);
-    if (exists) return die("bundle: %s already holds a bundle (manifest.json); choose a new folder", dir);
+    if (exists) return errorf("bundle: %s already holds a bundle (manifest.json); choose a new folder", dir);
   }
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   const char *names[2] = {"before", "after"};
   xprof p[2];
   xprofs all[2] = {{0}, {0}};
@@ -1214,7 +1301,7 @@ static int cmd_bundle(int argc, char **argv) {
     if (is_summary_file(&s, a.pos[i]))
       rc = usage_error(a.cmd, "%s is a saved summary: a bundle is made from two profiles (it summarizes them)", a.pos[i]);
   for (int i = 0; !rc && i < 2; i++) rc = one_of(&s, a.cmd, a.pos[i], text(&a, "host"), &p[i], &all[i]);
-  if (!rc && mkdirs(dir)) rc = die("bundle: %s: %s", dir, strerror(errno));
+  if (!rc && mkdirs(dir)) rc = errorf("bundle: %s: %s", dir, strerror(errno));
   /* summaries and reports */
   for (int i = 0; !rc && i < 2; i++) {
     const char *q[2] = {"summary.sql", "report.sql"}, *suffix[2] = {"summary.json", "report.md"};
@@ -1271,7 +1358,7 @@ static int cmd_bundle(int argc, char **argv) {
       char hex[65];
       long long size = 0;
       char *fn = sqlite3_mprintf("%s/%s", dir, files[i]);
-      if (file_sha256(fn, hex, &size)) rc = die("%s: %s", fn, strerror(errno));
+      if (file_sha256(fn, hex, &size)) rc = errorf("%s: %s", fn, strerror(errno));
       sqlite3_free(fn);
       sqlite3_bind_text(st, 1, files[i], -1, SQLITE_STATIC);
       sqlite3_bind_int64(st, 2, size);
@@ -1297,10 +1384,10 @@ static int cmd_bundle(int argc, char **argv) {
         rc = write_file(dir, "manifest.json", j, strlen(j));
         sqlite3_free(j);
       } else
-        rc = die("bundle: manifest: %s", sqlite3_errmsg(s.db));
+        rc = errorf("bundle: manifest: %s", sqlite3_errmsg(s.db));
       sqlite3_finalize(st);
     } else if (!rc)
-      rc = die("bundle: manifest: %s", sqlite3_errmsg(s.db));
+      rc = errorf("bundle: manifest: %s", sqlite3_errmsg(s.db));
     if (!rc && !s.quiet) fprintf(stderr, "%s bundle: %s written (track: %s)\n", prog, dir, status_name);
   }
   sqlite3_free(hist);
@@ -1323,12 +1410,15 @@ static const char *HELP_CONVERT =
     "                           of one trace per host (a directory PATH)\n"
     "  --format F               proto (default: Perfetto protobuf) | json (Chrome JSON)\n"
     "  --merge                  all hosts into one trace\n"
-    "  -q, --quiet              no message on stderr\n"
+    "  -q, --quiet              no progress on stderr\n"
+    "  --progress               progress (percent of each profile read, then time) on\n"
+    "                           stderr even when it is not a terminal\n"
     "Prints {\"output\": OUT, \"events_written\": N} (slices + instants).\n"
     "Exit status: 0 ok, 1 error, 2 usage error.\n";
 
 static int cmd_convert(int argc, char **argv) {
-  static const xopt opts[] = {{"output", 'o', O_TEXT}, {"format", 0, O_TEXT}, {"merge", 0, O_FLAG}, {"quiet", 'q', O_FLAG}};
+  static const xopt opts[] = {{"output", 'o', O_TEXT}, {"format", 0, O_TEXT}, {"merge", 0, O_FLAG}, {"quiet", 'q', O_FLAG},
+                              {"progress", 0, O_FLAG}};
   xargs a = {.cmd = "convert", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
   int rc = parse_args(&a, argc, argv, 1, 1);
   if (rc < 0) return fputs(HELP_CONVERT, stdout), XS_OK;
@@ -1340,7 +1430,7 @@ static int cmd_convert(int argc, char **argv) {
   const char *mode = !strcmp(format, "json") ? (has(&a, "merge") ? "json_merged" : "json")
                                              : (has(&a, "merge") ? "merged" : "per_host");
   xsession s = {0};
-  if ((rc = session_open(&s, has(&a, "quiet")))) return rc;
+  if ((rc = session_open(&s, &a))) return rc;
   /* xplane_to_perfetto writes only when the process environment allows it
   ** (README: Security). This command is typed by its user and runs only the
   ** statement below on its own connection, so it allows it, replacing an
@@ -1351,14 +1441,16 @@ static int cmd_convert(int argc, char **argv) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(s.db, "SELECT json_object('output', ?2, 'events_written', xplane_to_perfetto(?1, ?2, ?3))", -1,
                          &st, NULL) != SQLITE_OK)
-    rc = die("%s", sqlite3_errmsg(s.db));
+    rc = errorf("%s", sqlite3_errmsg(s.db));
   else {
     sqlite3_bind_text(st, 1, a.pos[0], -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, text(&a, "output"), -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, mode, -1, SQLITE_STATIC);
-    if (!s.quiet && isatty(2)) fprintf(stderr, "%s: converting %s (%.1f MB)...\n", prog, a.pos[0], file_size(a.pos[0]) / 1e6);
-    if (sqlite3_step(st) == SQLITE_ROW) printf("%s\n", sqlite3_column_text(st, 0));
-    else rc = die("convert: %s", sqlite3_errmsg(s.db));
+    xe_progress_begin(s.db, s.progress, "convert", file_size(a.pos[0]));
+    int row = sqlite3_step(st) == SQLITE_ROW;
+    xe_progress_end(s.db, row);
+    if (row) printf("%s\n", sqlite3_column_text(st, 0));
+    else rc = errorf("convert: %s", sqlite3_errmsg(s.db));
     sqlite3_finalize(st);
   }
   session_close(&s);
@@ -1390,7 +1482,7 @@ static int cmd_sql(int argc, char **argv) {
   xe_env env;
   char *err = NULL;
   if (xe_locate(&env, &err)) {
-    rc = die("%s", err);
+    rc = errorf("%s", err);
     sqlite3_free(err);
     return rc;
   }
@@ -1413,7 +1505,7 @@ static int cmd_sql(int argc, char **argv) {
   for (int i = split + 1; i < argc; i++) av[n++] = argv[i];
   av[n] = NULL;
   execvp(shell, av);
-  return die("sql: cannot run %s: %s", shell, strerror(errno));
+  return errorf("sql: cannot run %s: %s", shell, strerror(errno));
 }
 
 /* ---- main -------------------------------------------------------------- */
@@ -1435,8 +1527,9 @@ static const char *HELP_MAIN =
     "PATH: a .xplane.pb file, a run directory, a TensorBoard logdir or a JSON trace.\n"
     "Units: summaries, reports and answers in microseconds; SQL tables in picoseconds.\n"
     "Exit status: 0 ok, 1 error, 2 usage error, 3 track warn, 4 track fail or\n"
-    "compare --strict-provenance failure. Progress goes to stderr only when it is a\n"
-    "terminal (--quiet: never).\n"
+    "compare --strict-provenance failure. Progress (percent of the profile read,\n"
+    "then time) goes to stderr when it is a terminal, or with --progress (--quiet:\n"
+    "never).\n"
     "  --version                print the version\n";
 
 int main(int argc, char **argv) {

@@ -153,10 +153,31 @@ typedef struct walk {
   int limit;              /* 1: XP_MAX_LINES passed, 2: XP_MAX_EVENTS passed */
   int64_t *lines_total;   /* shared by the plane walkers (atomic): the limits */
   int64_t *events_total;
+  int64_t *bytes_done;    /* shared (atomic): bytes walked, for the progress hook */
+  const uint8_t *mark;    /* this walk's bytes up to here are counted in bytes_done */
+  const xp_progress *hook; /* the opening thread's hook; NULL on the other threads */
+  int64_t bytes_total;
   /* growable arrays of the plane being built */
   int32_t cap_lines, cap_emeta, cap_smeta;
   int32_t cap_planes, cap_errors, cap_warnings, cap_hostnames;
 } walk;
+
+/* The progress hook of the thread that opens a profile (profile.h). */
+static XP_THREAD_LOCAL const xp_progress *progress_hook;
+
+const xp_progress *xp_progress_swap(const xp_progress *hook) {
+  const xp_progress *old = progress_hook;
+  progress_hook = hook && hook->fn ? hook : NULL;
+  return old;
+}
+
+/* Count this walk's bytes up to pos; on the opening thread, report. */
+static void walk_tick(walk *w, const uint8_t *pos) {
+  if (!w->bytes_done || pos <= w->mark) return;
+  int64_t done = __atomic_add_fetch(w->bytes_done, (int64_t)(pos - w->mark), __ATOMIC_RELAXED);
+  w->mark = pos;
+  if (w->hook) w->hook->fn(w->hook->arg, done, w->bytes_total);
+}
 
 /* Validate one XStat message; returns its metadata id through *mid. */
 /* The common XStat shapes, checked without the general reader: one-byte tags
@@ -325,8 +346,11 @@ static void walk_line(xp_wire *pr, const xp_field *lf, xp_line *ln, idset *used,
       case LINE_TIMESTAMP_NS: if (xp_wire_expect(&r, &f, XP_WT_VARINT)) ln->timestamp_ns = (int64_t)f.u; break;
       case LINE_DURATION_PS: if (xp_wire_expect(&r, &f, XP_WT_VARINT)) ln->duration_ps = (int64_t)f.u; break;
       case LINE_EVENTS:
-        /* Every 4096 events: has the query been interrupted (cancel.h)? */
-        if ((ln->n_events & 4095) == 4095 && xp_cancelled()) { w->oom = 2; return; }
+        /* Every 4096 events: progress; has the query been interrupted (cancel.h)? */
+        if ((ln->n_events & 4095) == 4095) {
+          walk_tick(w, f.p);
+          if (xp_cancelled()) { w->oom = 2; return; }
+        }
         if (xp_wire_expect(&r, &f, XP_WT_LEN)) walk_event(&r, &f, ln, used, w);
         break;
       default: break;
@@ -421,7 +445,10 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
       case PLANE_NAME: if (xp_wire_expect(&r, &f, XP_WT_LEN)) pl->name = str_of(&f); break;
       case PLANE_LINES:
         if (!xp_wire_expect(&r, &f, XP_WT_LEN)) break;
-        if ((pl->n_lines & 255) == 255 && xp_cancelled()) { w->oom = 2; break; }
+        if ((pl->n_lines & 255) == 255) {
+          walk_tick(w, f.p);
+          if (xp_cancelled()) { w->oom = 2; break; }
+        }
         if (!xp_grow32((void **)&pl->lines, &w->cap_lines, pl->n_lines + 1, sizeof(xp_line))) { w->oom = 1; break; }
         walk_line(&r, &f, &pl->lines[pl->n_lines], &used, w);
         if (!r.err) {
@@ -614,7 +641,9 @@ typedef struct plane_jobs {
   xp_wire *errs;            /* per plane: its walk's error state */
   int *oom;                 /* per plane: walk.oom (1 out of memory, 2 cancelled), or 10 + walk.limit */
   int32_t next;
-  int64_t lines_total, events_total;
+  int64_t lines_total, events_total, bytes_done;
+  const xp_progress *hook;  /* the opening thread's progress hook */
+  pthread_t owner;          /* that thread */
   pthread_mutex_t mu;
 } plane_jobs;
 
@@ -630,8 +659,13 @@ static void *plane_worker(void *arg) {
     w.prof = j->p;
     w.lines_total = &j->lines_total;
     w.events_total = &j->events_total;
+    w.bytes_done = j->hook ? &j->bytes_done : NULL; /* counted only for a hook */
+    w.mark = j->fields[k].p;
+    w.bytes_total = j->p->size;
+    w.hook = j->hook && pthread_equal(j->owner, pthread_self()) ? j->hook : NULL;
     xp_wire_init(&j->errs[k], j->p->base, j->p->base, (size_t)j->p->size);
     walk_plane(&j->errs[k], &j->fields[k], &j->p->planes[k], &w);
+    walk_tick(&w, j->fields[k].p + j->fields[k].n);
     j->oom[k] = w.oom ? w.oom : w.limit ? 10 + w.limit : 0;
   }
 }
@@ -644,6 +678,8 @@ static void walk_planes(xp_profile *p, const xp_field *fields, int threads, xp_w
   memset(&j, 0, sizeof(j));
   j.p = p;
   j.fields = fields;
+  j.hook = progress_hook;
+  j.owner = pthread_self();
   j.errs = xp_malloc(sizeof(xp_wire) * (uint64_t)(p->n_planes + 1));
   j.oom = xp_malloc(sizeof(int) * (uint64_t)(p->n_planes + 1));
   if (!j.errs || !j.oom) {
@@ -729,6 +765,7 @@ static char *index_space(xp_profile *p, int threads) {
   char *bad = set_line_bases(p);
   if (bad) return bad;
   read_task_environment(p);
+  if (progress_hook) progress_hook->fn(progress_hook->arg, p->size, p->size);
   return NULL;
 }
 

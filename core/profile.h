@@ -213,6 +213,24 @@ int64_t xp_profile_bytes(const xp_profile *p);
 /* Threads one open may use to walk planes in parallel, at most. */
 #define XP_MAX_INDEX_THREADS 16
 
+/* Progress of the indexing walk, for a command's "N % read" line. The
+** thread that calls xp_profile_load with a hook set (xp_progress_swap) gets
+** fn(arg, done, total) calls on that thread: done = bytes of the XSpace
+** walked so far by all the walking threads, total = its size; about every
+** 4096 events or 256 lines its own walk passes, at the end of each plane it
+** walks, and once with done == total when the index is complete (not when
+** it fails). Other threads (plane walkers, prefetch) never call it. A JSON
+** trace reports the walk of the XSpace it was converted to (the conversion
+** before it reports nothing). fn must be cheap and must not touch the
+** profile; throttle output in fn. */
+typedef struct xp_progress {
+  void (*fn)(void *arg, int64_t done, int64_t total);
+  void *arg;
+} xp_progress;
+/* Make hook (NULL or fn NULL: none) the calling thread's progress hook;
+** returns the previous one, to be swapped back. The hook must outlive its use. */
+const xp_progress *xp_progress_swap(const xp_progress *hook);
+
 /* Open, map, validate and index `file` as the profile called `name` (the
 ** path a user or discovery gave: what the cache keys and errors name; the
 ** file read becomes source_path), walking its planes on up to `threads`

@@ -9,8 +9,5 @@
 --
 --   sqlite3 -cmd '.load build/xplane' -cmd ".parameter set @profile host.xplane.pb" :memory: '.read queries/candidates.sql'
 .read queries/lib/answer.sql
-SELECT xplane_json_pretty(json_object(
-  'query_type', 'optimization_candidates',
-  'results', json(s.doc ->> '$.optimization_candidates'))) AS document
-  FROM xq_summary s;
+.read queries/lib/ask_candidates.sql
 .read queries/lib/cleanup.sql

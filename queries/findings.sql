@@ -41,3 +41,4 @@ SELECT xplane_json_pretty(json_object(
        FROM xplane_findings f, xq_finding w
       WHERE f.params = w.params AND (w.id IS NULL OR f.id = w.id)
       ORDER BY f.severity = 'high' DESC, f.time_ps DESC, f.id, f.plane_index, f.subject))));
+.read queries/lib/cleanup.sql

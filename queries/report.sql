@@ -15,14 +15,12 @@
 --
 --   sqlite3 -cmd '.load build/xplane' -cmd ".parameter set @profile run/host.xplane.pb" \
 --           :memory: '.read queries/report.sql' > report.md
+--
+-- From a saved summary instead of the profile: queries/report_from_summary.sql.
 .read queries/lib/checks.sql
 .read queries/lib/params.sql
 .read queries/lib/input.sql
 .read queries/lib/use_profile.sql
 .read queries/lib/summary_json.sql
-.read queries/lib/region_shares.sql
-.read queries/lib/report_md.sql
-.mode list
-.headers off
-SELECT md AS document FROM xq_report;
+.read queries/lib/report_print.sql
 .read queries/lib/cleanup.sql

@@ -9,8 +9,5 @@
 --
 --   sqlite3 -cmd '.load build/xplane' -cmd ".parameter set @profile host.xplane.pb" :memory: '.read queries/top_ops.sql'
 .read queries/lib/answer.sql
-SELECT xplane_json_pretty(json_object(
-  'query_type', 'top_ops',
-  'results', json((SELECT json_group_array(json(j.value)) FROM json_each(s.doc, '$.hot_ops') j WHERE j.key < i.top_k)))) AS document
-  FROM xq_summary s, xq_input i;
+.read queries/lib/ask_top_ops.sql
 .read queries/lib/cleanup.sql

@@ -32,6 +32,7 @@ struct xp_cache {
   int skip_unreadable;
   int refs;
   char *default_path; /* xplane_use(): the path of table calls that pass none */
+  xp_progress progress; /* xplane_progress(): the opening thread's hook (fn NULL: none) */
 };
 
 static void drop(xp_cache *c, int i);
@@ -213,7 +214,9 @@ xp_profile *xp_cache_get(xp_cache *c, const xp_file *f, char **errmsg) {
       return serve(c, j);
     }
   }
+  const xp_progress *saved = xp_progress_swap(&c->progress);
   xp_profile *p = xp_profile_open(f->path, c->threads, errmsg);
+  xp_progress_swap(saved);
   if (!p) return NULL;
   c->opens++;
   /* The file may have changed between discovery and open: key by what was read. */
@@ -338,3 +341,10 @@ out:
   sqlite3_free(j.done);
   sqlite3_free(j.held);
 }
+
+void xp_cache_set_progress(xp_cache *c, const xp_progress *hook) {
+  c->progress.fn = hook ? hook->fn : NULL;
+  c->progress.arg = hook ? hook->arg : NULL;
+}
+
+const xp_progress *xp_cache_progress(const xp_cache *c) { return &c->progress; }

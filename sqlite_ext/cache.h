@@ -56,6 +56,12 @@ int xp_cache_skip_unreadable(const xp_cache *c);
 int xp_cache_set_default_path(xp_cache *c, const char *path);
 const char *xp_cache_default_path(const xp_cache *c); /* NULL if none */
 
+/* The progress hook (profile.h) of the profiles this connection opens on
+** the calling thread (xp_cache_get; not the prefetch's threads): copied;
+** NULL clears it. Set by xplane_progress(P) (functions.c). */
+void xp_cache_set_progress(xp_cache *c, const xp_progress *hook);
+const xp_progress *xp_cache_progress(const xp_cache *c); /* for xp_progress_swap */
+
 /* The byte budget: the cache keeps profiles while the memory they hold
 ** (xp_profile_bytes: the mapped file, the index, the derived data, the
 ** aggregates: analysis.h's slots) sums to

@@ -15,6 +15,12 @@
 **                                the number of profile files PATH names (an error
 **                                if none); xplane_use(NULL) forgets it
 **   xplane_use()              -- the current default path, or NULL
+**   xplane_progress(P)        -- the connection's decode progress hook: P is a
+**                                pointer to an xp_progress (core/profile.h) that
+**                                the application binds with
+**                                sqlite3_bind_pointer(stmt, i, hook, "xplane_progress", 0)
+**                                (the `xplane` command's percent line); any other
+**                                value (NULL, text: all SQL can give) clears it
 **
 ** Pure functions are SQLITE_DETERMINISTIC|SQLITE_INNOCUOUS; the ones that
 ** touch connection state are SQLITE_DIRECTONLY.
@@ -128,6 +134,16 @@ static void fn_use(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   else sqlite3_result_null(ctx);
 }
 
+/* xplane_progress(P): SQLite's pointer passing (sqlite3_bind_pointer): only C
+** code can make such a value, so SQL can clear the hook but never set one. */
+static void fn_progress(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  xp_cache *c = sqlite3_user_data(ctx);
+  const xp_progress *hook = sqlite3_value_pointer(argv[0], "xplane_progress");
+  xp_cache_set_progress(c, hook);
+  sqlite3_result_int(ctx, hook && hook->fn ? 1 : 0);
+}
+
 #define XP_PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
 #define XP_STATEFUL (SQLITE_UTF8 | SQLITE_DIRECTONLY)
 
@@ -148,6 +164,7 @@ static const struct {
     {"xplane_cache_budget", 1, XP_STATEFUL, 1, fn_cache_budget},
     {"xplane_use", 0, XP_STATEFUL, 1, fn_use},
     {"xplane_use", 1, XP_STATEFUL, 1, fn_use},
+    {"xplane_progress", 1, XP_STATEFUL, 1, fn_progress},
 };
 
 static void release_cache(void *c) { xp_cache_release(c); }

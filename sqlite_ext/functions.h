@@ -18,6 +18,6 @@ int xp_register_timeline_functions(sqlite3 *db);
 /* functions_format.c: Python-compatible number and JSON formatting. */
 int xp_register_format_functions(sqlite3 *db);
 /* functions_export.c: xplane_to_perfetto (writes trace files). */
-int xp_register_export_functions(sqlite3 *db);
+int xp_register_export_functions(sqlite3 *db, xp_cache *cache);
 
 #endif

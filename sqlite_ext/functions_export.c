@@ -83,7 +83,9 @@ static void to_perfetto(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   ** a stopped conversion leaves no output (pf_export removes its .partial). */
   xp_sql_cancel sc;
   xp_sql_cancel_enter(&sc, sqlite3_context_db_handle(ctx));
+  const xp_progress *saved = xp_progress_swap(xp_cache_progress(sqlite3_user_data(ctx)));
   int done = pf_export(in, out, &o, &r, &err);
+  xp_progress_swap(saved);
   int stopped = xp_sql_cancel_leave(&sc);
   if (!done && stopped) {
     sqlite3_result_error(ctx, XP_CANCELLED_TEXT, -1);
@@ -100,9 +102,14 @@ static void to_perfetto(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_int64(ctx, r.counts.slices + r.counts.instants);
 }
 
-int xp_register_export_functions(sqlite3 *db) {
-  int flags = SQLITE_UTF8 | SQLITE_DIRECTONLY;
-  int rc = sqlite3_create_function(db, "xplane_to_perfetto", 2, flags, NULL, to_perfetto, NULL, NULL);
-  if (rc == SQLITE_OK) rc = sqlite3_create_function(db, "xplane_to_perfetto", 3, flags, NULL, to_perfetto, NULL, NULL);
+static void release_cache(void *c) { xp_cache_release(c); }
+
+int xp_register_export_functions(sqlite3 *db, xp_cache *cache) {
+  int flags = SQLITE_UTF8 | SQLITE_DIRECTONLY, rc = SQLITE_OK;
+  for (int n_arg = 2; rc == SQLITE_OK && n_arg <= 3; n_arg++) {
+    xp_cache_retain(cache); /* only for the connection's progress hook (xplane_progress) */
+    rc = sqlite3_create_function_v2(db, "xplane_to_perfetto", n_arg, flags, cache, to_perfetto, NULL, NULL,
+                                    release_cache);
+  }
   return rc;
 }

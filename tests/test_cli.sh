@@ -13,7 +13,12 @@
 #     thresholds chosen so each status must come out; the canned queries leave
 #     no temporary table in the plain shell and refuse a misspelled @topk;
 #     train/ and eval/ logdirs with the same run name stay two runs; nothing
-#     on stderr when it is not a terminal;
+#     on stderr when it is not a terminal; --progress (forced): the percent
+#     lines never go down and reach 100, then "done" (summarize, convert);
+#     SQL cannot set the progress hook; report --html = the shell's
+#     report_html.sql (to -o FILE or stdout; several hosts need --host; a
+#     saved summary, --all-hosts, --metadata refused); -o FILE replaced on
+#     success, left as it was (no temporary file) when the run fails;
 #   - cmake --install into a temporary prefix: the installed command prints
 #     what the build's prints, the installed summary.sql runs in the plain
 #     shell from another directory, pkg-config names the installed
@@ -37,22 +42,11 @@
 set -uo pipefail
 
 . "$(dirname "$0")/test_env.sh"
+. "$(dirname "$0")/check.sh"
 X=$BUILD/cli/xplane
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-pass=0
-fail=0
-
-check() {
-  if [ "$2" == "$3" ]; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL: $1"
-    diff <(printf '%s\n' "$2") <(printf '%s\n' "$3") | head -20
-  fi
-}
 # status NAME EXPECTED CMD...: the exit status of CMD.
 status() {
   local name=$1 want=$2
@@ -134,6 +128,61 @@ check "train/T and eval/T: two documents" "all3/eval/T/host0.summary.json all3/t
 "$X" summarize "$run" --host host0 -o /dev/null 2> err
 check "no progress on a non-terminal stderr" "" "$(cat err)"
 b=$tmp/logs/plugins/profile/r1/host0.xplane.pb a=$tmp/logs2/plugins/profile/r1/host0.xplane.pb
+
+# progress, forced (--progress): the percent of the profile read, then the end line, on stderr
+"$BUILD/tools/xplane_gen" --out "$tmp/big" --run r --style gpu --devices 2 --target-mb 8 --seed 3 > /dev/null ||
+  check "xplane_gen big" 0 1
+big=$tmp/big/plugins/profile/r/host0.xplane.pb
+mb=$(awk -v n="$(stat -c %s "$big")" 'BEGIN{printf "%.1f", n / 1e6}')
+status "summarize --progress" 0 "$X" summarize "$big" --progress -o "$tmp/big.json"
+check "--progress: stdout empty (-o)" "" "$(cat out)"
+check "--progress: every line names the work and the size" "" \
+  "$(grep -Ev "^xplane: summary host0 \($mb MB\): ([0-9]+% read, )?[0-9]+\.[0-9] s$|^xplane: summary host0 \($mb MB\): done in [0-9.]+ s, [0-9.]+ MB/s$" err)"
+pcts=$(grep -o '[0-9]*% read' err | tr -d '% read')
+check "--progress: percents never go down" "$(sort -n <<< "$pcts")" "$pcts"
+check "--progress: 100 % reached" "100" "$(tail -1 <<< "$pcts")"
+[ "$(sort -un <<< "$pcts" | wc -l)" -ge 3 ] || check "--progress: at least 3 distinct percents" ">= 3" "$(echo $pcts)"
+check "--progress: the last line says done" "done" "$(tail -1 err | grep -o 'done')"
+"$X" summarize "$big" -o "$tmp/big2.json" 2> err
+check "no --progress, stderr not a terminal: nothing" "" "$(cat err)"
+check "--progress changes no byte of the document" "$(jq -S 'del(.generated_at_utc)' "$tmp/big.json")" \
+  "$(jq -S 'del(.generated_at_utc)' "$tmp/big2.json")"
+status "--quiet with --progress" 2 "$X" summarize "$big" --progress --quiet
+status "convert --progress" 0 "$X" convert "$big" -o "$tmp/big.pftrace" --progress
+check "convert --progress: 100 % read, then done" "xplane: convert ($mb MB): 100% read
+done" "$(grep -o "^xplane: convert ($mb MB): 100% read" err | head -1; tail -1 err | grep -o done)"
+check "xplane_progress: SQL cannot set a hook (NULL, text, number clear it)" "0|0|0" \
+  "$("$SQLITE3" -cmd ".load $EXT" :memory: "SELECT xplane_progress(NULL), xplane_progress('0x1'), xplane_progress(4096)")"
+
+# report --html: queries/report_html.sql on one host, to -o FILE or stdout
+status "report --html of 2 hosts without --host" 2 "$X" report --html "$run"
+grep -q 'host1' err || check "report --html: the refusal lists the hosts" yes no
+status "report --html --host host0 -o" 0 "$X" report --html "$run" --host host0 -o r.html
+check "report --html -o: nothing on stdout or stderr" "" "$(cat out err)"
+html_shell=$(cd "$SRC" && "$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$run/host0.xplane.pb'" :memory: \
+  '.read queries/report_html.sql' | sed 's/&middot; generated [^<]*</\&middot; generated @NOW@</')
+check "report --html = queries/report_html.sql in the shell" "$html_shell" \
+  "$(sed 's/&middot; generated [^<]*</\&middot; generated @NOW@</' r.html)"
+grep -q 'id="report-end"' r.html || check "report --html: the page is whole" yes no
+status "report --html to stdout" 0 "$X" report --html "$run/host0.xplane.pb"
+check "report --html: stdout = -o FILE" "$(sed 's/&middot; generated [^<]*</@/' r.html)" "$(sed 's/&middot; generated [^<]*</@/' out)"
+status "report --html of a saved summary" 2 "$X" report --html --summary h1.json
+status "report --html --all-hosts" 2 "$X" report --html "$run" --all-hosts
+status "report --html --metadata" 2 "$X" report --html "$b" --metadata h1.json
+# -o FILE: replaced on success (as every -o), left as it was when the run fails
+echo old > r2.html
+status "report --html -o an existing file" 0 "$X" report --html "$b" -o r2.html
+grep -q 'id="report-end"' r2.html || check "-o: an existing file is replaced" yes no
+cp r2.html r2.before
+printf 'not a profile' > bad.xplane.pb
+status "report --html of a bad profile" 1 "$X" report --html bad.xplane.pb -o r2.html
+grep -q 'bad.xplane.pb' err || check "a bad profile: the error names it" yes "$(cat err)"
+check "a failed run leaves -o FILE as it was" "$(cat r2.before)" "$(cat r2.html)"
+check "a failed run leaves no temporary file" "" "$(ls -a | grep 'tmp-' || true)"
+status "summarize of a bad profile -o" 1 "$X" summarize bad.xplane.pb -o h1.json
+check "summarize: a failed run leaves -o FILE as it was" "$run/host1.xplane.pb" "$(jq -r .source_path h1.json)"
+check "-o FILE: the usual mode (0666 less the umask)" "$(umask 022; touch m.ref; stat -c %a m.ref)" \
+  "$(umask 022; "$X" summarize "$b" -o m.json; stat -c %a m.json)"
 status "track pass" 0 "$X" track "$b" "$b" --label same --history gen.db
 status "track warn" 3 "$X" track "$b" "$b" --label w --history gen.db --max-stall-share-regression-abs -1
 status "track fail" 4 "$X" track "$b" "$b" --label f --history gen.db --max-step-median-regression-pct -1

@@ -38,6 +38,12 @@
 # seconds (user + system, from /usr/bin/time), steadier than wall time on a
 # shared machine, and the CPU ratio (load + summary) / extension (issue 15:
 # within 10x). BENCH_TP_SIZES="" measures the real profiles only.
+# The xplane command (BENCH_PARTS=cli runs only this part): per generated profile
+# of BENCH_SIZES, `xplane summarize PATH -o /dev/null` and the sqlite3 shell running
+# queries/summary.sql with the extension, each cold (a fresh process, the file in
+# the page cache), the best of BENCH_CLI_RUNS (default 3) runs each, alternated,
+# and the ratio command / shell. The command also reads lib/run_metadata.sql
+# (the device facts), which the shell's summary.sql does not.
 # Results: copy the printed tables into BENCHMARKS.md with the date and machine.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -135,8 +141,35 @@ tp_part() {
       "$cload" "$ctp" "$cext" "$(ratio "$ctp" "$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l)")"
   done
 }
+cli_part() {
+  local x=$XPLANE_BUILD_DIR/cli/xplane mb f t0 t1 c s best_c best_s i
+  printf '\n%-6s %10s | %12s %12s | %9s\n' size bytes xplane_cold shell_cold cli/shell
+  for mb in $SIZES; do
+    f=$BENCH_DIR/gpu$mb/plugins/profile/run1/host0.xplane.pb
+    [ -f "$f" ] || "$GEN" --out "$BENCH_DIR/gpu$mb" --style gpu --target-mb "$mb" --seed 11 >/dev/null
+    cat "$f" > /dev/null
+    best_c= best_s=
+    for ((i = 0; i < ${BENCH_CLI_RUNS:-3}; i++)); do
+      t0=$(date +%s.%N); "$x" summarize "$f" -o /dev/null --quiet; t1=$(date +%s.%N)
+      c=$(echo "$t1 - $t0" | bc -l)
+      t0=$(date +%s.%N)
+      (cd "$XPLANE_SRC" && sqlite3 -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$f'" :memory: \
+        ".read queries/summary.sql" > /dev/null)
+      t1=$(date +%s.%N)
+      s=$(echo "$t1 - $t0" | bc -l)
+      if [ -z "$best_c" ] || [ "$(echo "$c < $best_c" | bc -l)" = 1 ]; then best_c=$c; fi
+      if [ -z "$best_s" ] || [ "$(echo "$s < $best_s" | bc -l)" = 1 ]; then best_s=$s; fi
+    done
+    printf '%-6s %10s | %12.3f %12.3f | %9s\n' "${mb}MB" "$(stat -c %s "$f")" "$best_c" "$best_s" \
+      "$(ratio "$best_c" "$best_s")"
+  done
+}
 if [ "${BENCH_PARTS:-all}" = tp ]; then
   tp_part
+  exit 0
+fi
+if [ "${BENCH_PARTS:-all}" = cli ]; then
+  cli_part
   exit 0
 fi
 
@@ -206,4 +239,5 @@ t_lines=$(hostile_time "SELECT count(*) FROM xplane_ops('$BENCH_DIR/lines80k.xpl
 echo
 echo "hostile: 100,000 metadata ids cold: sequential ${t_seq}s, crafted ${t_crafted}s ($(ratio "$t_crafted" "$t_seq")x);" \
      "80,000 empty lines, xplane_ops cold: ${t_lines}s"
+cli_part
 tp_part

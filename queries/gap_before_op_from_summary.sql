@@ -1,0 +1,13 @@
+-- queries/gap_before_op_from_summary.sql: "What is the gap before op X?", answered from a saved summary.
+-- sqlite3-only: it reads @summary with the shell's readfile().
+--
+-- The same question and the same output as queries/gap_before_op.sql, from @summary (a
+-- profile_summary.v1 file: `xplane summarize -o FILE` or summary.sql's output)
+-- instead of @profile: no profile is read. Its other parameters are those of
+-- gap_before_op.sql (@top_k, @op, ...; the summary options were fixed when the summary
+-- was made).
+--
+--   sqlite3 -cmd '.load build/xplane' -cmd ".parameter set @summary 'run.summary.json'" :memory: '.read queries/gap_before_op_from_summary.sql'
+.read queries/lib/answer_saved.sql
+.read queries/lib/ask_gap_before_op.sql
+.read queries/lib/cleanup.sql

@@ -1,0 +1,13 @@
+-- queries/top_ops_from_summary.sql: "What are the top ops by exclusive time?", answered from a saved summary.
+-- sqlite3-only: it reads @summary with the shell's readfile().
+--
+-- The same question and the same output as queries/top_ops.sql, from @summary (a
+-- profile_summary.v1 file: `xplane summarize -o FILE` or summary.sql's output)
+-- instead of @profile: no profile is read. Its other parameters are those of
+-- top_ops.sql (@top_k, @op, ...; the summary options were fixed when the summary
+-- was made).
+--
+--   sqlite3 -cmd '.load build/xplane' -cmd ".parameter set @summary 'run.summary.json'" :memory: '.read queries/top_ops_from_summary.sql'
+.read queries/lib/answer_saved.sql
+.read queries/lib/ask_top_ops.sql
+.read queries/lib/cleanup.sql
