@@ -351,6 +351,7 @@ void xp_counter_free(xp_counter *c, int keep_values) {
   xp_free(c->v);
   xp_hmap_free(&c->index);
   memset(c, 0, sizeof(*c));
+}
 
 /* ---- sorting that can be stopped ---------------------------------------- */
 
