@@ -160,8 +160,10 @@
 **              from 20 us after the step starts until 10 us before its end
 **              (the devices are done), then the host pauses 2 ms more before
 **              the next step
-**   memory-bound  the hot op `fusion.hot` (TPU) declares flops equal to its
-**              bytes_accessed (92274688 each run): 1 FLOP per byte, far below
+**   memory-bound  the hot op `fusion.hot` (TPU) declares flops and
+**              bytes_accessed both equal to the bytes its shapes move,
+**              2 x (8192x1024 + 1024x4096 + 8192x4096) = 92274688 each run
+**              (instead of the fractions of peak below): 1 FLOP per byte, far below
 **              the ridge point 197e12 / 819e9 = 240.5 FLOP/byte of the
 **              plane's peaks, so the roofline calls it memory-bound
 ** Durations jitter +-8% per op occurrence (seeded). GPU times are whole ns,
@@ -398,6 +400,7 @@ typedef struct op_slot {
   int source_line;
   int64_t nominal_ps, flops, bytes_accessed;
   int triton;           /* GPU: a Triton GEMM fusion kernel gemm_fusion_dot.<i> (see the header) */
+  int64_t shape_bytes;  /* bytes_accessed as its shapes give it (--inject memory-bound) */
 } op_slot;
 
 typedef struct model {
@@ -628,7 +631,6 @@ static void model_build(model *m, const options *o) {
     gpu_kernel_details(&m->ops[i], i);
     m->n_coll += m->ops[i].kind == OP_COLLECTIVE;
   }
-  if (o->inject & INJ_MEMORY_BOUND) m->ops[m->hot].flops = m->ops[m->hot].bytes_accessed; /* 1 FLOP/byte */
   /* Nominal durations: a fixed per-slot spread (seed-independent), then the
   ** hot op and the collectives as shares of the rest. */
   static const int64_t base_ps[] = {
@@ -664,8 +666,13 @@ static void model_build(model *m, const options *o) {
                                      [OP_HOT] = 0.10, [OP_OPTIMIZER] = 0.70};
   for (int i = 0; i < n; i++) {
     op_slot *op = &m->ops[i];
+    op->shape_bytes = op->bytes_accessed;
     op->flops = (int64_t)(flop_frac[op->kind] * TPU_PEAK_TFLOPS * (double)op->nominal_ps);
     op->bytes_accessed = (int64_t)(byte_frac[op->kind] * (TPU_PEAK_HBM_GBPS / 1000.0) * (double)op->nominal_ps);
+  }
+  if (o->inject & INJ_MEMORY_BOUND) { /* 1 FLOP/byte: the bytes its shapes move, as FLOPs too */
+    op_slot *hot = &m->ops[m->hot];
+    hot->flops = hot->bytes_accessed = hot->shape_bytes;
   }
   int64_t min_gap = o->style == STYLE_GPU ? 400 * US : 200 * US;
   m->gap_ps = (int64_t)(0.08 * (double)m->compute_ps);
