@@ -1,5 +1,9 @@
 /*
 ** hlo.c: HloProto -> instruction rows (see hlo.h).
+** The loops after the unpack (instructions, printable runs, votes) ask
+** xp_cancelled() every 4096 steps of work (poll()); an interrupted call
+** fails with the text XP_CANCELLED_TEXT. The unpack itself is one
+** protobuf-c call and is not interruptible.
 */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memmem */
@@ -12,9 +16,17 @@
 
 #include <string.h>
 
+#include "cancel.h"
 #include "hlo.pb-c.h"
 #include "json.h"
 #include "util.h"
+
+/* Count n steps of work; every 4096, is the work to stop? */
+static int poll(uint64_t *work, uint64_t n) {
+  uint64_t before = *work;
+  *work += n;
+  return (before >> 12) != (*work >> 12) && xp_cancelled();
+}
 
 /* Element type names as HLO text writes them. */
 static const char *type_name(int t) {
@@ -107,6 +119,16 @@ int xp_hlo_decode(const uint8_t *buf, size_t n, xp_hlo **out, char **err) {
     xp_hlo_free(h);
     return 0;
   }
+  /* computation id -> its first index, for the called computations */
+  xp_idmap by_id = {0};
+  for (size_t c = 0; c < m->n_computations; c++)
+    if (xp_idmap_get(&by_id, m->computations[c]->id) < 0 &&
+        (c > (size_t)INT32_MAX || !xp_idmap_put(&by_id, m->computations[c]->id, (int32_t)c))) {
+      xp_idmap_free(&by_id);
+      xp_hlo_free(h);
+      return 0;
+    }
+  uint64_t work = 0;
   for (size_t c = 0; c < m->n_computations; c++) {
     const Xla__HloComputationProto *cp = m->computations[c];
     int entry = (m->entry_computation_id && cp->id == m->entry_computation_id) ||
@@ -114,6 +136,12 @@ int xp_hlo_decode(const uint8_t *buf, size_t n, xp_hlo **out, char **err) {
                  strcmp(cp->name, m->entry_computation_name) == 0);
     for (size_t i = 0; i < cp->n_instructions; i++) {
       const Xla__HloInstructionProto *ip = cp->instructions[i];
+      if (poll(&work, 1 + ip->n_called_computation_ids)) {
+        xp_idmap_free(&by_id);
+        xp_hlo_free(h);
+        *err = xp_mprintf("%s", XP_CANCELLED_TEXT);
+        return 0;
+      }
       xp_hlo_row *r = &h->rows[h->n];
       memset(r, 0, sizeof(*r));
       h->n++;
@@ -141,30 +169,33 @@ int xp_hlo_decode(const uint8_t *buf, size_t n, xp_hlo **out, char **err) {
       int bad = xp_buf_errcode(b) != XP_BUF_OK;
       r->shape = xp_buf_finish(b);
       if (bad) {
+        xp_idmap_free(&by_id);
         xp_hlo_free(h);
         return 0;
       }
-      /* the called computations by name (ids resolved within the module) */
+      /* the called computations by name (ids resolved within the module, the
+      ** first computation of an id), at most 64 */
       xp_str names[64];
       int k = 0;
-      for (size_t j = 0; j < ip->n_called_computation_ids && k < 64; j++)
-        for (size_t c2 = 0; c2 < m->n_computations; c2++)
-          if (m->computations[c2]->id == ip->called_computation_ids[j]) {
-            names[k].p = str_or_empty(m->computations[c2]->name);
-            names[k].n = strlen(names[k].p);
-            k++;
-            break;
-          }
+      for (size_t j = 0; j < ip->n_called_computation_ids && k < 64; j++) {
+        int32_t c2 = xp_idmap_get(&by_id, ip->called_computation_ids[j]);
+        if (c2 < 0) continue;
+        names[k].p = str_or_empty(m->computations[c2]->name);
+        names[k].n = strlen(names[k].p);
+        k++;
+      }
       b = xp_buf_new();
       xp_json_str_array(b, names, k);
       bad = xp_buf_errcode(b) != XP_BUF_OK;
       r->called = xp_buf_finish(b);
       if (bad || !r->called) {
+        xp_idmap_free(&by_id);
         xp_hlo_free(h);
         return 0;
       }
     }
   }
+  xp_idmap_free(&by_id);
   *out = h;
   return 1;
 }
@@ -281,7 +312,14 @@ static int scan_file(const char *file, vote **v, int64_t *nv, int64_t *cap, char
   /* the printable runs, in order */
   pstr *runs = NULL;
   int64_t nr = 0, rcap = 0;
+  uint64_t work = 0;
   for (size_t i = 0; i < n;) {
+    if (poll(&work, 1)) {
+      xp_free(runs);
+      xp_free(buf);
+      *err = xp_mprintf("%s", XP_CANCELLED_TEXT);
+      return 0;
+    }
     size_t j = i;
     while (j < n && buf[j] >= 0x20 && buf[j] <= 0x7e) j++;
     if (j - i >= 4) {
@@ -298,6 +336,11 @@ static int scan_file(const char *file, vote **v, int64_t *nv, int64_t *cap, char
   }
   int ok = 1;
   for (int64_t i = 0; ok && i < nr; i++) {
+    if (poll(&work, 1 + (uint64_t)*nv)) { /* add_vote scans the votes */
+      *err = xp_mprintf("%s", XP_CANCELLED_TEXT);
+      ok = 0;
+      break;
+    }
     pstr path;
     if (!train_step_path(runs[i], &path)) continue;
     /* the distinct kernels 1..4 runs away */
@@ -369,7 +412,13 @@ int xp_hlo_kernel_paths(const char *dir, xp_hlo_kernel_path **out, int64_t *n_ou
   /* each kernel's most voted path (ties: the smaller path) */
   xp_hlo_kernel_path *res = NULL;
   int64_t nres = 0, cres = 0;
+  uint64_t work = 0;
   for (int64_t i = 0; ok && i < nv; i++) {
+    if (poll(&work, 1 + (uint64_t)nres)) {
+      *err = xp_mprintf("%s", XP_CANCELLED_TEXT);
+      ok = 0;
+      break;
+    }
     int64_t j = 0;
     while (j < nres && strcmp(res[j].kernel, v[i].kernel) != 0) j++;
     if (j == nres) {
@@ -398,7 +447,11 @@ int xp_hlo_kernel_paths(const char *dir, xp_hlo_kernel_path **out, int64_t *n_ou
     xp_hlo_kernel_paths_free(res, nres);
     return 0;
   }
-  if (nres) qsort(res, (size_t)nres, sizeof(*res), by_kernel);
+  if (nres > 1 && !xp_sort(res, nres, sizeof(*res), by_kernel)) {
+    if (xp_cancel_stopped()) *err = xp_mprintf("%s", XP_CANCELLED_TEXT);
+    xp_hlo_kernel_paths_free(res, nres);
+    return 0;
+  }
   *out = res;
   *n_out = nres;
   return 1;

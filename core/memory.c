@@ -1,6 +1,9 @@
 /*
 ** memory.c: memory events and per-allocator peaks (see memory.h), built
-** once per decode into analysis slots.
+** once per decode into analysis slots. Allocators are found through a hash
+** index (a hostile file may name one per event); the sort and the loops
+** after the scan ask xp_cancelled() every 4096 items, and an interrupted
+** build fails (-1, xp_cancel_stopped() set) and caches nothing.
 */
 #include "memory.h"
 
@@ -8,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cancel.h"
 #include "json.h"
 #include "util.h"
 #include "xprof.h"
@@ -17,6 +21,7 @@ typedef struct mem {
   int64_t n;
   char **allocators;   /* distinct allocator names, first-seen order (owned) */
   int64_t n_allocators;
+  xp_hmap by_name;     /* index of allocators by name (while building) */
   xp_mem_peak *peaks;
   int64_t n_peaks;     /* -1 until built */
 } mem;
@@ -34,6 +39,7 @@ static void mem_free(void *m_) {
   for (int64_t i = 0; i < m->n_allocators; i++) xp_free(m->allocators[i]);
   for (int64_t i = 0; i < m->n_peaks; i++) xp_free(m->peaks[i].ops_at_peak);
   xp_free(m->allocators);
+  xp_hmap_free(&m->by_name);
   xp_free(m->peaks);
   xp_free(m->v);
   xp_free(m);
@@ -54,15 +60,32 @@ static int by_time(const void *x, const void *y) {
 }
 
 /* The allocator id of a name (added when new); -1 on OOM. */
+typedef struct alloc_key {
+  const mem *m;
+  const char *z;
+  size_t n;
+} alloc_key;
+static uint64_t alloc_hash(const void *ctx, int64_t e) {
+  const char *z = ((const alloc_key *)ctx)->m->allocators[e];
+  return xp_hash_bytes(0, z, strlen(z));
+}
+static int alloc_eq(const void *ctx, int64_t e) {
+  const alloc_key *k = ctx;
+  const char *z = k->m->allocators[e];
+  return strlen(z) == k->n && memcmp(z, k->z, k->n) == 0;
+}
 static int64_t allocator_id(mem *m, int64_t *cap, const char *z, size_t n) {
-  for (int64_t i = m->n_allocators - 1; i >= 0; i--) /* few allocators: a scan */
-    if (strlen(m->allocators[i]) == n && memcmp(m->allocators[i], z, n) == 0) return i;
+  alloc_key k = {m, z, n};
+  if (!xp_hmap_reserve(&m->by_name, alloc_hash, &k)) return -1;
+  uint64_t pos = xp_hmap_find(&m->by_name, xp_hash_bytes(0, z, n), alloc_eq, &k);
+  if (m->by_name.slot[pos] >= 0) return m->by_name.slot[pos];
   if (!xp_grow((void **)&m->allocators, cap, m->n_allocators + 1, sizeof(char *))) return -1;
   char *c = xp_malloc(n + 1);
   if (!c) return -1;
   memcpy(c, z, n);
   c[n] = 0;
   m->allocators[m->n_allocators] = c;
+  xp_hmap_put(&m->by_name, pos, m->n_allocators);
   return m->n_allocators++;
 }
 
@@ -133,8 +156,8 @@ static int build_events(xp_profile *p, mem *m) {
       }
     }
   }
-  if (m->n) qsort(m->v, (size_t)m->n, sizeof(xp_mem_event), by_time);
-  return 1;
+  if (xp_cancel_stopped()) return 0; /* the scan ended early (profile.h) */
+  return m->n < 2 || xp_sort(m->v, m->n, sizeof(xp_mem_event), by_time);
 }
 
 static int build_peaks(xp_profile *p, mem *m) {
@@ -150,6 +173,7 @@ static int build_peaks(xp_profile *p, mem *m) {
   }
   m->n_peaks = m->n_allocators;
   for (int64_t i = 0; i < m->n; i++) {
+    if ((i & 4095) == 4095 && xp_cancelled()) return 0;
     const xp_mem_event *e = &m->v[i];
     xp_mem_peak *pk = &m->peaks[e->allocator];
     if (pk->peak_event < 0) pk->first_time_ps = e->time_ps;
@@ -172,12 +196,18 @@ static int build_peaks(xp_profile *p, mem *m) {
   const xp_op *ops;
   int64_t n_ops = xp_ops(p, &ops);
   if (n_ops < 0) return 0;
+  uint64_t work = 0;
   for (int64_t k = 0; k < m->n_peaks; k++) {
     xp_mem_peak *pk = &m->peaks[k];
+    if ((++work & 4095) == 0 && xp_cancelled()) return 0;
     xp_buf *b = xp_buf_new();
     xp_str names[10];
     int n_names = 0;
     for (int64_t i = 0; i < n_ops; i++) {
+      if ((++work & 4095) == 0 && xp_cancelled()) { /* allocators x ops: counted across both */
+        xp_buf_free(b);
+        return 0;
+      }
       const xp_op *o = &ops[i];
       if (!(o->start_ps <= pk->peak_time_ps && pk->peak_time_ps - o->start_ps < o->dur_ps)) continue;
       pk->n_ops_at_peak++;

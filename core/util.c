@@ -4,6 +4,8 @@
 */
 #include "util.h"
 
+#include "cancel.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,6 +399,53 @@ void xp_counter_free(xp_counter *c, int keep_values) {
   xp_free(c->v);
   xp_hmap_free(&c->index);
   memset(c, 0, sizeof(*c));
+}
+
+/* ---- sorting that can be stopped ---------------------------------------- */
+
+/* Bottom-up merge sort: runs of width w in `from` merged pairwise into `to`,
+** then the roles swap; the sorted result is copied back when it ends in the
+** scratch buffer. Polls every 4096 elements moved. */
+int xp_sort(void *base, int64_t n, size_t size, int (*cmp)(const void *, const void *)) {
+  if (n < 2) return 1;
+  if ((uint64_t)n > XP_ALLOC_MAX / size) return 0;
+  char *tmp = xp_malloc((uint64_t)n * size);
+  if (!tmp) return 0;
+  char *from = base, *to = tmp;
+  int64_t moved = 0;
+  for (int64_t w = 1; w < n; w *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * w) {
+      int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      int64_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) {
+        if (cmp(from + (size_t)j * size, from + (size_t)i * size) < 0) {
+          memcpy(to + (size_t)k * size, from + (size_t)j * size, size);
+          j++;
+        } else {
+          memcpy(to + (size_t)k * size, from + (size_t)i * size, size);
+          i++;
+        }
+        k++;
+      }
+      if (i < mid) memcpy(to + (size_t)k * size, from + (size_t)i * size, (size_t)(mid - i) * size);
+      if (j < hi) memcpy(to + (size_t)k * size, from + (size_t)j * size, (size_t)(hi - j) * size);
+      moved += hi - lo;
+      if (moved >= 4096) {
+        moved = 0;
+        if (xp_cancelled()) {
+          if (from != (char *)base) memcpy(base, from, (size_t)n * size);
+          xp_free(tmp);
+          return 0;
+        }
+      }
+    }
+    char *t = from;
+    from = to;
+    to = t;
+  }
+  if (from != (char *)base) memcpy(base, from, (size_t)n * size);
+  xp_free(tmp);
+  return 1;
 }
 
 /* ---- memo by address ------------------------------------------------------- */

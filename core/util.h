@@ -259,6 +259,16 @@ int xp_addrmemo_get(xp_addrmemo *m, const xp_addr_key *k, int64_t *val, uint64_t
 int xp_addrmemo_put(xp_addrmemo *m, uint64_t pos, const xp_addr_key *k, int64_t val);
 void xp_addrmemo_free(xp_addrmemo *m);
 
+/* ---- sorting that can be stopped ---------------------------------------- */
+
+/* Sort n elements of `size` bytes at base by cmp (stable: a merge sort with
+** an n-element scratch buffer), asking xp_cancelled() (cancel.h) every few
+** thousand elements moved. Returns 1 when sorted; 0 when out of memory or
+** cancelled (xp_cancel_stopped() tells which), the array then holding the
+** same elements in some order. For the sorts after a scan that can run for
+** long over a hostile file; small sorts keep qsort. */
+int xp_sort(void *base, int64_t n, size_t size, int (*cmp)(const void *, const void *));
+
 /* ---- saturating int64 arithmetic ---------------------------------------- */
 
 /* a + b and a - b clamped to [INT64_MIN, INT64_MAX] instead of overflowing

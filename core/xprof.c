@@ -1,6 +1,9 @@
 /*
 ** xprof.c: devices, HLO stats (roofline) and kernel stats (see xprof.h),
-** each built once per decode into an analysis slot.
+** each built once per decode into an analysis slot. The groupings and sorts
+** over the device ops ask xp_cancelled() every 4096 items (xp_sort for the
+** sorts): an interrupted build fails (-1, xp_cancel_stopped() set) and
+** caches nothing.
 */
 #include "xprof.h"
 
@@ -8,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cancel.h"
 #include "semantics.h"
 #include "util.h"
 
@@ -333,6 +337,7 @@ static int build_hlo(xp_profile *p, hlo_stats *out) {
   xp_stat_pick_ids ids;
   int ok = 1;
   for (int64_t i = 0; ok && i < n_ops; i++) {
+    if ((i & 4095) == 4095 && xp_cancelled()) { ok = 0; break; }
     const xp_op *o = &ops[i];
     xp_stat v[4];
     pick_op_stats(p, o, &plane, &ids, names, 4, v);
@@ -394,6 +399,7 @@ static int build_hlo(xp_profile *p, hlo_stats *out) {
   }
   /* each op row's most frequent category (ties: first seen) */
   for (int64_t e = 0; ok && e < out->n; e++) {
+    if ((e & 4095) == 4095 && xp_cancelled()) { ok = 0; break; }
     int64_t best = -1;
     for (int64_t j = cat_head[e]; j >= 0; j = cats[j].next)
       if (best < 0 || cats[j].count > cats[best].count ||
@@ -401,7 +407,7 @@ static int build_hlo(xp_profile *p, hlo_stats *out) {
         best = j;
     if (best >= 0) out->v[e].category = cats[best].category;
   }
-  if (ok && out->n) qsort(out->v, (size_t)out->n, sizeof(xp_hlo_stat), hlo_order);
+  if (ok && out->n && !xp_sort(out->v, out->n, sizeof(xp_hlo_stat), hlo_order)) ok = 0;
   xp_free(cats);
   xp_free(cat_head);
   xp_hmap_free(&g.m);
@@ -506,11 +512,15 @@ static int build_kernels(xp_profile *p, kernel_stats *out) {
   int32_t plane = -1;
   xp_stat_pick_ids ids;
   int ok = 1;
+  uint64_t work = 0; /* ops + kernel_details bytes / 256: a poll per 4096 */
   for (int64_t i = 0; ok && i < n_ops; i++) {
     const xp_op *o = &ops[i];
     xp_stat v[5];
     pick_op_stats(p, o, &plane, &ids, names, 5, v);
     xp_str details = xp_stat_as_text(&v[0]);
+    uint64_t before = work;
+    work += 1 + details.n / 256;
+    if ((before >> 12) != (work >> 12) && xp_cancelled()) { ok = 0; break; }
     if (!details.n) continue;
     xp_kernel_stat key;
     memset(&key, 0, sizeof(key));
@@ -542,7 +552,7 @@ static int build_kernels(xp_profile *p, kernel_stats *out) {
     if (o->dur_ps < s->min_ps) s->min_ps = o->dur_ps;
     if (o->dur_ps > s->max_ps) s->max_ps = o->dur_ps;
   }
-  if (ok && out->n) qsort(out->v, (size_t)out->n, sizeof(xp_kernel_stat), kernel_order);
+  if (ok && out->n && !xp_sort(out->v, out->n, sizeof(xp_kernel_stat), kernel_order)) ok = 0;
   xp_hmap_free(&g.m);
   return ok;
 }

@@ -28,6 +28,7 @@
 
 #include "aggregates.h"
 #include "hlo.h"
+#include "interrupt.h"
 #include "sqlite3ext.h"
 #include "tables.h"
 #include "util.h"
@@ -37,6 +38,11 @@ SQLITE_EXTENSION_INIT3
 enum { C_FILE, C_RUN, C_HOST, C_MODULE, C_MODULE_ID, C_COMPUTATION, C_COMPUTATION_ID, C_IS_ENTRY, C_NAME, C_OPCODE, C_ID, C_SHAPE,
        C_FUSION_KIND, C_CUSTOM_CALL_TARGET, C_OP_TYPE, C_OP_NAME, C_SOURCE_FILE, C_SOURCE_LINE, C_IS_ROOT, C_CALLED,
        C_PATH };
+
+typedef struct hlo_vtab {
+  sqlite3_vtab base;
+  sqlite3 *db; /* the decode polls its interrupt (interrupt.h) */
+} hlo_vtab;
 
 typedef struct hlo_cursor {
   sqlite3_vtab_cursor base;
@@ -54,10 +60,11 @@ static int hlo_connect(sqlite3 *db, void *aux, int argc, const char *const *argv
       " path HIDDEN)");
   if (rc != SQLITE_OK) return rc;
   sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
-  sqlite3_vtab *v = sqlite3_malloc(sizeof(*v));
+  hlo_vtab *v = sqlite3_malloc(sizeof(*v));
   if (!v) return SQLITE_NOMEM;
   memset(v, 0, sizeof(*v));
-  *out = v;
+  v->db = db;
+  *out = &v->base;
   return SQLITE_OK;
 }
 
@@ -160,8 +167,19 @@ static int hlo_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, in
     return fail(cur, path, "short read (the file changed while being read)");
   }
   char *err = NULL;
+  xp_sql_cancel sc;
+  xp_sql_cancel_enter(&sc, ((hlo_vtab *)cur->pVtab)->db);
   int ok = xp_hlo_decode(buf, n, &c->h, &err);
+  int stopped = xp_sql_cancel_leave(&sc);
   xp_free(buf);
+  if (stopped) { /* an interrupted decode (the core's loops poll; cancel.h) */
+    xp_hlo_free(c->h);
+    c->h = NULL;
+    xp_free(err);
+    sqlite3_free(cur->pVtab->zErrMsg);
+    cur->pVtab->zErrMsg = sqlite3_mprintf("%s", XP_CANCELLED_TEXT);
+    return SQLITE_INTERRUPT;
+  }
   if (!ok) {
     int rc = err ? fail(cur, path, err) : SQLITE_NOMEM;
     xp_free(err);

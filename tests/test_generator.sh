@@ -16,8 +16,9 @@ H=2 D=2 S=10 N=32 K=5 SEED=7
 IOTA="iota.$((N / 4))"
 GPU_HOT="sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize256x128x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas"
 # Exact structure (see the header of tools/xplane_gen.c).
-GPU_PLANES=$((D + 2)) GPU_LINES=$((4 * D + 1)) GPU_EVENTS=$((S * (D * (2 * N + 3) + 2)))
-TPU_PLANES=$((D + 2)) TPU_LINES=$((4 * D + 2)) TPU_EVENTS=$((S * (D * (N + 12) + 2)))
+# (a memory line per device on the host plane: 1 + 8 S events each)
+GPU_PLANES=$((D + 2)) GPU_LINES=$((5 * D + 1)) GPU_EVENTS=$((S * (D * (2 * N + 11) + 2) + D))
+TPU_PLANES=$((D + 2)) TPU_LINES=$((5 * D + 2)) TPU_EVENTS=$((S * (D * (N + 20) + 2) + D))
 
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
@@ -184,6 +185,69 @@ for style in gpu tpu; do
     "$(q "$steps SELECT group_concat(steps, '|') FROM (SELECT file, group_concat(step) AS steps FROM
             (SELECT file, step FROM st WHERE comm > 0.15 ORDER BY file, step) GROUP BY file ORDER BY file)")"
 done
+
+# --- memory events (header of tools/xplane_gen.c): per device, weights W = 2 GiB once,
+#     then per step 4 allocations of 1..4 x 64 MiB (x2 in heavy steps), freed at the end.
+W=2147483648 ACT_SUM=$((10 * 67108864)) HEAVY=$((S / K))
+for style in gpu tpu; do
+  if [ $style = gpu ]; then alloc0=GPU_0_bfc alloc1=GPU_1_bfc train_off=8000000
+  else alloc0=index_on_host:0 alloc1=index_on_host:1 train_off=16000000; fi
+  # the peak: first reached by the 4th allocation of the first heavy step (K-1), 8 us after
+  # the step starts (the step's `train` annotation starts with it on GPU, 8 us before on TPU)
+  row="$((1 + 4 * S))|$((4 * S))|$((W + (S + HEAVY) * ACT_SUM))|$((W + 2 * ACT_SUM))|$((W + 2 * ACT_SUM))|$W|1"
+  check "$style: memory peaks per allocator, from the generator's parameters" \
+    "$(printf '%s\n' "host0|$alloc0|$row" "host0|$alloc1|$row" "host1|$alloc0|$row" "host1|$alloc1|$row")" \
+    "$(q "SELECT m.host, allocator, n_allocations, n_deallocations, allocated_bytes, peak_in_use_bytes,
+                 reported_peak_bytes, final_in_use_bytes,
+                 peak_time_ps - (SELECT start_ps FROM xplane_events('$A/$style') e
+                                  WHERE e.file = m.file AND e.name = 'train'
+                                    AND json_extract(e.stats, '\$.step_num') = $((K - 1))) = $train_off
+          FROM xplane_memory_peaks('$A/$style') m ORDER BY m.host, allocator")"
+done
+
+# --- FLOPs and bytes (TPU): a fixed fraction of the peaks (197 TFLOP/s, 819 GB/s) over the
+#     op's nominal duration, so no op runs above a peak. convolution.payload: 60 us nominal at
+#     50 % of the FLOP peak -> 0.5 * 197 * 60e6 = 5,910,000,000 FLOPs per run, 20 % of the
+#     bandwidth -> 0.2 * 0.819 * 60e6 = 9,828,000 bytes; iota: 8 us at 5 % -> 327,600 bytes.
+check "tpu: FLOP and bandwidth utilization never above 1 (all op and category rows)" "0|0|1" \
+  "$(q "SELECT sum(flop_utilization > 1), sum(bw_utilization > 1), count(flop_utilization) > 0
+        FROM xplane_hlo_stats('$A/tpu')")"
+check "tpu: payload and iota FLOPs / bytes from their nominal durations" \
+  "$(for h in host0 host1; do printf '%s\n' "$h|convolution.payload|$((S * D))|$((S * D * 5910000000))|$((S * D * 9828000))" \
+    "$h|$IOTA|$((S * D))|0|$((S * D * 327600))"; done)" \
+  "$(q "SELECT host, name, count, CAST(flops AS INT), CAST(bytes_accessed AS INT) FROM xplane_hlo_stats('$A/tpu')
+        WHERE kind = 'op' AND name IN ('convolution.payload', '$IOTA') ORDER BY host, name")"
+# bound-by from the fractions: FLOP/byte fraction ratio >= 1 is compute-bound
+# (convolution 0.6/0.15, hot fusion 0.7/0.1), below is memory-bound (loop fusion, all-reduce)
+check "tpu: bound-by per category follows the fractions" \
+  "$(printf '%s\n' "all-reduce|memory" "convolution|compute" "convolution fusion|compute" "loop fusion|memory")" \
+  "$(q "SELECT DISTINCT name, bound_by FROM xplane_hlo_stats('$A/tpu')
+        WHERE kind = 'category' AND name IN ('all-reduce', 'convolution', 'convolution fusion', 'loop fusion')
+        ORDER BY name")"
+
+# --- the HLO proto beside the profiles: one instruction per op slot (+ the while on TPU),
+#     named as the device lines name the ops, with the slot's name stack
+for style in gpu tpu; do
+  if [ $style = gpu ]; then n_ins=$N; else n_ins=$((N + 1)); fi
+  check "$style: HLO proto instructions" "$n_ins|1|$n_ins|$N" \
+    "$(q "SELECT count(*), sum(is_root), count(DISTINCT name), sum(source_file = 'model.py' AND op_name LIKE 'jit(train_step)/%'
+                                                                   AND source_line > 0)
+          FROM xplane_hlo_instructions('$A/$style/jit_train_step.hlo_proto.pb')")"
+done
+check "tpu: every XLA Ops op but the async copies names an HLO instruction" "0" \
+  "$(q "SELECT count(*) FROM xplane_ops('$A/tpu') o WHERE o.name NOT LIKE 'copy-start.%'
+          AND o.name NOT IN (SELECT name FROM xplane_hlo_instructions('$A/tpu/jit_train_step.hlo_proto.pb'))")"
+# GPU: the attn/out matmuls (slots i % 8 == 3 below the optimizer: 3, 11, 19, 27 for N = 32)
+# are Triton fusions gemm_fusion_dot.<i> whose kernels carry the generic tf_op command_buffer;
+# the HLO proto gives them their name stack (layer: i / 8 forward, 1 - (i - 16) / 8 backward)
+check "gpu: HLO path rewrite of the gemm_fusion_dot kernels" \
+  "$(printf '%s\n' "gemm_fusion_dot.11|jit(train_step)/jvp(model)/layer_1/attn/out/dot_general" \
+    "gemm_fusion_dot.19|jit(train_step)/transpose(jvp(model))/layer_1/attn/out/dot_general" \
+    "gemm_fusion_dot.27|jit(train_step)/transpose(jvp(model))/layer_0/attn/out/dot_general" \
+    "gemm_fusion_dot.3|jit(train_step)/jvp(model)/layer_0/attn/out/dot_general")" \
+  "$(q "SELECT DISTINCT name, tf_op_path FROM xplane_hlo_op_paths('$A/gpu/host0.xplane.pb') ORDER BY name")"
+check "gpu: their kernels' tf_op is command_buffer" "command_buffer" \
+  "$(q "SELECT DISTINCT value FROM xplane_stats('$A/gpu') WHERE name = 'tf_op' AND event_name LIKE 'gemm_fusion_dot.%'")"
 
 # --- bad command lines exit 2 with a message; --help exits 0
 for args in "--style cpu --out $T/x" "--out" "--bogus" "--out $T/x --ops-per-step 15" \

@@ -306,7 +306,7 @@ for x in "$DATA"/*.xplane.pb; do
       "CREATE TEMP TABLE ex AS SELECT plane_name p, line_name l, coalesce(nullif(display_name, ''), name) n,
               start_ps s, dur_ps d, stats FROM xplane_events(@x) WHERE start_ps IS NOT NULL;
        CREATE TEMP TABLE ej AS SELECT plane_name p, $BASE l, name n, start_ps s, dur_ps d, stats FROM xplane_events(@j)
-         WHERE name IS NOT 'xplane.source';
+         WHERE name IS NOT 'xplane.source' AND name IS NOT 'xplane.plane';
        SELECT (SELECT count(*) FROM ex), (SELECT count(*) FROM ej),
               (SELECT count(*) FROM (SELECT * FROM ex EXCEPT SELECT * FROM ej)),
               (SELECT count(*) FROM (SELECT * FROM ej EXCEPT SELECT * FROM ex));")"
@@ -323,6 +323,13 @@ for x in "$DATA"/*.xplane.pb; do
   check "$b: the source record in the JSON" "1|$(sha256sum "$x" | cut -c1-64)|${EVENTS[$b]:-?}" \
     "$(q ".parameter set @j $j" "SELECT count(*), max(stats ->> '\$.\"xplane.source.sha256\"'),
         max(stats ->> '\$.\"xplane.source.n_events\"') FROM xplane_events(@j) WHERE name = 'xplane.source';")"
+  check "$b: the plane records in the JSON (one per plane, with its index and name)" \
+    "$(q "SELECT count(*) FROM xplane_planes('$x')")|0" \
+    "$(q ".parameter set @x $x" ".parameter set @j $j" "SELECT count(*), (SELECT count(*) FROM (
+        SELECT stats ->> '\$.\"xplane.plane.plane_index\"', stats ->> '\$.\"xplane.plane.plane_name\"'
+          FROM xplane_events(@j) WHERE name = 'xplane.plane'
+        EXCEPT SELECT plane_index, plane_name FROM xplane_planes(@x)))
+        FROM xplane_events(@j) WHERE name = 'xplane.plane';")"
   check "$b: xplane_space of the JSON" "perfetto_trace_json|$(sha256sum "$j" | cut -c1-64)" \
     "$(q "SELECT source_format, sha256 FROM xplane_space('$j');")"
   if [[ -f $SRC/queries/summary.sql && ${ops%%|*} == 0 ]]; then

@@ -90,18 +90,18 @@ EOF
   rm -f "$tmp/cmp.db"
 }
 
-# The package against the extension on one profile: 13 "<object>|N|N"
+# The package against the extension on one profile: 16 "<object>|N|N"
 # lines with equal counts, then exactly the EXPECTED lines (the known
 # differences, given exactly; none by default), and nothing else (fails
-# otherwise); prints the 13 lines on one line.
+# otherwise); prints the 16 lines on one line.
 compare_package() {
   local profile=$1 expected=${2:-} out
   { cat "$GOLDEN/rule_cases.sql"; sed "s#@PROFILE@#'$profile'#" "$GOLDEN/package_compare.sql"; } > "$tmp/pkg.sql"
   out=$("$SHIM" "$EXT" "$PKG" "$profile" "$tmp/pkg.sql") || fail "$profile: the package failed: $out"
-  { echo "$out" | head -13 | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 13 }' &&
-    [ "$(echo "$out" | tail -n +14)" = "$expected" ]; } ||
+  { echo "$out" | head -16 | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 16 }' &&
+    [ "$(echo "$out" | tail -n +17)" = "$expected" ]; } ||
     fail "$profile: the package differs from the extension: $out"
-  echo "$out" | head -13 | paste -sd' '
+  echo "$out" | head -16 | paste -sd' '
 }
 
 # xplane_pf_flow against the flow ids: each slice with an int correlation_id
@@ -125,7 +125,7 @@ check_flows() {
 "$BUILD/tests/make_perfetto_fixture" "$tmp/fx.xplane.pb"
 touch -d @1700000000 "$tmp/fx.xplane.pb" # its mtime_ns in the source record
 out=$("$CONV" "$tmp/fx.xplane.pb")
-[ "$out" = '{"files_in":1,"files_out":1,"slices":15,"instants":2,"skipped_untimed":1,"skipped_invalid":1,"processes":3,"threads":4,"tracks":6,"sources":1,"records":43}' ] ||
+[ "$out" = '{"files_in":1,"files_out":1,"slices":15,"instants":2,"skipped_untimed":1,"skipped_invalid":1,"processes":3,"threads":4,"tracks":6,"sources":1,"records":46}' ] ||
   fail "fixture conversion counts: $out"
 [ -f "$tmp/fx.pftrace" ] || fail "default output name is not fx.pftrace"
 decode "$tmp/fx.pftrace" | normalize > "$tmp/fx.textproto"
@@ -183,16 +183,17 @@ for h in hostA hostB; do
       -e "s#\"$h\"#\"fx\"#" | diff -u "$tmp/fx.textproto" - || fail "per-host trace of $h"
 done
 out=$("$CONV" --merge -o "$tmp/merged.pftrace" "$tmp/logdir")
-[ "$out" = '{"files_in":2,"files_out":1,"slices":30,"instants":4,"skipped_untimed":2,"skipped_invalid":2,"processes":6,"threads":8,"tracks":12,"sources":2,"records":86}' ] ||
+[ "$out" = '{"files_in":2,"files_out":1,"slices":30,"instants":4,"skipped_untimed":2,"skipped_invalid":2,"processes":6,"threads":8,"tracks":12,"sources":2,"records":92}' ] ||
   fail "merged counts: $out"
 # one source record per host, on its own global track, at its host's first ts
-# (hostB's comes after hostA's slices of that ts: trace order breaks ties)
+# (hostB's comes after hostA's slices of that ts: trace order breaks ties; hostA's
+# source record, its 3 plane records, its cuLaunchKernel at 1000 ns: id 5)
 "$IMPORT" "$tmp/merged.pftrace" > "$tmp/merged.sql"
 srcs=$(sql "$tmp/merged.db" ".read $tmp/merged.sql" "
   SELECT s.id, s.ts, t.name, t.tid IS NULL, a.string_value FROM imp_slice s JOIN imp_track t ON t.id = s.track_id
     JOIN imp_args a ON a.arg_set_id = s.id AND a.key = 'debug.xplane_source_host'
    WHERE s.category = 'xplane' AND s.name = 'xplane.source' ORDER BY s.id" | paste -sd' ')
-[ "$srcs" = '0|1000|[hostA] xplane source|1|hostA 2|1000|[hostB] xplane source|1|hostB' ] || fail "merged source records: $srcs"
+[ "$srcs" = '0|1000|[hostA] xplane source|1|hostA 5|1000|[hostB] xplane source|1|hostB' ] || fail "merged source records: $srcs"
 decode "$tmp/merged.pftrace" | grep -A2 '^    process {' | grep -E 'pid|process_name' | sed 's/^ *//' |
   paste -sd' ' > "$tmp/procs.txt"
 [ "$(cat "$tmp/procs.txt")" = 'pid: 1 process_name: "[hostA] /host:CPU" pid: 2 process_name: "[hostA] /device:GPU:0" pid: 3 process_name: "[hostA] xplane:2" pid: 4 process_name: "[hostB] /host:CPU" pid: 5 process_name: "[hostB] /device:GPU:0" pid: 6 process_name: "[hostB] xplane:2"' ] ||
@@ -209,7 +210,7 @@ echo "fixture: trace, JSON, import, tables, flows, refusals, SQL function and lo
 
 # ---- 2. the package against the extension ----
 out=$(compare_package "$tmp/fx.xplane.pb")
-[ "$out" = "ops|11|11 steps|0|0 scopes|8|8 tracks|6|6 op_names|7|7 hints|0|0 breakdown|3|3 rules|186|186 files|1|1 space|1|1 gaps|1|1 op_tf_ops|1|1 events|17|17" ] ||
+[ "$out" = "ops|11|11 steps|0|0 scopes|8|8 tracks|6|6 op_names|7|7 hints|0|0 breakdown|3|3 rules|186|186 files|1|1 space|1|1 gaps|1|1 op_tf_ops|1|1 events|17|17 devices|1|1 hlo_stats|7|7 kernel_stats|0|0" ] ||
   fail "fixture: package comparison: $out"
 cases=$GOLDEN/package_cases.json
 # Its event k_dup has the stat tf_op twice ("jit(a)/first", then
@@ -223,7 +224,7 @@ k_dup='11|2|/device:GPU:1|0|Stream #1(Kernel)|4|k_dup|k_dup||compute|||||jit(b)/
 k_dup_diff="ops only native|$k_dup{\"tf_op\":\"jit(a)/first\",\"tf_op\":\"jit(b)/second\"}|502000|1000
 ops only package|$k_dup{\"tf_op\":\"jit(b)/second\"}|502000|1000"
 out=$(compare_package "$cases" "$k_dup_diff")
-[ "$out" = "ops|14|14 steps|12|12 scopes|18|18 tracks|8|8 op_names|12|12 hints|5|5 breakdown|4|4 rules|216|216 files|1|1 space|1|1 gaps|12|12 op_tf_ops|8|8 events|28|28" ] ||
+[ "$out" = "ops|14|14 steps|12|12 scopes|18|18 tracks|8|8 op_names|12|12 hints|5|5 breakdown|4|4 rules|216|216 files|1|1 space|1|1 gaps|12|12 op_tf_ops|8|8 events|28|28 devices|3|3 hlo_stats|13|13 kernel_stats|0|0" ] ||
   fail "package_cases.json: package comparison: $out"
 # A key given twice on one slice (dup_keys.json): trace processor keeps one
 # arg per key, the last value at the first one's position, and `x.y` and
@@ -252,7 +253,7 @@ formats=$(sql :memory: "SELECT f.source_format, s.source_format FROM xplane_file
   xplane_space('$tmp/fallback/r1/h.xplane.pb') s")
 [ "$formats" = "xplane_pb|perfetto_trace_json" ] || fail "fallback: source formats $formats"
 out=$(compare_package "$tmp/fallback/r1/h.xplane.pb" "$k_dup_diff")
-[ "$out" = "ops|14|14 steps|12|12 scopes|18|18 tracks|8|8 op_names|12|12 hints|5|5 breakdown|4|4 rules|216|216 files|1|1 space|1|1 gaps|12|12 op_tf_ops|8|8 events|28|28" ] ||
+[ "$out" = "ops|14|14 steps|12|12 scopes|18|18 tracks|8|8 op_names|12|12 hints|5|5 breakdown|4|4 rules|216|216 files|1|1 space|1|1 gaps|12|12 op_tf_ops|8|8 events|28|28 devices|3|3 hlo_stats|13|13 kernel_stats|0|0" ] ||
   fail "fallback JSON trace: package comparison: $out"
 "$SHIM" "$EXT" "$PKG" "$cases" "$GOLDEN/package_cases_query.sql" > "$tmp/cases.txt"
 diff -u "$GOLDEN/package_cases.txt" "$tmp/cases.txt" || fail "package_cases.json: the package's tables differ from the golden"
@@ -288,13 +289,17 @@ for f in "${files[@]}"; do
       (SELECT string_value FROM imp_args WHERE arg_set_id = (SELECT min(id) FROM src) AND key = 'debug.xplane_source_sha256'),
       (SELECT int_value FROM imp_args WHERE arg_set_id = (SELECT min(id) FROM src) AND key = 'debug.xplane_source_n_events')
       FROM src;
-    SELECT n_events FROM xplane_space('$f');")
+    SELECT n_events FROM xplane_space('$f');
+    SELECT n_planes FROM xplane_space('$f');")
   first=$(echo "$counts" | sed -n 1p)
   second=$(echo "$counts" | sed -n 2p)
   read -r nb ne ni <<< "$first"
   read -r eb ee ei <<< "$second"
-  # the trace's instants: the zero-duration events and the one source record
-  [ "$nb $ne $ni" = "$eb $ee $((ei + 1))" ] || fail "$h: begin/end/instant $first in the trace, events $second + 1 source"
+  # the trace's instants: the zero-duration events, the one source record and
+  # one plane record per plane
+  n_planes=$(echo "$counts" | sed -n 5p)
+  [ "$nb $ne $ni" = "$eb $ee $((ei + 1 + n_planes))" ] ||
+    fail "$h: begin/end/instant $first in the trace, events $second + 1 source + $n_planes planes"
   # the source record: exactly one, slice 0 at the earliest ts, an instant on
   # a global track, with the file's sha256 and every event counted
   n_events=$(echo "$counts" | sed -n 4p)
@@ -316,7 +321,8 @@ for f in "${files[@]}"; do
       max(CASE WHEN key = 'debug.xplane_event_index' THEN int_value END) AS e
       FROM imp_args GROUP BY arg_set_id;
     CREATE TEMP TABLE got AS SELECT i.p, i.l, i.e, substr(a.key, 7) AS name, a.text_value AS t, a.real_value AS r
-      FROM imp_args a JOIN ident i USING (arg_set_id) WHERE a.key NOT LIKE 'debug.xplane\_%' ESCAPE '\';
+      FROM imp_args a JOIN ident i USING (arg_set_id) WHERE a.key NOT LIKE 'debug.xplane\_%' ESCAPE '\'
+        AND i.p IS NOT NULL;
     CREATE TEMP TABLE want AS SELECT plane_index AS p, line_index AS l, event_index AS e,
       replace(replace(replace(coalesce(nullif(name, ''), '#' || stat_id), '.', '_'), '[', '_'), ']', '_') AS name,
       CASE value_type WHEN 'bytes' THEN lower(hex(value)) WHEN 'double' THEN NULL ELSE CAST(value AS TEXT) END AS t,
@@ -329,6 +335,29 @@ for f in "${files[@]}"; do
     SELECT 'annotation counts', (SELECT count(*) FROM got), (SELECT count(*) FROM want)
       WHERE (SELECT count(*) FROM got) <> (SELECT count(*) FROM want);")
   [ -z "$d" ] || fail "$h: annotations differ from xplane_stats: $d"
+  # the plane records: one per plane (index, id, name, pid = index + 1), each
+  # with its plane stats (xplane_stats scope 'plane') as args
+  d=$(sql "$tmp/$h.db" "
+    CREATE TEMP TABLE rec AS SELECT s.id,
+      max(CASE WHEN a.key = 'debug.xplane_plane_plane_index' THEN a.int_value END) AS p,
+      max(CASE WHEN a.key = 'debug.xplane_plane_plane_id' THEN a.int_value END) AS pid_,
+      max(CASE WHEN a.key = 'debug.xplane_plane_plane_name' THEN a.text_value END) AS name,
+      max(CASE WHEN a.key = 'debug.xplane_plane_pid' THEN a.int_value END) AS pid
+      FROM imp_slice s JOIN imp_args a ON a.arg_set_id = s.id
+      WHERE s.category = 'xplane' AND s.name = 'xplane.plane' GROUP BY s.id;
+    SELECT 'plane records', * FROM (SELECT p, pid_, name, pid FROM rec
+      EXCEPT SELECT plane_index, plane_id, plane_name, plane_index + 1 FROM xplane_planes('$f'));
+    SELECT 'plane record count', count(*) FROM rec HAVING count(*) <> (SELECT n_planes FROM xplane_space('$f'));
+    CREATE TEMP TABLE pgot AS SELECT r.p, substr(a.key, 7) AS name, a.text_value AS t, a.real_value AS r
+      FROM imp_args a JOIN rec r ON r.id = a.arg_set_id WHERE a.key NOT LIKE 'debug.xplane\_plane\_%' ESCAPE '\';
+    CREATE TEMP TABLE pwant AS SELECT plane_index AS p,
+      replace(replace(replace(coalesce(nullif(name, ''), '#' || stat_id), '.', '_'), '[', '_'), ']', '_') AS name,
+      CASE value_type WHEN 'bytes' THEN lower(hex(value)) WHEN 'double' THEN NULL ELSE CAST(value AS TEXT) END AS t,
+      CASE value_type WHEN 'double' THEN value END AS r
+      FROM xplane_stats('$f') WHERE scope = 'plane' AND value_type <> 'none';
+    SELECT 'plane stat missing', * FROM (SELECT * FROM pwant EXCEPT SELECT * FROM pgot) LIMIT 5;
+    SELECT 'plane stat extra', * FROM (SELECT * FROM pgot EXCEPT SELECT * FROM pwant) LIMIT 5;")
+  [ -z "$d" ] || fail "$h: plane records differ from the planes and their stats: $d"
   # flows: the table, the importer's flow_ids, the Chrome JSON's attributes
   nf=$(check_flows "$f")
   fl=$(sql "$tmp/$h.db" "SELECT n FROM imp_count WHERE what = 'flow_ids';

@@ -127,7 +127,7 @@ check_import() {
 # ---- 2. the package against the extension ----
 split=$(grep -n '^INCLUDE PERFETTO MODULE' "$GOLDEN/package_compare.sql" | head -1 | cut -d: -f1)
 
-# compare_package PROFILE TRACE LABEL [EXPECTED]: the 13 object lines, equal
+# compare_package PROFILE TRACE LABEL [EXPECTED]: the 16 object lines, equal
 # counts, and no other line but the EXPECTED ones (the differences known to
 # be unavoidable, given exactly).
 compare_package() {
@@ -143,12 +143,12 @@ compare_package() {
     tail -n +"$split" "$GOLDEN/package_compare.sql"; } > "$tmp/pkg.sql"
   if ! out=$(tp "$trace" "$tmp/pkg.sql" | tr -d '"' | tr ',' '|'); then
     bad "$label: the package failed in trace processor: $(tp_error)"
-  elif [ "$(echo "$out" | tail -n +14)" != "$expected" ] ||
-       ! echo "$out" | head -13 | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 13 }'; then
+  elif [ "$(echo "$out" | tail -n +17)" != "$expected" ] ||
+       ! echo "$out" | head -16 | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 16 }'; then
     bad "$label: the package differs from the extension: $out"
   else
     ok
-    echo "$label: $(echo "$out" | head -13 | paste -sd' ')"
+    echo "$label: $(echo "$out" | head -16 | paste -sd' ')"
   fi
 }
 

@@ -8,7 +8,8 @@
 **              [--seed S] [--heavy-every K]
 **
 **   --out DIR          logdir root (required); files go to
-**                      DIR/plugins/profile/RUN/hostH.xplane.pb, H = 0..N-1
+**                      DIR/plugins/profile/RUN/hostH.xplane.pb, H = 0..N-1,
+**                      and the module's HLO proto beside them (below)
 **   --run NAME         run directory (default run1)
 **   --style gpu|tpu    what the profiler of that platform writes (default gpu)
 **   --hosts N          host files, 1..256 (default 1)
@@ -50,6 +51,11 @@
 **     named by their HLO instruction (fusion.3, transpose.4, iota.8, ...),
 **     except library kernels: matmuls (hlo_op custom-call.<i>) use 3 shared
 **     cuBLAS kernel names, all-reduces ncclDevKernel_AllReduce_Sum_f32_RING_LL.
+**     The attn/out matmuls (slots i % 8 == 3 that are plain matmuls) are
+**     Triton GEMM fusions instead: kernel and hlo_op gemm_fusion_dot.<i>,
+**     tf_op `command_buffer` (a generic path, as kernels replayed from a
+**     command buffer are attributed): the HLO proto gives them their name
+**     stack (the reference's rewrite, xplane_hlo_op_paths).
 **   /host:CPU
 **     python                     per step: train (stats step_num int64, _r
 **                                int64 1: the StepTraceAnnotation) and
@@ -60,8 +66,10 @@
 **                                device_id, correlation_id (uint64, equal to
 **                                the device event's), hlo_op, hlo_module,
 **                                program_id
+**     py_xla_execute/<tid> (one per device) memory events (below),
+**                                allocator_name GPU_<d>_bfc (ref)
 **   Task Environment             profile_start_time, profile_stop_time (uint64 ns)
-**   planes D+2, lines 4D+1, events S*(D*(2N+3)+2)
+**   planes D+2, lines 5D+1, events S*(D*(2N+11)+2)+D
 ** TPU files (what libtpu records):
 **   /device:TPU:d (id 2+8d)
 **     Steps (id -559038737)      one event per step, named "0", "1", ...
@@ -77,9 +85,37 @@
 **     Async XLA Ops              8 async copies per step (copy-start.0..7),
 **                                each partially overlapping the next
 **   /host:CPU: main/<tid> (train + PjitFunction(train_step) per step),
-**              pjrt-tpu-tasks/<tid> (DoEnqueueProgram per device per step)
+**              pjrt-tpu-tasks/<tid> (DoEnqueueProgram per device per step),
+**              py_xla_execute/<tid> (one per device: memory events, below,
+**              with index_on_host d)
 **   Task Environment
-**   planes D+2, lines 4D+2, events S*(D*(N+12)+2)
+**   planes D+2, lines 5D+2, events S*(D*(N+20)+2)+D
+**   TPU FLOPs and bytes: flops = f x 197 FLOP/ps x the op's nominal
+**   duration, bytes_accessed = b x 0.819 byte/ps x it (the plane's peaks:
+**   197 TFLOP/s, 819 GB/s), with (f, b) per op kind: matmul (0.6, 0.15),
+**   hot fusion (0.7, 0.1), payload convolution (0.5, 0.2), loop fusion
+**   (0.02, 0.6), optimizer (0.01, 0.7), all-reduce (0.01, 0.3), transpose
+**   (0, 0.5), iota (0, 0.05). Every occurrence lasts over 0.9x its nominal
+**   duration, so achieved rates stay under 78 % of a peak; f/b >= 1 makes
+**   an op compute-bound on the roofline (ridge = peak FLOP/s / peak bytes/s).
+** Memory events (both styles; MemoryAllocation / MemoryDeallocation instants
+** on the device's host memory line): stats bytes_allocated (in use after),
+** allocation_bytes = requested_bytes (the buffer), peak_bytes_in_use (the
+** running peak), bytes_available (16 GiB TPU / the GPU's memory_size, less
+** what is in use), fragmentation 0.0, addr. The weights, W = 2 GiB, are
+** allocated 100 us before step 0; in step s, buffers of 1, 2, 3, 4 x 64 MiB
+** (x2 in heavy steps) are allocated 2, 4, 6, 8 us after the step starts and
+** freed, last first, 8, 6, 4, 2 us before it ends. So per allocator: 1 + 4S
+** allocations, 4S deallocations, final in use W, peak W + 640 MiB (reached
+** in step 0) or, with a heavy step, W + 1280 MiB, reached 8 us into the
+** first heavy step (K-1).
+** The HLO proto: DIR/plugins/profile/RUN/jit_train_step.hlo_proto.pb, an
+** xla.HloProto (module jit_train_step, id 1234) with one entry computation
+** `main`: one instruction per op slot (ids 1..N, named as the device lines
+** name the op: TPU display name, GPU hlo_op), plus the while loop on TPU (the
+** root); opcode, shape, fusion kind, custom-call target, and metadata
+** op_type (the JAX primitive), op_name (the name stack), source_file
+** model.py, source_line.
 ** Every file ends with XSpace.hostnames = [hostH].
 **
 ** Injected features (deterministic; the analysis must find them):
@@ -124,8 +160,10 @@
 **              from 20 us after the step starts until 10 us before its end
 **              (the devices are done), then the host pauses 2 ms more before
 **              the next step
-**   memory-bound  the hot op `fusion.hot` (TPU) declares flops equal to its
-**              bytes_accessed (92274688 each run): 1 FLOP per byte, far below
+**   memory-bound  the hot op `fusion.hot` (TPU) declares flops and
+**              bytes_accessed both equal to the bytes its shapes move,
+**              2 x (8192x1024 + 1024x4096 + 8192x4096) = 92274688 each run
+**              (instead of the fractions of peak below): 1 FLOP per byte, far below
 **              the ridge point 197e12 / 819e9 = 240.5 FLOP/byte of the
 **              plane's peaks, so the roofline calls it memory-bound
 ** Durations jitter +-8% per op occurrence (seeded). GPU times are whole ns,
@@ -147,6 +185,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "hlo.pb-c.h"
 #include "xspace_stream.h"
 
 #define US 1000000LL /* picoseconds per microsecond */
@@ -163,6 +202,17 @@
   "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize256x128x64_warpgroupsize2x1x1_execute_"    \
   "segment_k_off_kernel__5x_cublas"
 #define NCCL_KERNEL "ncclDevKernel_AllReduce_Sum_f32_RING_LL"
+/* Peak rates written on TPU device planes (TPU v5 lite): FLOPs per ps and bytes per ps. */
+#define TPU_PEAK_TFLOPS 197.0
+#define TPU_PEAK_HBM_GBPS 819.0
+/* Memory events (one allocator per device; see the header). */
+#define MEM_WEIGHTS 2147483648LL     /* the parameters, allocated once */
+#define MEM_ACT 67108864LL           /* activation unit: allocations 1..4 units per step */
+#define MEM_ACT_SUM (10 * MEM_ACT)   /* (1+2+3+4) units */
+#define MEM_CAP_TPU 17179869184LL    /* 16 GiB of HBM */
+#define MEM_CAP_GPU 85520809984LL    /* the GPU plane's memory_size */
+#define MEM_ADDR_BASE 0x7f0000000000ULL
+#define HLO_FILE "jit_train_step.hlo_proto.pb"
 
 /* cuBLAS kernels of the ordinary matmul slots (round robin). */
 static const char *const gemm_kernels[3] = {
@@ -349,6 +399,8 @@ typedef struct op_slot {
   char kernel_details[112];
   int source_line;
   int64_t nominal_ps, flops, bytes_accessed;
+  int triton;           /* GPU: a Triton GEMM fusion kernel gemm_fusion_dot.<i> (see the header) */
+  int64_t shape_bytes;  /* bytes_accessed as its shapes give it (--inject memory-bound) */
 } op_slot;
 
 typedef struct model {
@@ -406,8 +458,10 @@ static void tpu_shape(char *buf, size_t cap, const char *dtype, const int *dims,
   snprintf(buf + n, cap - n, ":T(8,128)%s}", strcmp(dtype, "bf16") ? "" : "(2,1)");
 }
 
-/* Shapes, flops, bytes and HLO text of slot i (the matmul dims follow a
-** transformer layer: tokens 8x1024, hidden 1024, mlp 4096). */
+/* Shapes and HLO text of slot i (the matmul dims follow a transformer layer:
+** tokens 8x1024, hidden 1024, mlp 4096). The flops and bytes set here follow
+** the shapes; model_build replaces them by figures derived from the op's
+** duration (so that the achieved rates stay under the device's peaks). */
 static void describe_op(op_slot *op, int i, int pattern, const char *prev) {
   static const int tok = 8192, hid = 1024, mlp = 4096;
   char in0[64], in1[64];
@@ -499,7 +553,7 @@ static void gpu_kernel_details(op_slot *op, int i) {
 }
 
 /* Kind, names and name stack of slot i. */
-static void name_op(const model *m, op_slot *op, int i, int collective, int *dots) {
+static void name_op(const model *m, op_slot *op, int i, int collective, int *dots, int gpu) {
   int half = m->n / 2, fwd = i < half, pattern = i % 8;
   int layer = fwd ? i / 8 : (half + 7) / 8 - 1 - (i - half) / 8;
   const char *stack = fwd ? "jit(train_step)/jvp(model)" : "jit(train_step)/transpose(jvp(model))";
@@ -542,7 +596,10 @@ static void name_op(const model *m, op_slot *op, int i, int collective, int *dot
     snprintf(op->hlo, sizeof(op->hlo), "%s.%d", base, i);
     snprintf(op->tf_op, sizeof(op->tf_op), "%s/layer_%d/%s/%s", stack, layer,
              layer_pattern[pattern].scope, layer_pattern[pattern].prim);
-    if (op->kind == OP_DOT) {
+    if (op->kind == OP_DOT && gpu && pattern == 3) { /* attn/out: a Triton GEMM fusion */
+      op->triton = 1;
+      snprintf(op->gpu_hlo, sizeof(op->gpu_hlo), "gemm_fusion_dot.%d", i);
+    } else if (op->kind == OP_DOT) {
       snprintf(op->gpu_hlo, sizeof(op->gpu_hlo), "custom-call.%d", i);
       op->kernel = gemm_kernels[(*dots)++ % 3];
     }
@@ -569,12 +626,11 @@ static void model_build(model *m, const options *o) {
   int dots = 0;
   for (int i = 0; i < n; i++) {
     int collective = i == fallback || (i >= n / 2 && i % 8 == 7 && i != m->hot);
-    name_op(m, &m->ops[i], i, collective, &dots);
+    name_op(m, &m->ops[i], i, collective, &dots, o->style == STYLE_GPU);
     describe_op(&m->ops[i], i, i % 8, i ? m->ops[i - 1].hlo : "Arg_0.1");
     gpu_kernel_details(&m->ops[i], i);
     m->n_coll += m->ops[i].kind == OP_COLLECTIVE;
   }
-  if (o->inject & INJ_MEMORY_BOUND) m->ops[m->hot].flops = m->ops[m->hot].bytes_accessed; /* 1 FLOP/byte */
   /* Nominal durations: a fixed per-slot spread (seed-independent), then the
   ** hot op and the collectives as shares of the rest. */
   static const int64_t base_ps[] = {
@@ -598,6 +654,26 @@ static void model_build(model *m, const options *o) {
   for (int i = 0; i < n; i++)
     if (m->ops[i].kind == OP_COLLECTIVE)
       m->ops[i].nominal_ps = (int64_t)(0.07 * (double)m->compute_ps / m->n_coll);
+  /* FLOPs and bytes accessed (TPU stats): the fractions of the device's peak
+  ** rates below, sustained over the op's nominal duration. An occurrence lasts
+  ** at least 0.92x its nominal duration less one cycle (over 0.9x), so no op
+  ** reaches 0.7 / 0.9 = 78 % of a peak. */
+  static const double flop_frac[] = {[OP_FUSION] = 0.02, [OP_DOT] = 0.60, [OP_TRANSPOSE] = 0.0,
+                                     [OP_COLLECTIVE] = 0.01, [OP_IOTA] = 0.0, [OP_PAYLOAD] = 0.50,
+                                     [OP_HOT] = 0.70, [OP_OPTIMIZER] = 0.01};
+  static const double byte_frac[] = {[OP_FUSION] = 0.60, [OP_DOT] = 0.15, [OP_TRANSPOSE] = 0.50,
+                                     [OP_COLLECTIVE] = 0.30, [OP_IOTA] = 0.05, [OP_PAYLOAD] = 0.20,
+                                     [OP_HOT] = 0.10, [OP_OPTIMIZER] = 0.70};
+  for (int i = 0; i < n; i++) {
+    op_slot *op = &m->ops[i];
+    op->shape_bytes = op->bytes_accessed;
+    op->flops = (int64_t)(flop_frac[op->kind] * TPU_PEAK_TFLOPS * (double)op->nominal_ps);
+    op->bytes_accessed = (int64_t)(byte_frac[op->kind] * (TPU_PEAK_HBM_GBPS / 1000.0) * (double)op->nominal_ps);
+  }
+  if (o->inject & INJ_MEMORY_BOUND) { /* 1 FLOP/byte: the bytes its shapes move, as FLOPs too */
+    op_slot *hot = &m->ops[m->hot];
+    hot->flops = hot->bytes_accessed = hot->shape_bytes;
+  }
   int64_t min_gap = o->style == STYLE_GPU ? 400 * US : 200 * US;
   m->gap_ps = (int64_t)(0.08 * (double)m->compute_ps);
   if (m->gap_ps < min_gap) m->gap_ps = min_gap;
@@ -632,13 +708,16 @@ enum {
   ST_CORRELATION_ID, ST_KERNEL_DETAILS, ST_TF_OP, ST_HLO_OP, ST_HLO_MODULE, ST_PROGRAM_ID,
   ST_MEMCPY_DETAILS, ST_DEVICE_ID, ST_STEP_NUM, ST_R, ST_DEVICE_OFFSET, ST_DEVICE_DURATION,
   ST_RUN_ID, ST_REPLICA_ID, ST_HLO_CATEGORY, ST_FLOPS, ST_BYTES_ACCESSED, ST_SHAPE, ST_SOURCE,
+  ST_BYTES_ALLOCATED, ST_ALLOCATION_BYTES, ST_REQUESTED_BYTES, ST_PEAK_BYTES, ST_BYTES_AVAILABLE,
+  ST_FRAGMENTATION, ST_ADDR, ST_INDEX_ON_HOST, ST_ALLOCATOR_NAME,
   ST_N
 };
 static const char *const stat_names[ST_N] = {
     "correlation_id", "kernel_details", "tf_op", "hlo_op", "hlo_module", "program_id",
     "memcpy_details", "device_id", "step_num", "_r", "device_offset_ps", "device_duration_ps",
     "run_id", "replica_id", "hlo_category", "flops", "bytes_accessed", "shape_with_layout",
-    "source"};
+    "source", "bytes_allocated", "allocation_bytes", "requested_bytes", "peak_bytes_in_use",
+    "bytes_available", "fragmentation", "addr", "index_on_host", "allocator_name"};
 
 typedef struct plane_ids {
   int64_t st[ST_N];
@@ -647,12 +726,13 @@ typedef struct plane_ids {
   int64_t m_train, m_pjit, m_exec, m_copy_launch, m_launch, m_copy, m_module, m_while,
       m_enqueue, m_steps0, m_async[TPU_ASYNC];
   int64_t m_compile, m_compile_inner, m_prep, m_d2h, m_d2h_launch, m_sync, d2h_details; /* --inject */
+  int64_t m_alloc, m_dealloc, allocator[64];  /* memory events; GPU allocator names (refs) */
 } plane_ids;
 
 /* Line kinds (xs_add_line's kind). */
 enum {
   LK_GPU_KERNELS, LK_GPU_COLLECTIVES, LK_GPU_MEMCPY, LK_GPU_LAUNCH, LK_PYTHON, LK_TPU_STEPS,
-  LK_TPU_MODULES, LK_TPU_OPS, LK_TPU_ASYNC, LK_TPU_TASKS
+  LK_TPU_MODULES, LK_TPU_OPS, LK_TPU_ASYNC, LK_TPU_TASKS, LK_MEMORY
 };
 
 typedef struct gen {
@@ -893,7 +973,7 @@ static void gen_free(gen *g) {
 
 /* ------------------------------------------------------------ event output */
 
-#define EV_MAX_STATS 8
+#define EV_MAX_STATS 10
 
 typedef struct evb {
   xs_ev ev;
@@ -1084,6 +1164,57 @@ static void emit_tpu_line(gen *g, int d, int kind, xs_sink *out) {
   }
 }
 
+/* The peak in use of device d's allocator before step s (see the header). */
+static int64_t mem_prior_peak(const gen *g, int64_t s) {
+  int64_t k = g->o->heavy_every;
+  if (s == 0) return MEM_WEIGHTS;
+  return MEM_WEIGHTS + MEM_ACT_SUM * (k > 0 && s >= k ? 2 : 1);
+}
+
+static void mem_event(gen *g, evb *b, int d, int dealloc, int64_t at, int64_t size, int64_t in_use,
+                      int64_t peak, uint64_t addr) {
+  const plane_ids *id = &g->ids;
+  int tpu = g->o->style == STYLE_TPU;
+  ev_begin(b, dealloc ? id->m_dealloc : id->m_alloc, at, 0);
+  if (tpu) xs_stat_int(ev_stat(b), id->st[ST_INDEX_ON_HOST], d);
+  else xs_stat_ref(ev_stat(b), id->st[ST_ALLOCATOR_NAME], id->allocator[d]);
+  xs_stat_int(ev_stat(b), id->st[ST_BYTES_ALLOCATED], in_use);
+  xs_stat_int(ev_stat(b), id->st[ST_BYTES_AVAILABLE], (tpu ? MEM_CAP_TPU : MEM_CAP_GPU) - in_use);
+  xs_stat_double(ev_stat(b), id->st[ST_FRAGMENTATION], 0.0);
+  xs_stat_int(ev_stat(b), id->st[ST_PEAK_BYTES], peak);
+  xs_stat_int(ev_stat(b), id->st[ST_REQUESTED_BYTES], size);
+  xs_stat_int(ev_stat(b), id->st[ST_ALLOCATION_BYTES], size);
+  xs_stat_uint(ev_stat(b), id->st[ST_ADDR], addr);
+}
+
+/* Device d's allocator: the weights once before step 0, then per step four
+** activation buffers allocated as the step starts and freed as it ends. */
+static void emit_memory(gen *g, int d, int64_t ts_ps, xs_sink *out) {
+  evb b;
+  if (g->emit_lo == 0) {
+    mem_event(g, &b, d, 0, g->t0[0] - 100 * US - ts_ps, MEM_WEIGHTS, MEM_WEIGHTS, MEM_WEIGHTS, MEM_ADDR_BASE);
+    xs_event(out, &b.ev);
+  }
+  for (int64_t s = g->emit_lo; s < g->emit_hi; s++) {
+    int64_t h = heavy_step(g, s) ? 2 : 1, prior = mem_prior_peak(g, s), in_use = MEM_WEIGHTS;
+    uint64_t addr[4];
+    for (int j = 0; j < 4; j++) {
+      int64_t size = MEM_ACT * (j + 1) * h;
+      addr[j] = MEM_ADDR_BASE + (uint64_t)in_use;
+      in_use += size;
+      mem_event(g, &b, d, 0, g->t0[s] + (j + 1) * 2 * US - ts_ps, size, in_use, max64(prior, in_use), addr[j]);
+      xs_event(out, &b.ev);
+    }
+    int64_t peak = max64(prior, in_use);
+    for (int j = 3; j >= 0; j--) {
+      int64_t size = MEM_ACT * (j + 1) * h;
+      in_use -= size;
+      mem_event(g, &b, d, 1, g->t1[s] - (j + 1) * 2 * US - ts_ps, size, in_use, peak, addr[j]);
+      xs_event(out, &b.ev);
+    }
+  }
+}
+
 static void emit_line(void *ctx, const xs_plane *p, size_t line, xs_sink *out) {
   gen *g = ctx;
   int arg = xs_line_arg(p, line), kind = xs_line_kind(p, line);
@@ -1095,6 +1226,7 @@ static void emit_line(void *ctx, const xs_plane *p, size_t line, xs_sink *out) {
     case LK_GPU_LAUNCH: emit_gpu_launches(g, arg, ts_ps, out); break;
     case LK_PYTHON: emit_python(g, ts_ps, out); break;
     case LK_TPU_TASKS: emit_tpu_tasks(g, ts_ps, out); break;
+    case LK_MEMORY: emit_memory(g, arg, ts_ps, out); break;
     default: emit_tpu_line(g, arg, kind, out); break;
   }
 }
@@ -1147,7 +1279,7 @@ static xs_plane *gpu_device_plane(gen *g, int d) {
     if (shared && !*shared) *shared = xs_event_meta(p, op->kernel, NULL);
     id->op_meta[i] = shared ? *shared : xs_event_meta(p, op->kernel ? op->kernel : op->gpu_hlo, NULL);
     id->op_kd[i] = xs_intern(p, op->kernel_details);
-    id->op_tf[i] = xs_intern(p, op->tf_op);
+    id->op_tf[i] = xs_intern(p, op->triton ? "command_buffer" : op->tf_op);
     id->op_hlo[i] = xs_intern(p, op->gpu_hlo);
   }
   id->m_copy = xs_event_meta(p, "CopyHostToDevice", NULL);
@@ -1173,6 +1305,26 @@ static void inj_host_meta(gen *g, xs_plane *p) {
   if (j & INJ_SYNC) g->ids.m_sync = xs_event_meta(p, "block_until_ready", NULL);
 }
 
+/* The memory lines of a host plane: one per device (its allocator's events),
+** with the event names and stat names they use. */
+static void memory_lines(gen *g, xs_plane *p) {
+  char name[64];
+  for (int d = 0; d < g->o->devices; d++) {
+    int64_t tid = g->tid + 40 + d;
+    snprintf(name, sizeof(name), "py_xla_execute/%lld", (long long)tid);
+    xs_add_line(p, tid, name, g->base_ns / 20, LK_MEMORY, d);
+    if (g->o->style == STYLE_GPU) {
+      snprintf(name, sizeof(name), "GPU_%d_bfc", d);
+      g->ids.allocator[d] = xs_intern(p, name);
+    }
+  }
+  g->ids.m_alloc = xs_event_meta(p, "MemoryAllocation", NULL);
+  g->ids.m_dealloc = xs_event_meta(p, "MemoryDeallocation", NULL);
+  static const int used[] = {ST_BYTES_ALLOCATED, ST_ALLOCATION_BYTES, ST_REQUESTED_BYTES, ST_PEAK_BYTES,
+                             ST_BYTES_AVAILABLE, ST_FRAGMENTATION, ST_ADDR, ST_INDEX_ON_HOST, ST_ALLOCATOR_NAME};
+  intern_stats(g, p, used, (int)(sizeof(used) / sizeof(used[0])));
+}
+
 static xs_plane *gpu_host_plane(gen *g) {
   const model *m = g->m;
   plane_ids *id = &g->ids;
@@ -1190,6 +1342,7 @@ static xs_plane *gpu_host_plane(gen *g) {
   id->m_copy_launch = xs_event_meta(p, "cuMemcpyHtoDAsync_v2", NULL);
   id->m_launch = xs_event_meta(p, "cuLaunchKernel", NULL);
   inj_host_meta(g, p);
+  memory_lines(g, p);
   static const int used[] = {ST_STEP_NUM, ST_R, ST_DEVICE_ID, ST_CORRELATION_ID, ST_HLO_OP,
                              ST_HLO_MODULE, ST_PROGRAM_ID};
   intern_stats(g, p, used, (int)(sizeof(used) / sizeof(used[0])));
@@ -1211,8 +1364,8 @@ static xs_plane *tpu_device_plane(gen *g, int d) {
   int64_t c0 = xs_intern(p, "device_type_string"), c1 = xs_intern(p, "peak_teraflops_per_second"),
           c2 = xs_intern(p, "peak_hbm_bw_gigabytes_per_second");
   xs_plane_str(p, c0, "TPU v5 lite");
-  xs_stat_double(xs_plane_stat(p), c1, 197.0);
-  xs_stat_double(xs_plane_stat(p), c2, 819.0);
+  xs_stat_double(xs_plane_stat(p), c1, TPU_PEAK_TFLOPS);
+  xs_stat_double(xs_plane_stat(p), c2, TPU_PEAK_HBM_GBPS);
   static const int used[] = {ST_RUN_ID, ST_REPLICA_ID, ST_DEVICE_OFFSET, ST_DEVICE_DURATION,
                              ST_HLO_CATEGORY, ST_PROGRAM_ID, ST_FLOPS, ST_BYTES_ACCESSED,
                              ST_SHAPE, ST_TF_OP, ST_SOURCE};
@@ -1266,6 +1419,7 @@ static xs_plane *tpu_host_plane(gen *g) {
   id->m_pjit = xs_event_meta(p, "PjitFunction(train_step)", NULL);
   id->m_enqueue = xs_event_meta(p, "DoEnqueueProgram", NULL);
   inj_host_meta(g, p);
+  memory_lines(g, p);
   static const int used[] = {ST_STEP_NUM, ST_R};
   intern_stats(g, p, used, 2);
   return p;
@@ -1373,6 +1527,132 @@ static void mkdirs(const char *path) {
   free(p);
 }
 
+/* ------------------------------------------------------------ the HLO proto */
+
+/* A shape's text (bf16[8192,1024]{1,0:...}) as an xla.ShapeProto; dims
+** must hold 8. */
+static void hlo_shape(const char *text, Xla__ShapeProto *sh, int64_t *dims) {
+  xla__shape_proto__init(sh);
+  static const struct { const char *name; Xla__PrimitiveType t; } types[] = {
+      {"bf16", XLA__PRIMITIVE_TYPE__BF16}, {"f32", XLA__PRIMITIVE_TYPE__F32}, {"s32", XLA__PRIMITIVE_TYPE__S32}};
+  size_t tn = strcspn(text, "[");
+  for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++)
+    if (strlen(types[k].name) == tn && strncmp(text, types[k].name, tn) == 0) sh->element_type = types[k].t;
+  const char *c = text + tn;
+  size_t n = 0;
+  while (*c == '[' || *c == ',') {
+    c++;
+    if (*c == ']') break;
+    dims[n++] = strtoll(c, (char **)&c, 10);
+    if (n == 8) break;
+  }
+  sh->dimensions = dims;
+  sh->n_dimensions = n;
+}
+
+/* The training step's optimized module, as XLA dumps it
+** (<run>/jit_train_step.hlo_proto.pb): one entry computation `main` whose
+** instructions are the op slots in order (ids 1..N) and, on TPU, the while
+** loop (id N+1, the root), each with its name (the op name the device
+** lines carry: the TPU display name, the GPU hlo_op), opcode, shape and
+** metadata (op_type = the JAX primitive, op_name = the name stack,
+** source_file model.py and the slot's source_line). GPU library matmuls are
+** custom-calls to __cublas$gemm; Triton GEMM fusions are kCustom fusions. */
+static void write_hlo(const options *o, const model *m, const char *dir) {
+  int tpu = o->style == STYLE_TPU, n = m->n + (tpu ? 1 : 0);
+  Xla__HloInstructionProto *ins = calloc((size_t)n, sizeof(*ins));
+  Xla__HloInstructionProto **insp = calloc((size_t)n, sizeof(*insp));
+  Xla__ShapeProto *shapes = calloc((size_t)n, sizeof(*shapes));
+  Xla__OpMetadata *meta = calloc((size_t)n, sizeof(*meta));
+  int64_t *dims = calloc((size_t)n * 8, sizeof(int64_t)), *operands = calloc((size_t)n, sizeof(int64_t));
+  if (!ins || !insp || !shapes || !meta || !dims || !operands) xs_die("out of memory");
+  for (int i = 0; i < n; i++) {
+    Xla__HloInstructionProto *h = &ins[i];
+    xla__hlo_instruction_proto__init(h);
+    xla__op_metadata__init(&meta[i]);
+    insp[i] = h;
+    h->id = i + 1;
+    if (i > 0) {
+      operands[i] = i;
+      h->operand_ids = &operands[i];
+      h->n_operand_ids = 1;
+    }
+    h->metadata = &meta[i];
+    meta[i].source_file = "model.py";
+    if (i == m->n) { /* TPU: the optimizer's while loop */
+      h->name = (char *)m->while_name;
+      h->opcode = "while";
+      hlo_shape(m->ops[m->n - 1].shape, &shapes[i], &dims[8 * i]);
+      h->shape = &shapes[i];
+      meta[i].op_type = "while";
+      meta[i].op_name = "jit(train_step)/optimizer/while";
+      continue;
+    }
+    const op_slot *op = &m->ops[i];
+    h->name = (char *)(tpu ? op->hlo : op->gpu_hlo);
+    const char *slash = strrchr(op->tf_op, '/');
+    meta[i].op_type = (char *)(slash ? slash + 1 : op->tf_op);
+    meta[i].op_name = (char *)op->tf_op;
+    meta[i].source_line = op->source_line;
+    hlo_shape(op->shape, &shapes[i], &dims[8 * i]);
+    h->shape = &shapes[i];
+    switch (op->kind) {
+      case OP_FUSION:
+      case OP_OPTIMIZER: h->opcode = "fusion"; h->fusion_kind = "kLoop"; break;
+      case OP_TRANSPOSE: h->opcode = "transpose"; break;
+      case OP_COLLECTIVE: h->opcode = "all-reduce"; break;
+      case OP_IOTA: h->opcode = "iota"; break;
+      case OP_PAYLOAD: h->opcode = "convolution"; break;
+      case OP_HOT:
+      case OP_DOT:
+        if (tpu) {
+          h->opcode = op->kind == OP_HOT ? "fusion" : "convolution";
+          if (op->kind == OP_HOT) h->fusion_kind = "kOutput";
+        } else if (op->triton) {
+          h->opcode = "fusion";
+          h->fusion_kind = "kCustom";
+        } else {
+          h->opcode = "custom-call";
+          h->custom_call_target = "__cublas$gemm";
+        }
+        break;
+    }
+  }
+  Xla__HloComputationProto comp = XLA__HLO_COMPUTATION_PROTO__INIT, *compp = &comp;
+  comp.name = "main";
+  comp.id = 1;
+  comp.instructions = insp;
+  comp.n_instructions = (size_t)n;
+  comp.root_id = n;
+  Xla__HloModuleProto mod = XLA__HLO_MODULE_PROTO__INIT;
+  mod.name = MODULE_NAME;
+  mod.id = PROGRAM_ID;
+  mod.entry_computation_name = "main";
+  mod.entry_computation_id = 1;
+  mod.computations = &compp;
+  mod.n_computations = 1;
+  Xla__HloProto hp = XLA__HLO_PROTO__INIT;
+  hp.hlo_module = &mod;
+  size_t len = xla__hlo_proto__get_packed_size(&hp);
+  uint8_t *buf = malloc(len ? len : 1);
+  if (!buf) xs_die("out of memory");
+  xla__hlo_proto__pack(&hp, buf);
+  char *path = str_printf("%s/%s", dir, HLO_FILE);
+  FILE *f = fopen(path, "wb");
+  if (!f) xs_die("cannot create %s: %s", path, strerror(errno));
+  int err = fwrite(buf, 1, len, f) == len ? 0 : errno;
+  if (fclose(f) && !err) err = errno;
+  if (err) xs_die("writing %s: %s", path, strerror(err));
+  free(path);
+  free(buf);
+  free(ins);
+  free(insp);
+  free(shapes);
+  free(meta);
+  free(dims);
+  free(operands);
+}
+
 static void json_string(const char *s) {
   putchar('"');
   for (; *s; s++) {
@@ -1398,6 +1678,7 @@ int main(int argc, char **argv) {
   }
   char *dir = str_printf("%s/plugins/profile/%s", o.out, o.run);
   mkdirs(dir);
+  write_hlo(&o, &m, dir);
   for (int h = 0; h < o.hosts; h++) {
     gen g;
     gen_init(&g, &o, &m, h, steps);

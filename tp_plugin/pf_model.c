@@ -233,40 +233,12 @@ static void arg_text(pf_arg *a, const char *name, const char *z) {
   arg_str(a, name, v);
 }
 
-/* The annotations of an event (m->sv holds its effective stats; em is its
-** metadata, NULL when unknown). */
-static int build_args(pf_model *m, const pf_item *it, const xp_event_meta *em, const pf_open *spec_parent,
-                      int *n_out) {
+/* Append the stats of sv to m->args from index n (room for them reserved),
+** named as the stats are (`#<id>` for an unknown id), bytes as lower-case hex
+** written into ar (room: 2 bytes per byte + 24 per unnamed stat); returns
+** the new count. */
+static int stat_args(pf_model *m, const xp_statvec *sv, int n, char *ar) {
   static const char hex[] = "0123456789abcdef";
-  const xp_statvec *sv = &m->sv;
-  if (!xp_grow32((void **)&m->args, &m->cap_args, sv->n + 11, sizeof(pf_arg))) return oom(m);
-  size_t need = 1;
-  for (int i = 0; i < sv->n; i++) {
-    if (sv->v[i].type == XP_V_BYTES) need += 2 * sv->v[i].s.n;
-    if (!sv->v[i].name.n) need += 24;
-  }
-  char *ar = arena_reserve(m, need);
-  if (!ar) return oom(m);
-  int n = 0;
-  arg_int(&m->args[n++], "xplane.plane_index", m->plane_index);
-  arg_int(&m->args[n++], "xplane.line_index", it->line);
-  arg_int(&m->args[n++], "xplane.event_index", it->event_index);
-  arg_int(&m->args[n++], "xplane.start_ps", it->start_ps);
-  arg_int(&m->args[n++], "xplane.dur_ps", it->ev.duration_ps);
-  if (spec_parent) {
-    arg_int(&m->args[n++], "xplane.parent_line_index", spec_parent->line);
-    arg_int(&m->args[n++], "xplane.parent_event_index", spec_parent->event_index);
-  }
-  if (!em) arg_int(&m->args[n++], "xplane.metadata_id", it->ev.metadata_id);
-  if (em && em->display_name.n &&
-      (em->name.n != em->display_name.n || memcmp(em->name.p, em->display_name.p, em->name.n) != 0))
-    arg_str(&m->args[n++], "xplane.metadata_name", em->name);
-  if (!m->line_done[it->line]) {
-    const xp_line *ln = &m->pl->lines[it->line];
-    m->line_done[it->line] = 1;
-    arg_int(&m->args[n++], "xplane.line_id", ln->id);
-    arg_str(&m->args[n++], "xplane.line_display_name", ln->display_name);
-  }
   for (int i = 0; i < sv->n; i++) {
     const xp_stat *st = &sv->v[i];
     pf_arg *a = &m->args[n];
@@ -300,6 +272,43 @@ static int build_args(pf_model *m, const pf_item *it, const xp_event_meta *em, c
     }
     n++;
   }
+  return n;
+}
+
+/* The annotations of an event (m->sv holds its effective stats; em is its
+** metadata, NULL when unknown). */
+static int build_args(pf_model *m, const pf_item *it, const xp_event_meta *em, const pf_open *spec_parent,
+                      int *n_out) {
+  const xp_statvec *sv = &m->sv;
+  if (!xp_grow32((void **)&m->args, &m->cap_args, sv->n + 11, sizeof(pf_arg))) return oom(m);
+  size_t need = 1;
+  for (int i = 0; i < sv->n; i++) {
+    if (sv->v[i].type == XP_V_BYTES) need += 2 * sv->v[i].s.n;
+    if (!sv->v[i].name.n) need += 24;
+  }
+  char *ar = arena_reserve(m, need);
+  if (!ar) return oom(m);
+  int n = 0;
+  arg_int(&m->args[n++], "xplane.plane_index", m->plane_index);
+  arg_int(&m->args[n++], "xplane.line_index", it->line);
+  arg_int(&m->args[n++], "xplane.event_index", it->event_index);
+  arg_int(&m->args[n++], "xplane.start_ps", it->start_ps);
+  arg_int(&m->args[n++], "xplane.dur_ps", it->ev.duration_ps);
+  if (spec_parent) {
+    arg_int(&m->args[n++], "xplane.parent_line_index", spec_parent->line);
+    arg_int(&m->args[n++], "xplane.parent_event_index", spec_parent->event_index);
+  }
+  if (!em) arg_int(&m->args[n++], "xplane.metadata_id", it->ev.metadata_id);
+  if (em && em->display_name.n &&
+      (em->name.n != em->display_name.n || memcmp(em->name.p, em->display_name.p, em->name.n) != 0))
+    arg_str(&m->args[n++], "xplane.metadata_name", em->name);
+  if (!m->line_done[it->line]) {
+    const xp_line *ln = &m->pl->lines[it->line];
+    m->line_done[it->line] = 1;
+    arg_int(&m->args[n++], "xplane.line_id", ln->id);
+    arg_str(&m->args[n++], "xplane.line_display_name", ln->display_name);
+  }
+  n = stat_args(m, sv, n, ar);
   *n_out = n;
   return 1;
 }
@@ -618,8 +627,68 @@ static int source_args(pf_model *m, const xp_file *f, const xp_space *s, int *n_
   return 1;
 }
 
+/* The plane records: one instant `xplane.plane` per plane, on the source
+** record's track at its time, annotated with xplane.plane.plane_index,
+** xplane.plane.plane_id, xplane.plane.plane_name, xplane.plane.pid (the pid
+** of the plane's process: emit_plane numbers them in plane order after the
+** earlier profiles' ones) and every plane stat under its own name (as
+** events carry theirs). */
+static int emit_plane_records(pf_model *m, xp_profile *p, const pf_track *t, int64_t start_ps) {
+  static const char name[] = "xplane.plane", category[] = "xplane";
+  xp_statvec sv = {0};
+  int ok = 1;
+  for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
+    const xp_plane *pl = &p->planes[pi];
+    sv.n = 0;
+    if (!xp_plane_stats(p, pl, &sv)) {
+      ok = oom(m);
+      break;
+    }
+    pf_event e;
+    memset(&e, 0, sizeof(e));
+    e.type = PF_INSTANT;
+    e.track = t;
+    e.ts_ns = e.end_ns = start_ps / 1000;
+    e.start_ps = start_ps;
+    e.has_name = 1;
+    e.name.p = name;
+    e.name.n = sizeof(name) - 1;
+    e.category.p = category;
+    e.category.n = sizeof(category) - 1;
+    e.ordinal = m->ordinal++;
+    e.parent_ordinal = -1;
+    if (m->sink.want_args) {
+      if (!xp_grow32((void **)&m->args, &m->cap_args, sv.n + 4, sizeof(pf_arg))) {
+        ok = oom(m);
+        break;
+      }
+      size_t need = 1;
+      for (int i = 0; i < sv.n; i++) {
+        if (sv.v[i].type == XP_V_BYTES) need += 2 * sv.v[i].s.n;
+        if (!sv.v[i].name.n) need += 24;
+      }
+      char *ar = arena_reserve(m, need);
+      if (!ar) {
+        ok = oom(m);
+        break;
+      }
+      int n = 0;
+      arg_int(&m->args[n++], "xplane.plane.plane_index", pi);
+      arg_int(&m->args[n++], "xplane.plane.plane_id", pl->id);
+      arg_str(&m->args[n++], "xplane.plane.plane_name", pl->name);
+      arg_int(&m->args[n++], "xplane.plane.pid", (int64_t)m->n_processes + pi + 1);
+      e.n_args = stat_args(m, &sv, n, ar);
+      e.args = m->args;
+    }
+    m->counts.plane_records++;
+    ok = m->sink.event(m->sink.ctx, &e, m->errmsg);
+  }
+  xp_statvec_free(&sv);
+  return ok;
+}
+
 /* The profile's provenance: an instant `xplane.source` on a global track of
-** its own, at the earliest converted slice. */
+** its own, at the earliest converted slice, then its plane records. */
 static int emit_source(pf_model *m, const xp_file *f, xp_profile *p) {
   static const char name[] = "xplane.source", category[] = "xplane";
   int64_t start;
@@ -656,6 +725,7 @@ static int emit_source(pf_model *m, const xp_file *f, xp_profile *p) {
   }
   m->counts.sources++;
   ok = ok && m->sink.track(m->sink.ctx, &t, m->errmsg) && m->sink.event(m->sink.ctx, &e, m->errmsg);
+  ok = ok && emit_plane_records(m, p, &t, start);
   xp_space_free(&s);
   xp_free(track_name);
   return ok;

@@ -27,6 +27,17 @@
 **   column is left out). It has none of the xplane.plane_index / line_index
 **   / event_index annotations of the converted events, so the package
 **   (tp_plugin/xplane) never takes it for an event; xplane.source reads it.
+** - then, on the same track at the same ts, one INSTANT `xplane.plane`
+**   (category `xplane`) per plane, carrying what no Perfetto table holds:
+**   its plane stats (XPlane.stats: a device's peak_teraflops_per_second,
+**   peak_hbm_bw_gigabytes_per_second, device_type_string, clock_rate,
+**   core_count, memory_bandwidth, ...; the Task Environment's profile
+**   times), annotated with xplane.plane.plane_index, xplane.plane.plane_id,
+**   xplane.plane.plane_name, xplane.plane.pid (its process's pid) and each
+**   plane stat under its own name, typed as event stats are (bytes as
+**   lower-case hex). Like the source record it has no
+**   xplane.plane_index annotation, so it is never taken for an event; the
+**   package's xplane.xprof reads it (xplane_devices, the roofline peaks).
 ** - plane -> process: pid = plane ordinal in the trace + 1 (plane index + 1
 **   for one host), name = plane name (`xplane:<index>` when empty); merged
 **   mode prefixes `[<host>] `.
@@ -165,6 +176,7 @@ typedef struct pf_counts {
   int64_t processes, threads, tracks; /* of the converted events */
   int64_t sources;         /* xplane.source records (one per profile), each
                            ** with a global track of its own */
+  int64_t plane_records;   /* xplane.plane records (one per plane) */
 } pf_counts;
 
 typedef struct pf_model pf_model;

@@ -24,8 +24,9 @@
 **    "tracks":37,"sources":1,"records":43811}
 ** slices and instants: the converted events (slices + instants + skipped =
 ** xplane_space.n_events); sources: the xplane.source records (one per
-** profile, each on a global track not counted in tracks); records: the
-** packets (JSON: events) written.
+** profile, each on a global track not counted in tracks, which also holds
+** the profile's xplane.plane records, one per plane: tp_plugin/pf_model.h);
+** records: the packets (JSON: events) written.
 ** Exit status: 0 ok, 1 conversion failure (message on stderr), 2 bad usage.
 ** Ctrl-C (SIGINT), SIGTERM or SIGHUP stop the conversion within milliseconds
 ** (the core polls for it: cancel.h): the trace being written is removed (its

@@ -52,7 +52,7 @@ peak(p) AS (SELECT CASE WHEN count(DISTINCT peak_flops_per_s) = 1 THEN max(peak_
 steady(dur, input) AS (SELECT sum(dur_ps), sum(input_ps) FROM xq_step_parts
                         WHERE step >= (SELECT warmup_steps FROM xq_input))
 SELECT json_object(
-  'devices', (SELECT json_group_array(json_object(
+  'devices', json((SELECT json_group_array(json_object(
       'plane_name', plane_name, 'device_type', device_type, 'vendor', vendor,
       'compute_capability', compute_capability, 'core_count', core_count, 'clock_rate_hz', clock_rate_hz,
       'memory_size_bytes', memory_size_bytes, 'peak_flops_per_s', peak_flops_per_s,
@@ -60,26 +60,26 @@ SELECT json_object(
       FROM (SELECT * FROM xplane_devices
              WHERE coalesce(device_type, vendor, compute_capability, core_count, clock_rate_hz, memory_size_bytes,
                             peak_flops_per_s, peak_bw_bytes_per_s) IS NOT NULL
-             ORDER BY plane_index)),
+             ORDER BY plane_index))),
   'flop_utilization', (SELECT CASE WHEN (SELECT p FROM peak) IS NOT NULL AND sum(self_ps) > 0
                                    THEN sum(flops) * 1e12 / sum(self_ps) / (SELECT p FROM peak) END
                          FROM xplane_hlo_stats WHERE kind = 'op' AND flops IS NOT NULL AND peak_flops_per_s IS NOT NULL),
   'roofline', json_object(
-      'ops', (SELECT json_group_array(json_object(
+      'ops', json((SELECT json_group_array(json_object(
           'name', name, 'category', category, 'count', count, 'self_time_us', self_ps / 1e6,
           'share_of_device_self', share_of_device_self, 'flops', flops, 'bytes_accessed', bytes_accessed,
           'flops_per_s', flops_per_s, 'bytes_per_s', bytes_per_s, 'flops_per_byte', flops_per_byte,
           'ridge_flops_per_byte', ridge_flops_per_byte, 'bound_by', bound_by,
           'flop_utilization', flop_utilization, 'bw_utilization', bw_utilization))
           FROM (SELECT * FROM xplane_hlo_stats WHERE kind = 'op'
-                 ORDER BY self_ps DESC, total_ps DESC, name LIMIT (SELECT n FROM k))),
-      'categories', (SELECT json_group_array(json_object(
+                 ORDER BY self_ps DESC, total_ps DESC, name LIMIT (SELECT n FROM k)))),
+      'categories', json((SELECT json_group_array(json_object(
           'category', name, 'count', count, 'self_time_us', self_ps / 1e6,
           'share_of_device_self', share_of_device_self, 'flops_per_s', flops_per_s, 'bytes_per_s', bytes_per_s,
           'flops_per_byte', flops_per_byte, 'bound_by', bound_by, 'flop_utilization', flop_utilization,
           'bw_utilization', bw_utilization))
-          FROM (SELECT * FROM xplane_hlo_stats WHERE kind = 'category' ORDER BY self_ps DESC, total_ps DESC, name))),
-  'kernels', (SELECT json_group_array(json_object(
+          FROM (SELECT * FROM xplane_hlo_stats WHERE kind = 'category' ORDER BY self_ps DESC, total_ps DESC, name)))),
+  'kernels', json((SELECT json_group_array(json_object(
       'name', name, 'grid', json_array(grid_x, grid_y, grid_z), 'block', json_array(block_x, block_y, block_z),
       'registers_per_thread', registers_per_thread, 'static_shmem_bytes', static_shmem_bytes,
       'dynamic_shmem_bytes', dynamic_shmem_bytes, 'shared_mem_bytes', shared_mem_bytes,
@@ -87,22 +87,22 @@ SELECT json_object(
       'op_tensor_core_eligible', json(CASE WHEN op_tensor_core_eligible THEN 'true' ELSE 'false' END),
       'op_name', op_name, 'count', count, 'total_time_us', total_ps / 1e6, 'min_time_us', min_ps / 1e6,
       'max_time_us', max_ps / 1e6, 'mean_time_us', mean_ps / 1e6))
-      FROM (SELECT * FROM xplane_kernel_stats ORDER BY total_ps DESC LIMIT (SELECT n FROM k))),
-  'memory', (SELECT json_group_array(json_object(
+      FROM (SELECT * FROM xplane_kernel_stats ORDER BY total_ps DESC LIMIT (SELECT n FROM k)))),
+  'memory', json((SELECT json_group_array(json_object(
       'allocator', allocator, 'allocations', n_allocations, 'deallocations', n_deallocations,
       'peak_in_use_bytes', peak_in_use_bytes, 'peak_time_us', peak_time_ps / 1e6,
       'reported_peak_bytes', reported_peak_bytes, 'final_in_use_bytes', final_in_use_bytes,
       'ops_at_peak', json(ops_at_peak)))
-      FROM (SELECT * FROM xplane_memory_peaks ORDER BY peak_in_use_bytes DESC, allocator)),
-  'step_overview', (SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_object(
-      'steps', (SELECT json_group_array(json_object(
+      FROM (SELECT * FROM xplane_memory_peaks ORDER BY peak_in_use_bytes DESC, allocator))),
+  'step_overview', json((SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_object(
+      'steps', json((SELECT json_group_array(json_object(
           'step', step, 'devices', n_devices, 'step_time_us', dur_ps / 1e6, 'compute_us', compute_ps / 1e6,
           'collectives_us', collectives_ps / 1e6, 'input_wait_us', input_ps / 1e6, 'idle_us', idle_ps / 1e6))
-          FROM (SELECT * FROM xq_step_parts ORDER BY step)),
+          FROM (SELECT * FROM xq_step_parts ORDER BY step))),
       'steady_input_percent', (SELECT CASE WHEN dur > 0 THEN 100.0 * input / dur END FROM steady),
       'input_bound', (SELECT CASE WHEN dur IS NULL OR dur <= 0 THEN 'unknown'
                                   WHEN 100.0 * input / dur > 20 THEN 'highly input-bound'
                                   WHEN 100.0 * input / dur > 5 THEN 'moderately input-bound'
                                   ELSE 'not input-bound' END FROM steady)) END
-      FROM xq_step_parts)
+      FROM xq_step_parts))
 ) AS doc;

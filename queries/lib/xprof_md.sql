@@ -80,9 +80,9 @@ SELECT line FROM (
   UNION ALL SELECT 30, 0, '' FROM xq_xdoc WHERE json_array_length(d, '$.memory') > 0
   UNION ALL SELECT 31, 0, '## Memory' FROM xq_xdoc WHERE json_array_length(d, '$.memory') > 0
   UNION ALL SELECT 32, CAST(j.key AS INT),
-      '- `' || (j.value ->> '$.allocator') || '`: peak `' || xplane_format(j.value ->> '$.peak_in_use_bytes', ',')
+      '- `' || (j.value ->> '$.allocator') || '`: peak `' || xplane_format(CAST(j.value ->> '$.peak_in_use_bytes' AS REAL), ',d')
       || '` bytes at `' || xplane_format(j.value ->> '$.peak_time_us', '.3f') || '` us'
-      || coalesce(' (allocator-reported peak `' || xplane_format(j.value ->> '$.reported_peak_bytes', ',') || '` bytes)', '')
+      || coalesce(' (allocator-reported peak `' || xplane_format(CAST(j.value ->> '$.reported_peak_bytes' AS REAL), ',d') || '` bytes)', '')
       || ', ' || (j.value ->> '$.allocations') || ' allocations, ' || (j.value ->> '$.deallocations') || ' deallocations'
       || CASE WHEN json_array_length(j.value, '$.ops_at_peak') > 0
               THEN '; running at the peak: ' || (SELECT group_concat('`' || replace(value, '`', '\`') || '`', ', ')

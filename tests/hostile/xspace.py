@@ -13,6 +13,14 @@ schema/xplane.proto (independent of the extension's decoder). KIND:
   crafted_ids N  the same with N ids whose old 64-bit hash (x ^= x >> 33;
                  x *= 0xff51afd7ed558ccd; x ^= x >> 33) has 16 low zero bits:
                  every id lands in one slot of the id map's table
+  kernels N      a plane /device:GPU:0 whose `XLA Ops` line holds N ops
+                 (fusion.1, 1000 ps apart, 1000 ps each), each with a
+                 kernel_details stat referring (ref_value) to one interned
+                 string of 1000 tokens `regs:K` (about 7 KB)
+  memory N       a plane /device:GPU:0 with N ops as `kernels` (no stats),
+                 and a plane /host:CPU whose line holds N/20 MemoryAllocation
+                 events, event k at k*1000 ps with bytes_allocated k+1 and
+                 allocator_name `a<k>`: N/20 allocators
   events SPEC    a plane /device:GPU:0 (metadata {1: "fusion.1"}), one line
                  per ';'-separated part of SPEC: `TS_NS:OFF/DUR,OFF/DUR...`,
                  the line's timestamp_ns and its events' offset_ps/duration_ps
@@ -169,6 +177,26 @@ def main():
         data = f_bytes(1, f_bytes(2, "/device:GPU:0") + metas + smeta + line)
     elif kind == "utf8":
         data = utf8_profile()
+    elif kind in ("kernels", "memory"):
+        stats = b""
+        if kind == "kernels":
+            stats = f_bytes(4, f_int(1, 1) + f_int(7, 2))
+        ev = lambda k: f_bytes(4, f_int(1, 1) + f_int(2, k * 1000) + f_int(3, 1000) + stats)
+        details = " ".join("regs:%d" % (k % 100) for k in range(1000))
+        smeta = b""
+        if kind == "kernels":
+            smeta = (f_bytes(5, f_int(1, 1) + f_bytes(2, f_int(1, 1) + f_bytes(2, "kernel_details"))) +
+                     f_bytes(5, f_int(1, 2) + f_bytes(2, f_int(1, 2) + f_bytes(2, details))))
+        line = f_bytes(3, f_int(1, 1) + f_bytes(2, "XLA Ops") + b"".join(ev(k) for k in range(n)))
+        data = f_bytes(1, f_bytes(2, "/device:GPU:0") + meta_entry(1, "fusion.1") + smeta + line)
+        if kind == "memory":
+            smeta = (f_bytes(5, f_int(1, 1) + f_bytes(2, f_int(1, 1) + f_bytes(2, "bytes_allocated"))) +
+                     f_bytes(5, f_int(1, 2) + f_bytes(2, f_int(1, 2) + f_bytes(2, "allocator_name"))))
+            mev = lambda k: f_bytes(4, f_int(1, 1) + f_int(2, k * 1000) + f_int(3, 0) +
+                                    f_bytes(4, f_int(1, 1) + f_int(4, k + 1)) +
+                                    f_bytes(4, f_int(1, 2) + f_bytes(5, "a%d" % k)))
+            line = f_bytes(3, f_int(1, 7) + f_bytes(2, "python") + b"".join(mev(k) for k in range(n // 20)))
+            data += f_bytes(1, f_int(1, 1) + f_bytes(2, "/host:CPU") + meta_entry(1, "MemoryAllocation") + smeta + line)
     else:
         sys.exit("unknown kind " + kind)
     with open(out, "wb") as f:

@@ -11,7 +11,10 @@
 -- the hand-written cases of rule_cases.sql; and xplane_files / xplane_space
 -- (xplane.source: the trace's source record), every column, their names and
 -- order included; xplane_gaps and xplane_op_tf_ops (every column) and
--- xplane_events (the events a trace holds, the columns the package has). Numbers are compared as text (a
+-- xplane_events (the events a trace holds, the columns the package has); xplane_devices,
+-- xplane_hlo_stats and xplane_kernel_stats (xplane.xprof: the device facts from the
+-- converter's xplane.plane records, kernel_details parsed in PerfettoSQL), every column
+-- but file, run, host. Numbers are compared as text (a
 -- uint64 over 2^63 - 1 is exact decimal text on both; a real prints the
 -- same when it is the same double). The extension's side is read first:
 -- the package's functions take the names of the extension's SQL functions.
@@ -81,6 +84,20 @@ CREATE TEMP TABLE n_events AS
 SELECT plane_index, plane_name, line_index, line_id, line_name, line_display_name, event_index, name,
        coalesce(nullif(display_name, ''), name) AS label, start_ps, end_ps, dur_ps, self_ps
 FROM xplane_events(@PROFILE@) WHERE start_ps IS NOT NULL AND dur_ps >= 0;
+CREATE TEMP TABLE n_devices AS
+SELECT plane_index, plane_name, device_type, vendor, compute_capability, core_count, clock_rate_hz,
+       memory_size_bytes, peak_flops_per_s, peak_bw_bytes_per_s, ridge_flops_per_byte, core_details
+FROM xplane_devices(@PROFILE@);
+CREATE TEMP TABLE n_hlo_stats AS
+SELECT kind, name, category, count, total_ps, self_ps, share_of_device_self, flops, model_flops, bytes_accessed,
+       flops_per_s, bytes_per_s, flops_per_byte, ridge_flops_per_byte, peak_flops_per_s, peak_bw_bytes_per_s,
+       bound_by, flop_utilization, bw_utilization, first_op_id
+FROM xplane_hlo_stats(@PROFILE@);
+CREATE TEMP TABLE n_kernel_stats AS
+SELECT name, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers_per_thread, static_shmem_bytes,
+       dynamic_shmem_bytes, shared_mem_bytes, private_mem_bytes, occupancy_pct, uses_tensor_core,
+       op_tensor_core_eligible, op_name, count, total_ps, min_ps, max_ps, mean_ps, first_op_id
+FROM xplane_kernel_stats(@PROFILE@);
 
 INCLUDE PERFETTO MODULE xplane.source;
 INCLUDE PERFETTO MODULE xplane.ops;
@@ -89,6 +106,7 @@ INCLUDE PERFETTO MODULE xplane.scopes;
 INCLUDE PERFETTO MODULE xplane.aggregates;
 INCLUDE PERFETTO MODULE xplane.breakdown;
 INCLUDE PERFETTO MODULE xplane.slices;
+INCLUDE PERFETTO MODULE xplane.xprof;
 
 CREATE TEMP TABLE p_ops AS
 SELECT op_id, plane_index, plane_name, line_index, line_name, event_index, name, canonical_name, long_name,
@@ -114,6 +132,9 @@ CREATE TEMP TABLE p_events AS
 SELECT plane_index, plane_name, line_index, line_id, line_name, line_display_name, event_index, name,
        coalesce(nullif(display_name, ''), name) AS label, start_ps, end_ps, dur_ps, self_ps
 FROM xplane_events;
+CREATE TEMP TABLE p_devices AS SELECT * FROM xplane_devices;
+CREATE TEMP TABLE p_hlo_stats AS SELECT * FROM xplane_hlo_stats;
+CREATE TEMP TABLE p_kernel_stats AS SELECT * FROM xplane_kernel_stats;
 CREATE TEMP TABLE p_rule AS
 SELECT 'scope_path' AS rule, coalesce(tf_op, '<null>') || ' | ' || name AS input, xplane_scope_path(tf_op, name) AS output
 FROM in_scope
@@ -134,6 +155,9 @@ SELECT 'space', (SELECT count(*) FROM n_space), (SELECT count(*) FROM p_space);
 SELECT 'gaps', (SELECT count(*) FROM n_gaps), (SELECT count(*) FROM p_gaps);
 SELECT 'op_tf_ops', (SELECT count(*) FROM n_op_tf_ops), (SELECT count(*) FROM p_op_tf_ops);
 SELECT 'events', (SELECT count(*) FROM n_events), (SELECT count(*) FROM p_events);
+SELECT 'devices', (SELECT count(*) FROM n_devices), (SELECT count(*) FROM p_devices);
+SELECT 'hlo_stats', (SELECT count(*) FROM n_hlo_stats), (SELECT count(*) FROM p_hlo_stats);
+SELECT 'kernel_stats', (SELECT count(*) FROM n_kernel_stats), (SELECT count(*) FROM p_kernel_stats);
 SELECT 'ops only native', * FROM (SELECT * FROM n_ops EXCEPT SELECT * FROM p_ops) LIMIT 5;
 SELECT 'ops only package', * FROM (SELECT * FROM p_ops EXCEPT SELECT * FROM n_ops) LIMIT 5;
 SELECT 'steps only native', * FROM (SELECT * FROM n_steps EXCEPT SELECT * FROM p_steps) LIMIT 5;
@@ -166,3 +190,11 @@ SELECT 'op_tf_ops only native', * FROM (SELECT * FROM n_op_tf_ops EXCEPT SELECT 
 SELECT 'op_tf_ops only package', * FROM (SELECT * FROM p_op_tf_ops EXCEPT SELECT * FROM n_op_tf_ops) LIMIT 5;
 SELECT 'events only native', * FROM (SELECT * FROM n_events EXCEPT SELECT * FROM p_events) LIMIT 5;
 SELECT 'events only package', * FROM (SELECT * FROM p_events EXCEPT SELECT * FROM n_events) LIMIT 5;
+SELECT 'devices only native', * FROM (SELECT * FROM n_devices EXCEPT SELECT * FROM p_devices) LIMIT 5;
+SELECT 'devices only package', * FROM (SELECT * FROM p_devices EXCEPT SELECT * FROM n_devices) LIMIT 5;
+SELECT 'hlo_stats only native', * FROM (SELECT * FROM n_hlo_stats EXCEPT SELECT * FROM p_hlo_stats) LIMIT 5;
+SELECT 'hlo_stats only package', * FROM (SELECT * FROM p_hlo_stats EXCEPT SELECT * FROM n_hlo_stats) LIMIT 5;
+SELECT 'hlo_stats order differs' WHERE (SELECT group_concat(kind || name, '/') FROM n_hlo_stats)
+  IS NOT (SELECT group_concat(kind || name, '/') FROM p_hlo_stats);
+SELECT 'kernel_stats only native', * FROM (SELECT * FROM n_kernel_stats EXCEPT SELECT * FROM p_kernel_stats) LIMIT 5;
+SELECT 'kernel_stats only package', * FROM (SELECT * FROM p_kernel_stats EXCEPT SELECT * FROM n_kernel_stats) LIMIT 5;
