@@ -18,19 +18,10 @@
 # core above that many bytes fails.
 set -uo pipefail
 . "$(dirname "$0")/../test_env.sh"
-XSPACE="python3 $SRC/tests/hostile/xspace.py"
-CONV=$BUILD/tp_plugin/xplane2perfetto
+. "$(dirname "$0")/../hostile_common.sh"
 GEN=$BUILD/tools/xplane_gen
 CLI=$BUILD/cli/xplane
-SANITIZED=0
-[[ $SQLITE3 == *sanitized* ]] && SANITIZED=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-ok() { echo "PASS $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
 
 # q SQL...: the statements in one shell with the extension; stdout to
 # $TMP/out, stderr to $TMP/err; returns the shell's exit code.

@@ -14,16 +14,7 @@
 # wall-clock, except a generous `timeout` that only stops a hang.
 set -uo pipefail
 . "$(dirname "$0")/../test_env.sh"
-XSPACE="python3 $SRC/tests/hostile/xspace.py"
-CONV=$BUILD/tp_plugin/xplane2perfetto
-SANITIZED=0
-[[ $SQLITE3 == *sanitized* ]] && SANITIZED=1
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-ok() { echo "PASS $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+. "$(dirname "$0")/../hostile_common.sh"
 
 # q SQL...: run the statements in one shell with the extension; stdout to
 # $TMP/out, stderr to $TMP/err; returns the shell's exit code.
