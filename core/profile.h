@@ -40,7 +40,9 @@
 ** stops at the first plane, line or event past them with an error naming the
 ** limit, before the index grows further. They bound the heap of an index and
 ** of its analysis whatever the file holds (a 2-byte empty plane or line
-** costs ~200 bytes of index; an event, up to ~60 bytes of analysis). */
+** costs ~200 bytes of index; a device op keeps 72 bytes of analysis, and
+** 33 more while the reports are built; an event of a track being read takes
+** ~100 bytes until its track is done: core/pass.c, core/facts.c). */
 #define XP_MAX_PLANES ((int32_t)1 << 20)   /* 1,048,576 planes per profile */
 #define XP_MAX_LINES ((int64_t)1 << 21)    /* 2,097,152 lines per profile */
 #define XP_MAX_EVENTS ((int64_t)1 << 27)   /* 134,217,728 events per profile */
