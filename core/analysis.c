@@ -138,11 +138,16 @@ int xp_op_stats(const xp_profile *p, const xp_op *o, xp_statvec *sv) {
   return xp_event_stats(p, pl, &ev, sv);
 }
 
+xp_str xp_stat_as_text(const xp_stat *s) {
+  xp_str none = {"", 0};
+  return (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n ? s->s : none;
+}
+
 xp_str xp_stat_text(const xp_statvec *sv, const char *const *names) {
   xp_str none = {"", 0};
   for (; *names; names++) {
     const xp_stat *s = xp_statvec_find(sv, *names);
-    if (s && (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n) return s->s;
+    if (s && xp_stat_as_text(s).n) return s->s;
   }
   return none;
 }

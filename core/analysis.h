@@ -103,6 +103,8 @@ int64_t xp_scopes(xp_profile *p, const xp_scope **scopes);
 
 /* The effective stats of an op (reset sv first). */
 int xp_op_stats(const xp_profile *p, const xp_op *o, xp_statvec *sv);
+/* The text of a stat (str, ref or bytes), empty if none. */
+xp_str xp_stat_as_text(const xp_stat *s);
 /* The first of the named stats whose value is non-empty text (str, ref or
 ** bytes), as the reference's string stats are read; empty if none. */
 xp_str xp_stat_text(const xp_statvec *sv, const char *const *names);

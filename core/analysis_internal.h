@@ -58,9 +58,8 @@ typedef struct xp_gathered {
 } xp_gathered;
 
 /* Gather the analysis events of the track of line `first` (all lines of the
-** plane with its key); only_ops keeps device-op lines only. 0 on OOM. */
-int xp_gather_track(const xp_profile *p, const xp_analysis *a, int32_t plane, int32_t first, int only_ops,
-                    xp_gathered *g);
+** plane with its key). 0 on OOM. */
+int xp_gather_track(const xp_profile *p, const xp_analysis *a, int32_t plane, int32_t first, xp_gathered *g);
 void xp_gathered_free(xp_gathered *g);
 /* Build the ops and the track aggregates (pass.c) once; 0 on OOM, a changed
 ** file or an interrupt (nothing is kept then). */

@@ -42,16 +42,11 @@ enum { P_RUN_ID = 0, P_SOURCE, P_SOURCE_FILE, P_FILE_NAME, P_CORR, P_TF_OP, P_NA
 /* Line kinds. */
 enum { LK_OP = 1, LK_STEPS = 2, LK_MODULES = 4 };
 
-/* The text of a picked stat (str, ref or bytes), empty if none. */
-static xp_str text_of(const xp_stat *s) {
-  xp_str none = {"", 0};
-  return (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n ? s->s : none;
-}
-
+/* The first non-empty text among n picked stats (a priority list). */
 static xp_str first_text(const xp_stat *v, int n) {
   xp_str none = {"", 0};
   for (int i = 0; i < n; i++)
-    if (text_of(&v[i]).n) return text_of(&v[i]);
+    if (xp_stat_as_text(&v[i]).n) return xp_stat_as_text(&v[i]);
   return none;
 }
 
@@ -227,11 +222,11 @@ static int take_event(fjob *j, part *w, const ftask *t, int32_t li, const evt *e
   if (run_id_text(&v[P_RUN_ID], buf, sizeof(buf), &hv) && !count_hint(w, XP_HINT_RUN_ID, hv, buf, seq)) return 0;
   hv = first_text(&v[P_SOURCE], 3);
   if (hv.n && !count_hint(w, XP_HINT_SOURCE_FILE, hv, buf, seq)) return 0;
-  xp_str tf = text_of(&v[P_TF_OP]), nm = text_of(&v[P_NAME]), eff;
+  xp_str tf = xp_stat_as_text(&v[P_TF_OP]), nm = xp_stat_as_text(&v[P_NAME]), eff;
   eff.p = xp_effective_tf_op(tf.p, tf.n, nm.p, nm.n, &eff.n);
   if (op >= 0) {
     f->tf_op[op] = fact_str(p, eff);
-    f->long_name[op] = fact_str(p, text_of(&v[P_LONG_NAME]));
+    f->long_name[op] = fact_str(p, xp_stat_as_text(&v[P_LONG_NAME]));
     f->source[op] = fact_str(p, hv);
     f->corr[op] = corr;
     f->has_corr[op] = (uint8_t)has_corr;
@@ -367,8 +362,7 @@ void xp_facts_free(xp_facts *f) {
   xp_free(f->source);
   xp_free(f->corr);
   xp_free(f->has_corr);
-  xp_free(f->launches);
-  xp_free(f->t_dense);
+  xp_facts_free_launches(f);
   for (int r = 0; r < 3; r++) xp_free(f->markers[r]);
   xp_free(f->windows);
   for (int64_t i = 0; i < f->n_paths; i++) xp_free(f->paths[i]);

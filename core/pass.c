@@ -181,7 +181,7 @@ static int track_ops(const pass *ps, task *t, const xp_gathered *g, const int64_
 static void run_task(pass *ps, task *t) {
   xp_gathered g;
   memset(&g, 0, sizeof(g));
-  int ok = xp_gather_track(ps->p, ps->a, t->plane, t->first, 0, &g);
+  int ok = xp_gather_track(ps->p, ps->a, t->plane, t->first, &g);
   int64_t *self = ok ? xp_malloc(sizeof(int64_t) * (uint64_t)(g.n + 1)) : NULL;
   ok = self && xp_exclusive_times(g.n, g.start, g.dur, self);
   const uint8_t *facts = ps->facts[t->plane];

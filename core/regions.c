@@ -80,12 +80,16 @@ static int by_scope_order(const void *x, const void *y) {
 
 /* The region path of an (op name, tf_op) pair is worked out once per pair
 ** of addresses (util.h's xp_addrmemo: names and tf_op values repeat the same
-** addresses): the memo gives the pair's first entry in `idx`, which holds the
-** scope index of each prefix of its path, and `parts` its number of parts. */
+** addresses): the memo gives the pair's path, whose `parts` prefixes have
+** their scope indices in idx[first ...]. */
+typedef struct path_parts {
+  int64_t first;
+  int32_t parts;
+} path_parts;
+
 typedef struct path_memo {
-  xp_addrmemo by_addr; /* (name, tf_op) -> index into first/parts */
-  int64_t *first;
-  int32_t *parts;
+  xp_addrmemo by_addr; /* (name, tf_op) -> index into v */
+  path_parts *v;
   int64_t n, cap;
   int64_t *idx;
   int64_t n_idx, cap_idx;
@@ -121,26 +125,24 @@ static int build_scopes(xp_profile *p, xp_analysis *a, scope_map *m, const xp_fa
         else memo.idx[memo.n_idx + d - 1] = k;
       }
       if (!ok) break;
-      int64_t cap = memo.cap;
-      if (!xp_grow((void **)&memo.first, &cap, memo.n + 1, sizeof(int64_t)) ||
-          !xp_grow((void **)&memo.parts, &memo.cap, memo.n + 1, sizeof(int32_t)) ||
+      if (!xp_grow((void **)&memo.v, &memo.cap, memo.n + 1, sizeof(path_parts)) ||
           !xp_addrmemo_put(&memo.by_addr, pos, &key, memo.n)) { ok = 0; break; }
-      memo.first[memo.n] = memo.n_idx;
-      memo.parts[memo.n] = parts;
+      memo.v[memo.n].first = memo.n_idx;
+      memo.v[memo.n].parts = parts;
       memo.n_idx += parts;
       e = memo.n++;
     }
     int64_t self = o->self_ps > 0 ? o->self_ps : 0;
-    for (int32_t d = 1; d <= memo.parts[e]; d++) {
-      xp_scope *sc = &m->v[memo.idx[memo.first[e] + d - 1]];
+    const path_parts *pp = &memo.v[e];
+    for (int32_t d = 1; d <= pp->parts; d++) {
+      xp_scope *sc = &m->v[memo.idx[pp->first + d - 1]];
       sc->count++;
       sc->inclusive_ps += self;
-      if (d == memo.parts[e]) sc->exclusive_ps += self;
+      if (d == pp->parts) sc->exclusive_ps += self;
     }
   }
   xp_addrmemo_free(&memo.by_addr);
-  xp_free(memo.first);
-  xp_free(memo.parts);
+  xp_free(memo.v);
   xp_free(memo.idx);
   xp_free(xp_buf_finish(path));
   return ok;

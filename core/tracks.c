@@ -42,13 +42,11 @@ static int gathered_push(xp_gathered *g) {
 }
 
 /* Gather the analysis events of the track of line `first` (all lines of the
-** plane with its key); only_ops keeps device-op lines only. */
-int xp_gather_track(const xp_profile *p, const xp_analysis *a, int32_t plane, int32_t first, int only_ops,
-                    xp_gathered *g) {
+** plane with its key). */
+int xp_gather_track(const xp_profile *p, const xp_analysis *a, int32_t plane, int32_t first, xp_gathered *g) {
   const xp_plane *pl = &p->planes[plane];
   for (int32_t li = first; li >= 0; li = xp_track_next(a, plane, li)) {
     const xp_line *ln = &pl->lines[li];
-    if (only_ops && !xp_device_op_line(pl, ln)) continue;
     xp_event_iter it;
     xp_event ev;
     int32_t idx = -1;
@@ -78,7 +76,7 @@ static int compute_track_self(xp_profile *p, xp_analysis *a, int32_t plane, int3
   int32_t first = xp_track_first(a, plane, line);
   xp_gathered g;
   memset(&g, 0, sizeof(g));
-  int ok = xp_gather_track(p, a, plane, first, 0, &g);
+  int ok = xp_gather_track(p, a, plane, first, &g);
   int64_t *self = ok ? xp_malloc(sizeof(int64_t) * (uint64_t)(g.n + 1)) : NULL;
   ok = self && xp_exclusive_times(g.n, g.start, g.dur, self);
   for (int32_t li = first; ok && li >= 0; li = xp_track_next(a, plane, li)) {

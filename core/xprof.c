@@ -39,10 +39,6 @@ static int str_cmp(xp_str a, xp_str b) {
 }
 static int str_same(xp_str a, xp_str b) { return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0); }
 
-xp_str xp_stat_as_text(const xp_stat *s) {
-  xp_str none = {"", 0};
-  return (s->type == XP_V_STR || s->type == XP_V_REF || s->type == XP_V_BYTES) && s->s.n ? s->s : none;
-}
 /* A numeric stat as a double; 0 when it is not a number. */
 static int stat_num(const xp_stat *s, double *out) {
   switch (s->type) {

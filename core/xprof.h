@@ -27,8 +27,7 @@
 
 /* ---- stat values as the xprof tables read them ---- */
 
-/* The text of a stat (str, ref or bytes), empty if none. */
-xp_str xp_stat_as_text(const xp_stat *s);
+/* xp_stat_as_text (analysis.h) reads a stat's text. */
 /* An integer stat (int64, uint64 up to INT64_MAX, a double truncated); 0 if none. */
 int xp_stat_as_int(const xp_stat *s, int64_t *out);
 
