@@ -96,6 +96,12 @@ xp_analysis *xp_analysis_get(xp_profile *p) {
 
 _Static_assert(sizeof(xp_op) == 72, "xp_op: 72 bytes (analysis.h)");
 
+int xp_analysis_threads(const xp_profile *p, int64_t n_tasks) {
+  int64_t t = p->threads < 1 ? 1 : p->threads > XP_MAX_INDEX_THREADS ? XP_MAX_INDEX_THREADS : p->threads;
+  if (t > n_tasks) t = n_tasks > 0 ? n_tasks : 1;
+  return (int)t;
+}
+
 const char *const xp_op_category_names[3] = {"compute", "communication", "stall"};
 const char *const xp_category_names[XP_N_CATS] = {"compute", "communication", "host", "stall", "other"};
 

@@ -61,6 +61,9 @@ typedef struct xp_gathered {
 ** plane with its key). 0 on OOM. */
 int xp_gather_track(const xp_profile *p, const xp_analysis *a, int32_t plane, int32_t first, xp_gathered *g);
 void xp_gathered_free(xp_gathered *g);
+/* Threads for n_tasks tracks: p->threads, at most XP_MAX_INDEX_THREADS and
+** n_tasks, at least 1. */
+int xp_analysis_threads(const xp_profile *p, int64_t n_tasks);
 /* Build the ops and the track aggregates (pass.c) once; 0 on OOM, a changed
 ** file or an interrupt (nothing is kept then). */
 int xp_analysis_pass(xp_profile *p);

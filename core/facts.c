@@ -614,8 +614,7 @@ int xp_facts_build(xp_profile *p, xp_facts *f) {
   if (ok && op_at != n_ops) ok = 0; /* cannot happen: the ops are in track order */
   if (ok) {
     if (j.n_tasks > 1) qsort(j.tasks, (size_t)j.n_tasks, sizeof(ftask), by_weight);
-    int threads = p->threads < 1 ? 1 : p->threads > XP_MAX_INDEX_THREADS ? XP_MAX_INDEX_THREADS : p->threads;
-    if (threads > j.n_tasks) threads = (int)(j.n_tasks ? j.n_tasks : 1);
+    int threads = xp_analysis_threads(p, j.n_tasks);
     j.parts = xp_malloc(sizeof(part) * (uint64_t)threads);
     ok = j.parts != NULL;
     if (ok) {

@@ -317,8 +317,7 @@ int xp_analysis_pass(xp_profile *p) {
   if (ok) {
     if (ps.n_tasks > 1) qsort(ps.tasks, (size_t)ps.n_tasks, sizeof(task), by_weight);
     pthread_mutex_init(&ps.mu, NULL);
-    int threads = p->threads < 1 ? 1 : p->threads > XP_MAX_INDEX_THREADS ? XP_MAX_INDEX_THREADS : p->threads;
-    if (threads > ps.n_tasks) threads = (int)(ps.n_tasks ? ps.n_tasks : 1);
+    int threads = xp_analysis_threads(p, ps.n_tasks);
     if (threads > 1) xp_cancel_run_threads(threads, worker, &ps);
     else worker(&ps);
     pthread_mutex_destroy(&ps.mu);
