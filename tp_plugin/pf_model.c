@@ -627,6 +627,24 @@ static int source_args(pf_model *m, const xp_file *f, const xp_space *s, int *n_
   return 1;
 }
 
+/* A record instant of the converter (category `xplane`) named `name` on
+** track t at start_ps, numbered next; its args are the caller's. */
+static void record_instant(pf_model *m, pf_event *e, const pf_track *t, int64_t start_ps, const char *name) {
+  static const char category[] = "xplane";
+  memset(e, 0, sizeof(*e));
+  e->type = PF_INSTANT;
+  e->track = t;
+  e->ts_ns = e->end_ns = start_ps / 1000;
+  e->start_ps = start_ps;
+  e->has_name = 1;
+  e->name.p = name;
+  e->name.n = strlen(name);
+  e->category.p = category;
+  e->category.n = sizeof(category) - 1;
+  e->ordinal = m->ordinal++;
+  e->parent_ordinal = -1;
+}
+
 /* The plane records: one instant `xplane.plane` per plane, on the source
 ** record's track at its time, annotated with xplane.plane.plane_index,
 ** xplane.plane.plane_id, xplane.plane.plane_name, xplane.plane.pid (the pid
@@ -634,7 +652,7 @@ static int source_args(pf_model *m, const xp_file *f, const xp_space *s, int *n_
 ** earlier profiles' ones) and every plane stat under its own name (as
 ** events carry theirs). */
 static int emit_plane_records(pf_model *m, xp_profile *p, const pf_track *t, int64_t start_ps) {
-  static const char name[] = "xplane.plane", category[] = "xplane";
+  static const char name[] = "xplane.plane";
   xp_statvec sv = {0};
   int ok = 1;
   for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
@@ -645,18 +663,7 @@ static int emit_plane_records(pf_model *m, xp_profile *p, const pf_track *t, int
       break;
     }
     pf_event e;
-    memset(&e, 0, sizeof(e));
-    e.type = PF_INSTANT;
-    e.track = t;
-    e.ts_ns = e.end_ns = start_ps / 1000;
-    e.start_ps = start_ps;
-    e.has_name = 1;
-    e.name.p = name;
-    e.name.n = sizeof(name) - 1;
-    e.category.p = category;
-    e.category.n = sizeof(category) - 1;
-    e.ordinal = m->ordinal++;
-    e.parent_ordinal = -1;
+    record_instant(m, &e, t, start_ps, name);
     if (m->sink.want_args) {
       if (!xp_grow32((void **)&m->args, &m->cap_args, sv.n + 4, sizeof(pf_arg))) {
         ok = oom(m);
@@ -690,7 +697,7 @@ static int emit_plane_records(pf_model *m, xp_profile *p, const pf_track *t, int
 /* The profile's provenance: an instant `xplane.source` on a global track of
 ** its own, at the earliest converted slice, then its plane records. */
 static int emit_source(pf_model *m, const xp_file *f, xp_profile *p) {
-  static const char name[] = "xplane.source", category[] = "xplane";
+  static const char name[] = "xplane.source";
   int64_t start;
   if (!earliest_start(p, &start)) return oom(m);
   if (start == INT64_MAX) start = 0;
@@ -704,18 +711,7 @@ static int emit_source(pf_model *m, const xp_file *f, xp_profile *p) {
   if (!track_name) return oom(m);
   t.name = track_name;
   pf_event e;
-  memset(&e, 0, sizeof(e));
-  e.type = PF_INSTANT;
-  e.track = &t;
-  e.ts_ns = e.end_ns = start / 1000;
-  e.start_ps = start;
-  e.has_name = 1;
-  e.name.p = name;
-  e.name.n = sizeof(name) - 1;
-  e.category.p = category;
-  e.category.n = sizeof(category) - 1;
-  e.ordinal = m->ordinal++;
-  e.parent_ordinal = -1;
+  record_instant(m, &e, &t, start, name);
   xp_space s;
   memset(&s, 0, sizeof(s));
   int ok = 1;
