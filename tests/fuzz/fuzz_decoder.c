@@ -269,7 +269,7 @@ static void scan_profile(const xp_profile *p) {
 /* ---- analysis and the Perfetto mapping ---- */
 
 typedef struct pf_tally {
-  int64_t begins, ends, instants, sources, args;
+  int64_t begins, ends, instants, sources, plane_records, args;
 } pf_tally;
 
 static int tally_process(void *ctx, const pf_process *pr, char **errmsg) {
@@ -293,7 +293,11 @@ static int tally_event(void *ctx, const pf_event *e, char **errmsg) {
   } else if (e->type == PF_END) {
     t->ends++;
   } else if (e->track->global) {
-    t->sources++;
+    /* The converter's records: one xplane.source per profile, one
+    ** xplane.plane per plane, all on the source's global track. */
+    if (e->name.n == 13 && memcmp(e->name.p, "xplane.source", 13) == 0) t->sources++;
+    else if (e->name.n == 12 && memcmp(e->name.p, "xplane.plane", 12) == 0) t->plane_records++;
+    else CHECK(!"an instant on a global track that is no converter record");
   } else {
     t->instants++;
   }
@@ -384,6 +388,7 @@ static void analyze_profile(xp_profile *p) {
   CHECK(ok);
   const pf_counts *c = pf_model_counts(m);
   CHECK(t.begins == t.ends && t.begins == c->slices && t.instants == c->instants && t.sources == 1);
+  CHECK(t.plane_records == p->n_planes);
   CHECK(c->slices + c->instants + c->skipped_untimed + c->skipped_invalid == p->n_events);
   pf_model_free(m);
 }
