@@ -24,7 +24,8 @@
 ** into its region of the one ops array (no second copy when joining); self
 ** times of events that are not ops are not kept (xp_line_self_times,
 ** tracks.c, works a line's out on demand for xplane_events). While a track
-** is worked on, its gathered events take about 100 bytes each.
+** is worked on, its gathered events take about 100 bytes each, in buffers
+** each worker keeps for its next track (struct scratch).
 */
 #include <pthread.h>
 #include <stdlib.h>
@@ -129,30 +130,70 @@ static int track_aggs(task *t, const xp_gathered *g, const int64_t *self, const 
   return 1;
 }
 
+/* A worker's buffers, kept from one track to the next: a track's arrays are
+** tens of megabytes on a large profile, and memory freed and allocated again
+** that large comes back from the kernel as fresh pages to fault in and zero
+** (a fifth of the cold summary's CPU time on a 1 GB profile before they were
+** kept). */
+typedef struct scratch {
+  xp_gathered g;                        /* the track's gathered events */
+  int64_t cap;                          /* entries of each array below */
+  int64_t *self, *start, *dur, *gap, *payload;
+  uint8_t *marker;
+} scratch;
+
+/* Room for n entries (and one more) in each array of s; 0 on OOM. */
+static int scratch_fit(scratch *s, int64_t n) {
+  if (n < s->cap) return 1;
+  int64_t nc = n + 1 > 2 * s->cap ? n + 1 : 2 * s->cap;
+#define FIT(f)                                                          \
+  do {                                                                  \
+    void *q = xp_realloc(s->f, sizeof(*s->f) * (uint64_t)nc);          \
+    if (!q) return 0;                                                   \
+    s->f = q;                                                           \
+  } while (0)
+  FIT(self);
+  FIT(start);
+  FIT(dur);
+  FIT(gap);
+  FIT(payload);
+  FIT(marker);
+#undef FIT
+  s->cap = nc;
+  return 1;
+}
+
+static void scratch_free(scratch *s) {
+  xp_gathered_free(&s->g);
+  xp_free(s->self);
+  xp_free(s->start);
+  xp_free(s->dur);
+  xp_free(s->gap);
+  xp_free(s->payload);
+  xp_free(s->marker);
+}
+
 /* The ops of one track: its events on device-op lines, in gathered order. */
-static int track_ops(const pass *ps, task *t, const xp_gathered *g, const int64_t *self, const uint8_t *facts) {
+static int track_ops(const pass *ps, task *t, scratch *s, const uint8_t *facts) {
+  const xp_gathered *g = &s->g;
   const uint8_t *is_op_line = ps->op_line[t->plane];
   int64_t n = 0;
   for (int64_t k = 0; k < g->n; k++) n += is_op_line[g->line[k]];
+  if (n > t->op_room) return 0;
   /* a track of op lines only (the usual case) uses the gathered times as they are */
   int all = n == g->n;
-  int64_t *start = all ? g->start : xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
-  int64_t *dur = all ? g->dur : xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
-  int64_t *gap = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
-  int64_t *payload = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
-  uint8_t *marker = xp_malloc((uint64_t)n + 1);
-  int ok = start && dur && gap && payload && marker && n <= t->op_room;
-  for (int64_t k = 0, j = 0; ok && k < g->n; k++) {
+  int64_t *start = all ? g->start : s->start, *dur = all ? g->dur : s->dur;
+  for (int64_t k = 0, j = 0; k < g->n; k++) {
     if (!is_op_line[g->line[k]]) continue;
     if (!all) {
       start[j] = g->start[k];
       dur[j] = g->dur[k];
     }
-    marker[j] = (facts[g->emeta[k]] & EM_MARKER) != 0;
+    s->marker[j] = (facts[g->emeta[k]] & EM_MARKER) != 0;
     xp_op *o = &t->ops[j++];
     o->start_ps = g->start[k];
     o->dur_ps = g->dur[k];
-    o->self_ps = self[k];
+    o->self_ps = s->self[k];
     o->step = -1;
     o->msg = g->msg[k];
     o->msg_n = g->msg_n[k];
@@ -162,49 +203,43 @@ static int track_ops(const pass *ps, task *t, const xp_gathered *g, const int64_
     o->emeta = g->emeta[k];
     o->category = (uint8_t)((facts[g->emeta[k]] & EM_OPCAT) >> 3);
   }
-  ok = ok && xp_pre_op_gaps(n, start, dur, marker, gap, payload);
-  for (int64_t j = 0; ok && j < n; j++) {
-    t->ops[j].gap_ps = gap[j];
-    t->ops[j].payload = (int32_t)payload[j]; /* track-local until joined */
+  if (!xp_pre_op_gaps(n, start, dur, s->marker, s->gap, s->payload)) return 0;
+  for (int64_t j = 0; j < n; j++) {
+    t->ops[j].gap_ps = s->gap[j];
+    t->ops[j].payload = (int32_t)s->payload[j]; /* track-local until joined */
   }
-  if (ok) t->n_ops = n;
-  if (!all) {
-    xp_free(start);
-    xp_free(dur);
-  }
-  xp_free(gap);
-  xp_free(payload);
-  xp_free(marker);
-  return ok;
+  t->n_ops = n;
+  return 1;
 }
 
-static void run_task(pass *ps, task *t) {
-  xp_gathered g;
-  memset(&g, 0, sizeof(g));
-  int ok = xp_gather_track(ps->p, ps->a, t->plane, t->first, &g);
-  int64_t *self = ok ? xp_malloc(sizeof(int64_t) * (uint64_t)(g.n + 1)) : NULL;
-  ok = self && xp_exclusive_times(g.n, g.start, g.dur, self);
+static void run_task(pass *ps, task *t, scratch *s) {
+  s->g.n = 0;
+  int ok = xp_gather_track(ps->p, ps->a, t->plane, t->first, &s->g);
+  ok = ok && scratch_fit(s, s->g.n);
+  ok = ok && xp_exclusive_times(s->g.n, s->g.start, s->g.dur, s->self);
   const uint8_t *facts = ps->facts[t->plane];
-  ok = ok && track_aggs(t, &g, self, facts);
+  ok = ok && track_aggs(t, &s->g, s->self, facts);
   if (ok && t->n_aggs) { /* to size: a profile may hold a million small tracks */
     xp_track_agg *fit = xp_realloc(t->aggs, sizeof(xp_track_agg) * (uint64_t)t->n_aggs);
     if (fit) t->aggs = fit;
   }
-  ok = ok && (!t->has_ops || track_ops(ps, t, &g, self, facts));
+  ok = ok && (!t->has_ops || track_ops(ps, t, s, facts));
   if (!ok) t->failed = 1;
-  xp_free(self);
-  xp_gathered_free(&g);
 }
 
 static void *worker(void *arg) {
   pass *ps = arg;
+  scratch s;
+  memset(&s, 0, sizeof(s));
   for (;;) {
     pthread_mutex_lock(&ps->mu);
     int64_t k = ps->next < ps->n_tasks ? ps->next++ : -1;
     pthread_mutex_unlock(&ps->mu);
-    if (k < 0 || ps->p->changed) return NULL;
-    run_task(ps, &ps->tasks[k]);
+    if (k < 0 || ps->p->changed) break;
+    run_task(ps, &ps->tasks[k], &s);
   }
+  scratch_free(&s);
+  return NULL;
 }
 
 /* Heaviest first; ties (and the join) by profile order. */

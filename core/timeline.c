@@ -28,47 +28,73 @@ static int by_start_end_asc(const void *a, const void *b) {
   return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* The events in the order of cmp: NULL with *sorted = 1 when the input
+** already is in that order (events of one line usually are written in time
+** order: one comparison each, and no copy, which on a track of millions of
+** events saves tens of megabytes of freshly zeroed pages), else a sorted
+** copy (NULL with *sorted = 0 on out-of-memory). */
 static rec *sorted_recs(int64_t n, const int64_t *start, const int64_t *dur,
-                        int (*cmp)(const void *, const void *)) {
-  rec *r = xp_malloc(sizeof(rec) * (uint64_t)(n ? n : 1));
-  if (!r) return NULL;
-  for (int64_t i = 0; i < n; i++) {
-    r[i].start = start[i];
-    r[i].end = xp_add_sat(start[i], dur[i]); /* callers pass dur >= 0; clamped, never wrapped */
-    r[i].idx = i;
-  }
-  /* Events of one line are usually written in time order: skip the sort
-  ** when the records already are in order (one comparison each). */
+                        int (*cmp)(const void *, const void *), int *sorted) {
   int64_t i = 1;
-  while (i < n && cmp(&r[i - 1], &r[i]) < 0) i++;
-  if (i < n) qsort(r, (size_t)n, sizeof(rec), cmp);
+  for (rec prev = {0}, cur = {0}; i < n; i++) {
+    prev.start = start[i - 1];
+    prev.end = xp_add_sat(start[i - 1], dur[i - 1]);
+    prev.idx = i - 1;
+    cur.start = start[i];
+    cur.end = xp_add_sat(start[i], dur[i]);
+    cur.idx = i;
+    if (cmp(&prev, &cur) >= 0) break;
+  }
+  *sorted = i >= n;
+  if (*sorted) return NULL;
+  rec *r = xp_malloc(sizeof(rec) * (uint64_t)n);
+  if (!r) return NULL;
+  for (int64_t k = 0; k < n; k++) {
+    r[k].start = start[k];
+    r[k].end = xp_add_sat(start[k], dur[k]); /* callers pass dur >= 0; clamped, never wrapped */
+    r[k].idx = k;
+  }
+  qsort(r, (size_t)n, sizeof(rec), cmp);
   return r;
 }
 
+/* Position k of the sorted order: the record when sorted_recs made one, else
+** input position k itself. */
+#define AT_IDX(k) (r ? r[k].idx : (k))
+#define AT_START(k) (r ? r[k].start : start[k])
+#define AT_END(k) (r ? r[k].end : xp_add_sat(start[k], dur[k]))
+
 int xp_exclusive_times(int64_t n, const int64_t *start, const int64_t *dur, int64_t *self_out) {
-  rec *r = sorted_recs(n, start, dur, by_start_end_desc);
-  /* stack of positions in r, and the children's summed duration of each */
-  int64_t *stack = xp_malloc(sizeof(int64_t) * 2 * (uint64_t)(n ? n : 1));
-  if (!r || !stack) {
-    xp_free(r);
-    xp_free(stack);
-    return 0;
-  }
-  int64_t *kids = stack + n;
-  int64_t top = 0;
-#define CLOSE()                                                           \
-  do {                                                                    \
-    const rec *c = &r[stack[top - 1]];                                    \
-    int64_t s = dur[c->idx] - kids[top - 1];                              \
-    self_out[c->idx] = s > 0 ? s : 0;                                     \
-    top--;                                                                \
+  int sorted;
+  rec *r = sorted_recs(n, start, dur, by_start_end_desc, &sorted);
+  if (!r && !sorted) return 0;
+  /* the stack of open events (positions in the sorted order) and the summed
+  ** duration of each one's children; as deep as the nesting, grown on demand */
+  typedef struct open_event {
+    int64_t pos, end, kids;
+  } open_event;
+  open_event *stack = NULL;
+  int64_t cap = 0, top = 0;
+#define CLOSE()                                                  \
+  do {                                                           \
+    const open_event *c = &stack[top - 1];                       \
+    int64_t idx = AT_IDX(c->pos), s = dur[idx] - c->kids;        \
+    self_out[idx] = s > 0 ? s : 0;                               \
+    top--;                                                       \
   } while (0)
   for (int64_t i = 0; i < n; i++) {
-    while (top && r[stack[top - 1]].end <= r[i].start) CLOSE();
-    while (top && r[stack[top - 1]].end < r[i].end) CLOSE();
-    if (top) kids[top - 1] = xp_add_sat(kids[top - 1], dur[r[i].idx]);
-    stack[top] = i;
-    kids[top] = 0;
+    int64_t s = AT_START(i), e = AT_END(i);
+    while (top && stack[top - 1].end <= s) CLOSE();
+    while (top && stack[top - 1].end < e) CLOSE();
+    if (top) stack[top - 1].kids = xp_add_sat(stack[top - 1].kids, dur[AT_IDX(i)]);
+    if (!xp_grow((void **)&stack, &cap, top + 1, sizeof(*stack))) {
+      xp_free(stack);
+      xp_free(r);
+      return 0;
+    }
+    stack[top].pos = i;
+    stack[top].end = e;
+    stack[top].kids = 0;
     top++;
   }
   while (top) CLOSE();
@@ -80,30 +106,31 @@ int xp_exclusive_times(int64_t n, const int64_t *start, const int64_t *dur, int6
 
 int xp_pre_op_gaps(int64_t n, const int64_t *start, const int64_t *dur, const uint8_t *marker_like,
                    int64_t *gap_out, int64_t *payload_out) {
-  rec *r = sorted_recs(n, start, dur, by_start_end_asc);
-  if (!r) return 0;
+  int sorted;
+  rec *r = sorted_recs(n, start, dur, by_start_end_asc, &sorted);
+  if (!r && !sorted) return 0;
   int64_t max_end = 0;
   for (int64_t k = 0; k < n; k++) {
-    int64_t i = r[k].idx;
+    int64_t i = AT_IDX(k), s = AT_START(k), e = AT_END(k);
     gap_out[i] = 0;
     payload_out[i] = -1;
-    if (k > 0 && r[k].start > max_end) {
-      gap_out[i] = xp_sub_sat(r[k].start, max_end);
+    if (k > 0 && s > max_end) {
+      gap_out[i] = xp_sub_sat(s, max_end);
       int64_t payload = i;
       if (marker_like[i]) {
-        int64_t chain_end = r[k].end;
+        int64_t chain_end = e;
         for (int64_t j = k + 1; j < n && j <= k + XP_PAYLOAD_LOOKAHEAD; j++) {
-          if (r[j].start > chain_end) break; /* a second idle period: never bridge it */
-          if (r[j].end > chain_end) chain_end = r[j].end;
-          if (!marker_like[r[j].idx]) {
-            payload = r[j].idx;
+          if (AT_START(j) > chain_end) break; /* a second idle period: never bridge it */
+          if (AT_END(j) > chain_end) chain_end = AT_END(j);
+          if (!marker_like[AT_IDX(j)]) {
+            payload = AT_IDX(j);
             break;
           }
         }
       }
       payload_out[i] = payload;
     }
-    if (k == 0 || r[k].end > max_end) max_end = r[k].end;
+    if (k == 0 || e > max_end) max_end = e;
   }
   xp_free(r);
   return 1;
