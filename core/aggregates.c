@@ -577,20 +577,22 @@ static const struct {
     {XP_SLOT_OP_REGIONS, sizeof(op_regions), op_regions_free, op_regions_bytes, make_op_regions},
 };
 
-/* Build, from the facts, each aggregate whose slot is empty. */
-int xp_aggregates_build(xp_profile *p, xp_facts *f) {
-  for (size_t k = 0; k < sizeof(builders) / sizeof(builders[0]); k++) {
-    void **slot = xp_analysis_slot_sized(p, builders[k].slot, builders[k].free_fn, builders[k].bytes_fn);
-    if (!slot) return 0;
-    if (*slot) continue;
-    void *r = xp_malloc(builders[k].size);
-    if (!r) return 0;
-    memset(r, 0, builders[k].size);
-    if (!builders[k].build(p, r, f)) {
-      builders[k].free_fn(r);
-      return 0;
-    }
-    *slot = r;
+int xp_aggregates_n(void) { return (int)(sizeof(builders) / sizeof(builders[0])); }
+
+/* Build aggregate k from the facts unless its slot holds it. Builders touch
+** only their own slot (and build_tracks the facts' hints), so different k
+** may run at once. */
+int xp_aggregate_build(xp_profile *p, xp_facts *f, int k) {
+  void **slot = xp_analysis_slot_sized(p, builders[k].slot, builders[k].free_fn, builders[k].bytes_fn);
+  if (!slot) return 0;
+  if (*slot) return 1;
+  void *r = xp_malloc(builders[k].size);
+  if (!r) return 0;
+  memset(r, 0, builders[k].size);
+  if (!builders[k].build(p, r, f)) {
+    builders[k].free_fn(r);
+    return 0;
   }
+  *slot = r;
   return 1;
 }

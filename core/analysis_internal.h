@@ -134,10 +134,14 @@ int64_t xp_facts_launch_time(const xp_facts *f, int64_t id, int64_t fallback);
 void xp_facts_free(xp_facts *f);
 void xp_facts_free_launches(xp_facts *f); /* the launch table alone */
 
-/* Builders of the report pass, each from the facts (0 on OOM). */
+/* Builders of the report pass, each from the facts (0 on OOM): the steps
+** (which also set each op's step), the scopes, and the xp_aggregates_n()
+** aggregates (aggregates.c), k = 0 .. n - 1. None reads what another
+** writes, so report.c runs them on several threads. */
 int xp_steps_build(xp_profile *p, const xp_facts *f);
 int xp_scopes_build(xp_profile *p, const xp_facts *f);
-int xp_aggregates_build(xp_profile *p, xp_facts *f);
+int xp_aggregates_n(void);
+int xp_aggregate_build(xp_profile *p, xp_facts *f, int k);
 /* Build every report that is not built yet, from one stats walk (report.c). */
 int xp_report_pass(xp_profile *p);
 

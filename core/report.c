@@ -4,13 +4,54 @@
 ** The reports (steps, hierarchical regions, hints, op names, gap groups, op
 ** regions) are built together: one stats walk (facts.c) feeds every builder
 ** (steps.c, regions.c, aggregates.c) whose result is not built yet, then its
-** facts are freed. Any reader below builds the whole pass on first use and
+** facts are freed. The builders are independent of one another and run on
+** up to p->threads threads (xp_analysis_threads), taking the next builder as
+** they finish one; each writes only its own result, so the thread count
+** changes no byte of any. Any reader below builds the whole pass on first use and
 ** returns what it built; the results stay with the analysis (analysis.h).
 ** This file sits above the builders: they never call back into it.
 */
+#include <pthread.h>
+
 #include "aggregates.h"
 #include "analysis_internal.h"
+#include "cancel.h"
 #include "util.h"
+
+/* The builders as jobs taken from a shared counter: job 0 the steps (which
+** free the launch table, read by them alone, as soon as they are done), job
+** 1 the scopes, job 2 + k aggregate k. */
+typedef struct jobs {
+  xp_profile *p;
+  xp_facts *f;
+  int n, next, failed;
+  pthread_mutex_t mu;
+} jobs;
+
+static int run_job(jobs *j, int k) {
+  if (k == 0) {
+    int ok = xp_steps_build(j->p, j->f);
+    xp_facts_free_launches(j->f);
+    return ok;
+  }
+  if (k == 1) return xp_scopes_build(j->p, j->f);
+  return xp_aggregate_build(j->p, j->f, k - 2);
+}
+
+static void *job_worker(void *arg) {
+  jobs *j = arg;
+  for (;;) {
+    pthread_mutex_lock(&j->mu);
+    int k = j->next < j->n && !j->failed ? j->next++ : -1;
+    pthread_mutex_unlock(&j->mu);
+    if (k < 0 || j->p->changed) return NULL;
+    if (!run_job(j, k)) {
+      pthread_mutex_lock(&j->mu);
+      j->failed = 1;
+      pthread_mutex_unlock(&j->mu);
+    }
+  }
+}
 
 int xp_report_pass(xp_profile *p) {
   xp_analysis *a = xp_analysis_get(p);
@@ -20,11 +61,14 @@ int xp_report_pass(xp_profile *p) {
   if (done) return 1;
   xp_facts f;
   if (!xp_facts_build(p, &f)) return 0;
-  int ok = xp_steps_build(p, &f);
-  xp_facts_free_launches(&f); /* only the steps read them: give the memory back before the rest */
-  ok = ok && xp_scopes_build(p, &f) && xp_aggregates_build(p, &f);
+  jobs j = {.p = p, .f = &f, .n = 2 + xp_aggregates_n()};
+  pthread_mutex_init(&j.mu, NULL);
+  int threads = xp_analysis_threads(p, j.n);
+  if (threads > 1) xp_cancel_run_threads(threads, job_worker, &j);
+  else job_worker(&j);
+  pthread_mutex_destroy(&j.mu);
   xp_facts_free(&f);
-  return ok && !p->changed;
+  return !j.failed && j.next == j.n && !p->changed;
 }
 
 int64_t xp_steps(xp_profile *p, const xp_step **steps) {

@@ -170,6 +170,26 @@ EOF
     result $ok "valgrind $tool: the whole data dir with 2 threads (74302 events; exit $rc)"
     ((ok)) || head -n 30 "$VBUILD/valgrind.dir.$tool.log"
   done
+  # The analysis on 2 threads under helgrind: the pass and the stats walk
+  # (tracks on threads) and the report's builders (run side by side), file
+  # by file (a directory's files are analysed on a thread each, one thread
+  # per file). The expected rows are those of the same queries on 1 thread
+  # without valgrind (the thread count changes no result).
+  q=()
+  for f in "$DATA"/*.xplane.pb; do
+    q+=("SELECT count(*), sum(compute_ps) FROM xplane_steps('$f')"
+      "SELECT count(*), sum(self_ps), sum(length(shape_signature)) FROM xplane_op_regions('$f')"
+      "SELECT count(*), sum(self_ps), sum(gap_before_ps), sum(step), sum(length(scope_path)) FROM xplane_ops('$f')")
+  done
+  want=$("$REAL_SQLITE3" -batch :memory: ".load $VBUILD/xplane" "SELECT xplane_threads(1)" "${q[@]}")
+  set +e
+  out=$(valgrind --tool=helgrind -q --error-exitcode=99 "$REAL_SQLITE3" -batch :memory: ".load $VBUILD/xplane" \
+    "SELECT xplane_threads(2)" "${q[@]}" 2>"$VBUILD/valgrind.analysis.helgrind.log")
+  rc=$?
+  set -e
+  if ((rc == 0)) && [[ $out == "${want/#1/2}" ]]; then ok=1; else ok=0; fi
+  result $ok "valgrind helgrind: steps, op regions and ops of each real profile on 2 analysis threads (exit $rc; same rows as 1 thread)"
+  ((ok)) || head -n 30 "$VBUILD/valgrind.analysis.helgrind.log"
 fi
 
 echo "$pass passed, $fail failed"
