@@ -206,7 +206,7 @@ static int take_event(fjob *j, part *w, const ftask *t, int32_t li, const evt *e
   const uint8_t *kind = j->kind[t->plane], *train = j->is_train[t->plane];
   xp_facts *f = j->f;
   xp_stat v[P_N];
-  xp_stat_pick(p, pl, &e->ev, &w->ids, P_N, v);
+  xp_stat_pick_em(p, pl, e->analysis ? e->em : NULL, &e->ev, &w->ids, P_N, v); /* e->em is set for analysis events */
   int64_t corr = 0;
   int has_corr = xp_stat_int_like(&v[P_CORR], &corr);
   if (e->launch && has_corr) {

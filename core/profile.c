@@ -1039,7 +1039,9 @@ void xp_statvec_free(xp_statvec *sv) {
   sv->n = sv->cap = 0;
 }
 
-static void parse_stat(const xp_profile *p, const xp_plane *pl, const uint8_t *msg, size_t n, xp_stat *s) {
+/* The metadata id and the value of one XStat; its name is left empty (a ref
+** value is resolved: it is the referenced stat metadata's name). */
+static void parse_stat_value(const xp_profile *p, const xp_plane *pl, const uint8_t *msg, size_t n, xp_stat *s) {
   xp_wire r;
   xp_field f;
   memset(s, 0, sizeof(*s));
@@ -1056,13 +1058,18 @@ static void parse_stat(const xp_profile *p, const xp_plane *pl, const uint8_t *m
       default: break;
     }
   }
-  const xp_stat_meta *sm = xp_plane_stat_meta(pl, s->metadata_id);
-  if (sm) s->name = sm->name;
   if (s->type == XP_V_REF) {
     const xp_stat_meta *rm = xp_plane_stat_meta(pl, (int64_t)s->ref);
     xp_str empty = {"", 0};
     s->s = rm ? rm->name : empty;
   }
+}
+
+/* One XStat with its name (stat_metadata[metadata_id].name). */
+static void parse_stat(const xp_profile *p, const xp_plane *pl, const uint8_t *msg, size_t n, xp_stat *s) {
+  parse_stat_value(p, pl, msg, n, s);
+  const xp_stat_meta *sm = xp_plane_stat_meta(pl, s->metadata_id);
+  if (sm) s->name = sm->name;
 }
 
 int xp_stats_append(const xp_profile *p, const xp_plane *pl, const uint8_t *msg, size_t n,
@@ -1164,13 +1171,13 @@ static void pick_from(const xp_profile *p, const xp_plane *pl, const uint8_t *ms
       if (!xp_varint(q + 1, q + f.n, &mid)) continue;
     } else {
       xp_stat tmp;
-      parse_stat(p, pl, f.p, f.n, &tmp);
+      parse_stat_value(p, pl, f.p, f.n, &tmp);
       mid = (uint64_t)tmp.metadata_id;
     }
     for (int k = 0; k < ids->n; k++) {
       if (ids->id[k] != (int64_t)mid) continue;
       xp_stat *o = &out[ids->slot[k]];
-      parse_stat(p, pl, f.p, f.n, o);
+      parse_stat_value(p, pl, f.p, f.n, o); /* the caller knows the name: names[slot] */
       o->origin = origin;
     }
   }
@@ -1178,9 +1185,14 @@ static void pick_from(const xp_profile *p, const xp_plane *pl, const uint8_t *ms
 
 void xp_stat_pick(const xp_profile *p, const xp_plane *pl, const xp_event *ev, const xp_stat_pick_ids *ids,
                   int n_names, xp_stat *out) {
+  xp_stat_pick_em(p, pl, NULL, ev, ids, n_names, out);
+}
+
+void xp_stat_pick_em(const xp_profile *p, const xp_plane *pl, const xp_event_meta *em, const xp_event *ev,
+                     const xp_stat_pick_ids *ids, int n_names, xp_stat *out) {
   for (int k = 0; k < n_names; k++) memset(&out[k], 0, sizeof(out[k]));
   if (!ids->n) return;
-  const xp_event_meta *em = xp_plane_event_meta(pl, ev->metadata_id);
+  if (!em) em = xp_plane_event_meta(pl, ev->metadata_id);
   if (em && em->n_stats) pick_from(p, pl, em->msg, em->msg_n, EMETA_STATS, ids, out, XP_ORIGIN_METADATA);
   pick_from(p, pl, ev->msg, ev->msg_n, EVENT_STATS, ids, out, XP_ORIGIN_EVENT);
 }

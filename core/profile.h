@@ -326,7 +326,8 @@ int xp_event_stats(const xp_profile *p, const xp_plane *pl, const xp_event *ev, 
 ** xp_stat_pick_init resolves `names` against the plane's stat dictionary
 ** (once per plane); xp_stat_pick fills out[k] with the effective value of
 ** names[k] (metadata stats overlaid by the event's own, the last one
-** winning), type XP_V_NONE when the event has none. */
+** winning), type XP_V_NONE when the event has none; out[k].name is left
+** empty (it is names[k]). */
 #define XP_PICK_MAX 8
 typedef struct xp_stat_pick_ids {
   int n;                     /* stat ids resolved */
@@ -336,6 +337,10 @@ typedef struct xp_stat_pick_ids {
 void xp_stat_pick_init(const xp_plane *pl, const char *const *names, int n_names, xp_stat_pick_ids *ids);
 void xp_stat_pick(const xp_profile *p, const xp_plane *pl, const xp_event *ev, const xp_stat_pick_ids *ids,
                   int n_names, xp_stat *out);
+/* The same for a caller that holds the event's metadata entry (em, the one
+** of ev->metadata_id; NULL: looked up). */
+void xp_stat_pick_em(const xp_profile *p, const xp_plane *pl, const xp_event_meta *em, const xp_event *ev,
+                     const xp_stat_pick_ids *ids, int n_names, xp_stat *out);
 
 /* Find a stat by name in sv; NULL if absent. */
 const xp_stat *xp_statvec_find(const xp_statvec *sv, const char *name);
