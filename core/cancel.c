@@ -85,3 +85,39 @@ int xp_cancel_run_threads(int n, void *(*fn)(void *), void *arg) {
   for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
   return started;
 }
+
+/* The shared state of xp_cancel_run_jobs. */
+typedef struct jobrun {
+  int (*job)(void *ctx, int64_t k, int worker);
+  void *ctx;
+  int64_t n, next;
+  int workers, failed;
+  pthread_mutex_t mu;
+} jobrun;
+
+static void *job_loop(void *arg) {
+  jobrun *r = arg;
+  pthread_mutex_lock(&r->mu);
+  int w = r->workers++;
+  pthread_mutex_unlock(&r->mu);
+  for (;;) {
+    pthread_mutex_lock(&r->mu);
+    int64_t k = !r->failed && r->next < r->n ? r->next++ : -1;
+    pthread_mutex_unlock(&r->mu);
+    if (k < 0) return NULL;
+    if (xp_cancel_stopped() || !r->job(r->ctx, k, w)) {
+      pthread_mutex_lock(&r->mu);
+      r->failed = 1;
+      pthread_mutex_unlock(&r->mu);
+    }
+  }
+}
+
+int xp_cancel_run_jobs(int threads, int64_t n_jobs, int (*job)(void *ctx, int64_t k, int worker), void *ctx) {
+  jobrun r = {.job = job, .ctx = ctx, .n = n_jobs};
+  pthread_mutex_init(&r.mu, NULL);
+  if (threads > 1 && n_jobs > 1) xp_cancel_run_threads(threads, job_loop, &r);
+  else job_loop(&r);
+  pthread_mutex_destroy(&r.mu);
+  return !r.failed && !xp_cancel_stopped();
+}

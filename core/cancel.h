@@ -49,4 +49,12 @@ int xp_cancel_stopped(void);
 ** while waiting. Returns the number of threads started (besides the caller). */
 int xp_cancel_run_threads(int n, void *(*fn)(void *), void *arg);
 
+/* Run job(ctx, k, worker) for k = 0 .. n_jobs - 1 on up to `threads`
+** threads (the caller's among them, through xp_cancel_run_threads), each
+** taking the next k when it finishes one, in order; `worker` (0 .. threads
+** - 1) numbers the thread that runs it, for state kept per thread. No job is
+** started after one returns 0 or the work is cancelled. Returns 1 when every
+** job ran and returned nonzero. */
+int xp_cancel_run_jobs(int threads, int64_t n_jobs, int (*job)(void *ctx, int64_t k, int worker), void *ctx);
+
 #endif

@@ -24,7 +24,6 @@
 ** The per-op strings point into the mapping. The facts are temporary: the
 ** report pass (report.c) builds every report from them, then frees them.
 */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +98,6 @@ typedef struct part {
   xp_buf *path, *canon;
   xp_statvec sv;
   xp_stat_pick_ids ids;   /* the stat ids of the plane of the track being read */
-  int failed;
 } part;
 
 typedef struct ftask {
@@ -113,7 +111,7 @@ typedef struct fjob {
   const xp_analysis *a;
   xp_facts *f;
   ftask *tasks;
-  int64_t n_tasks, next;
+  int64_t n_tasks;
   /* per plane: its stat ids for the pick (xp_stat_pick_init), kept compact
   ** (a million planes are possible): ids_n of them from ids_at in the pool */
   int64_t *ids_at;
@@ -124,9 +122,8 @@ typedef struct fjob {
   uint8_t **kind;         /* per plane: line kinds */
   uint8_t **is_train;     /* per host plane: event metadata named "train" */
   int64_t *seq_base;      /* per global line: analysis events before it, profile order */
-  part *parts;
+  part *parts;            /* per thread (xp_cancel_run_jobs' worker number) */
   int n_parts;
-  pthread_mutex_t mu;
 } fjob;
 
 /* The window kind of (name, effective tf_op): 0 none, else k + 1. -1 on OOM. */
@@ -318,20 +315,13 @@ static int run_ftask(fjob *j, part *w, const ftask *t) {
   return 1;
 }
 
-static void *fworker(void *arg) {
-  fjob *j = arg;
-  pthread_mutex_lock(&j->mu);
-  part *w = &j->parts[j->n_parts++];
-  pthread_mutex_unlock(&j->mu);
-  w->path = xp_buf_new();
-  w->canon = xp_buf_new();
-  for (;;) {
-    pthread_mutex_lock(&j->mu);
-    int64_t k = j->next < j->n_tasks ? j->next++ : -1;
-    pthread_mutex_unlock(&j->mu);
-    if (k < 0 || j->p->changed || w->failed) return NULL;
-    if (!run_ftask(j, w, &j->tasks[k])) w->failed = 1;
-  }
+/* Task k on the thread numbered `worker`, into that thread's part. */
+static int ftask_job(void *ctx, int64_t k, int worker) {
+  fjob *j = ctx;
+  part *w = &j->parts[worker];
+  if (!w->path && !(w->path = xp_buf_new())) return 0;
+  if (!w->canon && !(w->canon = xp_buf_new())) return 0;
+  return !j->p->changed && run_ftask(j, w, &j->tasks[k]);
 }
 
 static void part_free(part *w) {
@@ -619,12 +609,8 @@ int xp_facts_build(xp_profile *p, xp_facts *f) {
     ok = j.parts != NULL;
     if (ok) {
       memset(j.parts, 0, sizeof(part) * (size_t)threads);
-      pthread_mutex_init(&j.mu, NULL);
-      if (threads > 1) xp_cancel_run_threads(threads, fworker, &j);
-      else fworker(&j);
-      pthread_mutex_destroy(&j.mu);
-      for (int i = 0; i < j.n_parts; i++) ok = ok && !j.parts[i].failed;
-      ok = ok && !p->changed;
+      j.n_parts = threads;
+      ok = xp_cancel_run_jobs(threads, j.n_tasks, ftask_job, &j) && !p->changed;
       ok = ok && join_parts(&j);
       for (int i = 0; i < j.n_parts; i++) part_free(&j.parts[i]);
     }

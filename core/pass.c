@@ -14,11 +14,11 @@
 ** metadata entry before the walk (emeta_facts), not per event.
 **
 ** Tracks are independent: they are handed to up to p->threads threads (largest
-** first) and their results joined in profile order (plane, then the track's
-** first line), so the ops and aggregates are the same bytes whatever the
-** thread count. Workers adopt the query's cancellation (cancel.h): the event
-** iterator stops on an interrupt and marks the profile, and then nothing built
-** here is kept.
+** first, xp_cancel_run_jobs) and their results joined in profile order
+** (plane, then the track's first line), so the ops and aggregates are the same
+** bytes whatever the thread count. Workers adopt the query's cancellation
+** (cancel.h): the event iterator stops on an interrupt and marks the profile,
+** and then nothing built here is kept.
 **
 ** Memory: each op is an xp_op (analysis.h), written by its track straight
 ** into its region of the one ops array (no second copy when joining); self
@@ -27,7 +27,6 @@
 ** is worked on, its gathered events take about 100 bytes each, in buffers
 ** each worker keeps for its next track (struct scratch).
 */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,8 +83,9 @@ typedef struct task {
   int64_t n_ops;
   xp_track_agg *aggs;
   int64_t n_aggs;
-  int failed;            /* out of memory */
 } task;
+
+typedef struct scratch scratch;
 
 typedef struct pass {
   xp_profile *p;
@@ -94,8 +94,7 @@ typedef struct pass {
   uint8_t **op_line;     /* per plane: is line i a device-op line (planes with events) */
   task *tasks;
   int64_t n_tasks;
-  int64_t next;          /* next task to take (under mu) */
-  pthread_mutex_t mu;
+  scratch *scratch;      /* per thread */
 } pass;
 
 /* The aggregates of one track's lines, from its gathered events. */
@@ -135,12 +134,12 @@ static int track_aggs(task *t, const xp_gathered *g, const int64_t *self, const 
 ** that large comes back from the kernel as fresh pages to fault in and zero
 ** (a fifth of the cold summary's CPU time on a 1 GB profile before they were
 ** kept). */
-typedef struct scratch {
+struct scratch {
   xp_gathered g;                        /* the track's gathered events */
   int64_t cap;                          /* entries of each array below */
   int64_t *self, *start, *dur, *gap, *payload;
   uint8_t *marker;
-} scratch;
+};
 
 /* Room for n entries (and one more) in each array of s; 0 on OOM. */
 static int scratch_fit(scratch *s, int64_t n) {
@@ -212,7 +211,7 @@ static int track_ops(const pass *ps, task *t, scratch *s, const uint8_t *facts) 
   return 1;
 }
 
-static void run_task(pass *ps, task *t, scratch *s) {
+static int run_task(pass *ps, task *t, scratch *s) {
   s->g.n = 0;
   int ok = xp_gather_track(ps->p, ps->a, t->plane, t->first, &s->g);
   ok = ok && scratch_fit(s, s->g.n);
@@ -223,23 +222,13 @@ static void run_task(pass *ps, task *t, scratch *s) {
     xp_track_agg *fit = xp_realloc(t->aggs, sizeof(xp_track_agg) * (uint64_t)t->n_aggs);
     if (fit) t->aggs = fit;
   }
-  ok = ok && (!t->has_ops || track_ops(ps, t, s, facts));
-  if (!ok) t->failed = 1;
+  return ok && (!t->has_ops || track_ops(ps, t, s, facts));
 }
 
-static void *worker(void *arg) {
-  pass *ps = arg;
-  scratch s;
-  memset(&s, 0, sizeof(s));
-  for (;;) {
-    pthread_mutex_lock(&ps->mu);
-    int64_t k = ps->next < ps->n_tasks ? ps->next++ : -1;
-    pthread_mutex_unlock(&ps->mu);
-    if (k < 0 || ps->p->changed) break;
-    run_task(ps, &ps->tasks[k], &s);
-  }
-  scratch_free(&s);
-  return NULL;
+/* Task k on the thread numbered `worker` (xp_cancel_run_jobs). */
+static int task_job(void *ctx, int64_t k, int worker) {
+  pass *ps = ctx;
+  return !ps->p->changed && run_task(ps, &ps->tasks[k], &ps->scratch[worker]);
 }
 
 /* Heaviest first; ties (and the join) by profile order. */
@@ -351,13 +340,15 @@ int xp_analysis_pass(xp_profile *p) {
   }
   if (ok) {
     if (ps.n_tasks > 1) qsort(ps.tasks, (size_t)ps.n_tasks, sizeof(task), by_weight);
-    pthread_mutex_init(&ps.mu, NULL);
     int threads = xp_analysis_threads(p, ps.n_tasks);
-    if (threads > 1) xp_cancel_run_threads(threads, worker, &ps);
-    else worker(&ps);
-    pthread_mutex_destroy(&ps.mu);
-    for (int64_t k = 0; k < ps.n_tasks; k++) ok = ok && !ps.tasks[k].failed;
-    ok = ok && !p->changed;
+    ps.scratch = xp_malloc(sizeof(scratch) * (uint64_t)threads);
+    ok = ps.scratch != NULL;
+    if (ok) {
+      memset(ps.scratch, 0, sizeof(scratch) * (size_t)threads);
+      ok = xp_cancel_run_jobs(threads, ps.n_tasks, task_job, &ps) && !p->changed;
+      for (int w = 0; w < threads; w++) scratch_free(&ps.scratch[w]);
+      xp_free(ps.scratch);
+    }
   }
   if (ok && ps.n_tasks > 1) qsort(ps.tasks, (size_t)ps.n_tasks, sizeof(task), by_profile_order);
   if (ok && !join(&ps)) ok = 0;

@@ -11,46 +11,30 @@
 ** returns what it built; the results stay with the analysis (analysis.h).
 ** This file sits above the builders: they never call back into it.
 */
-#include <pthread.h>
-
 #include "aggregates.h"
 #include "analysis_internal.h"
 #include "cancel.h"
 #include "util.h"
 
-/* The builders as jobs taken from a shared counter: job 0 the steps (which
-** free the launch table, read by them alone, as soon as they are done), job
-** 1 the scopes, job 2 + k aggregate k. */
-typedef struct jobs {
+/* The builders as jobs (xp_cancel_run_jobs): job 0 the steps (which free the
+** launch table, read by them alone, as soon as they are done), job 1 the
+** scopes, job 2 + k aggregate k. */
+typedef struct report_jobs {
   xp_profile *p;
   xp_facts *f;
-  int n, next, failed;
-  pthread_mutex_t mu;
-} jobs;
+} report_jobs;
 
-static int run_job(jobs *j, int k) {
+static int run_job(void *ctx, int64_t k, int worker) {
+  report_jobs *j = ctx;
+  (void)worker;
+  if (j->p->changed) return 0;
   if (k == 0) {
     int ok = xp_steps_build(j->p, j->f);
     xp_facts_free_launches(j->f);
     return ok;
   }
   if (k == 1) return xp_scopes_build(j->p, j->f);
-  return xp_aggregate_build(j->p, j->f, k - 2);
-}
-
-static void *job_worker(void *arg) {
-  jobs *j = arg;
-  for (;;) {
-    pthread_mutex_lock(&j->mu);
-    int k = j->next < j->n && !j->failed ? j->next++ : -1;
-    pthread_mutex_unlock(&j->mu);
-    if (k < 0 || j->p->changed) return NULL;
-    if (!run_job(j, k)) {
-      pthread_mutex_lock(&j->mu);
-      j->failed = 1;
-      pthread_mutex_unlock(&j->mu);
-    }
-  }
+  return xp_aggregate_build(j->p, j->f, (int)k - 2);
 }
 
 int xp_report_pass(xp_profile *p) {
@@ -61,14 +45,11 @@ int xp_report_pass(xp_profile *p) {
   if (done) return 1;
   xp_facts f;
   if (!xp_facts_build(p, &f)) return 0;
-  jobs j = {.p = p, .f = &f, .n = 2 + xp_aggregates_n()};
-  pthread_mutex_init(&j.mu, NULL);
-  int threads = xp_analysis_threads(p, j.n);
-  if (threads > 1) xp_cancel_run_threads(threads, job_worker, &j);
-  else job_worker(&j);
-  pthread_mutex_destroy(&j.mu);
+  report_jobs j = {p, &f};
+  int64_t n = 2 + xp_aggregates_n();
+  int ok = xp_cancel_run_jobs(xp_analysis_threads(p, n), n, run_job, &j);
   xp_facts_free(&f);
-  return !j.failed && j.next == j.n && !p->changed;
+  return ok && !p->changed;
 }
 
 int64_t xp_steps(xp_profile *p, const xp_step **steps) {
