@@ -87,7 +87,7 @@ int xp_exclusive_times(int64_t n, const int64_t *start, const int64_t *dur, int6
     while (top && stack[top - 1].end <= s) CLOSE();
     while (top && stack[top - 1].end < e) CLOSE();
     if (top) stack[top - 1].kids = xp_add_sat(stack[top - 1].kids, dur[AT_IDX(i)]);
-    if (!xp_grow((void **)&stack, &cap, top + 1, sizeof(*stack))) {
+    if (top == cap && !xp_grow((void **)&stack, &cap, top + 1, sizeof(*stack))) {
       xp_free(stack);
       xp_free(r);
       return 0;
@@ -135,3 +135,7 @@ int xp_pre_op_gaps(int64_t n, const int64_t *start, const int64_t *dur, const ui
   xp_free(r);
   return 1;
 }
+
+#undef AT_IDX
+#undef AT_START
+#undef AT_END
