@@ -231,10 +231,11 @@ CREATE PERFETTO TABLE xplane_op_tf_ops(
   -- op_id of the first of them.
   first_op_id LONG
 ) AS
-SELECT name, tf_op, count(*) AS count, min(op_id) AS first_op_id
-FROM _xplane_ops
-WHERE tf_op IS NOT NULL AND tf_op != ''
-GROUP BY name, tf_op
+SELECT b.name, i.tf_op, count(*) AS count, min(b.op_id) AS first_op_id
+FROM _xplane_op_base b
+JOIN _xplane_op_info i USING (op_id)
+WHERE i.tf_op IS NOT NULL AND i.tf_op != ''
+GROUP BY b.name, i.tf_op
 ORDER BY first_op_id;
 
 -- Pre-op gaps grouped by (payload name, marker name, payload tf_op), in
@@ -258,13 +259,16 @@ CREATE PERFETTO TABLE xplane_gaps(
 SELECT
   p.name AS payload_name,
   m.name AS marker_name,
-  nullif(p.tf_op, '') AS payload_tf_op,
+  nullif(pi.tf_op, '') AS payload_tf_op,
   count(*) AS count,
-  sum(m.gap_before_ps) AS total_ps,
-  max(m.gap_before_ps) AS max_ps,
+  sum(m.start_ps - m.prev_max_end) AS total_ps,
+  max(m.start_ps - m.prev_max_end) AS max_ps,
   min(m.op_id) AS first_marker_id
-FROM _xplane_ops m
-JOIN _xplane_ops p ON p.op_id = m.gap_payload_op_id
-WHERE m.gap_before_ps > 0
-GROUP BY p.name, m.name, nullif(p.tf_op, '')
+-- (every marker of _xplane_op_payload starts after prev_max_end: its gap,
+-- xplane_ops.gap_before_ps, is > 0)
+FROM _xplane_op_payload g
+JOIN _xplane_op_base m ON m.op_id = g.op_id
+JOIN _xplane_op_base p ON p.op_id = g.payload_op_id
+JOIN _xplane_op_info pi ON pi.op_id = g.payload_op_id
+GROUP BY p.name, m.name, nullif(pi.tf_op, '')
 ORDER BY first_marker_id;
