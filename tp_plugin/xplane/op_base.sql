@@ -73,7 +73,8 @@ WITH
   ),
   op AS MATERIALIZED (
     SELECT
-      e.*,
+      e.id, e.utid, e.tid, e.upid, e.plane_index, e.plane_name, e.line_index, e.line_name, e.event_index, e.name,
+      e.start_ps, e.dur_ps, e.end_ps, e.self_ps, e.ts, e.dur, e.arg_set_id,
       row_number() OVER (ORDER BY e.tid, e.line_index, e.event_index) - 1 AS op_id
     FROM xplane_analysis_event e
     JOIN op_line l ON l.plane_name = e.plane_name AND l.line_name = e.line_name
@@ -110,72 +111,27 @@ SELECT
     WHEN 'real' THEN $real_value
   END;
 
--- The stats of each op that the op columns show, pivoted from the op's
--- args (trace processor keeps one arg per key in an arg set: the stat's
--- last value, as the extension reads it), looked up per op by arg_set_id
--- (trace processor finds an arg set without a scan of the args table). A
--- numeric stat is kept as its arg's value_type, int_value and real_value:
--- its value has the stat's own type in xplane_ops (an integer, a uint64 over
--- 2^63 - 1 as decimal text, or a real, as in the extension), which a table
--- column cannot hold (trace processor refuses a STRING in a LONG column).
+-- The stats of each op that the other op tables read (the text columns of
+-- xplane_ops and the step's correlation), pivoted from the op's args (trace
+-- processor keeps one arg per key in an arg set: the stat's last value, as
+-- the extension reads it), looked up per op by arg_set_id (trace processor
+-- finds an arg set without a scan of the args table). The numeric stats
+-- that only xplane_ops shows are read there, per op, when a query reads
+-- them.
 CREATE PERFETTO TABLE _xplane_op_stat(
   -- Arg set of the op.
   arg_set_id ARGSETID,
-  -- hlo_category stat.
-  hlo_category STRING,
-  -- hlo_module stat.
-  hlo_module STRING,
   -- source, source_file or file_name stat.
   source_file STRING,
   -- The effective tf_op (xplane_effective_tf_op of the tf_op and name stats).
   tf_op STRING,
   -- long_name stat, else the metadata name (xplane.metadata_name).
   long_name STRING,
-  -- program_id stat: its value_type (int, uint, real; NULL when absent).
-  program_id_type STRING,
-  -- program_id stat: its int_value (a uint as its 64 bits).
-  program_id_int LONG,
-  -- program_id stat: its real_value.
-  program_id_real DOUBLE,
-  -- flops stat: its value_type (int, uint, real; NULL when absent).
-  flops_type STRING,
-  -- flops stat: its int_value (a uint as its 64 bits).
-  flops_int LONG,
-  -- flops stat: its real_value.
-  flops_real DOUBLE,
-  -- bytes_accessed stat: its value_type (int, uint, real; NULL when absent).
-  bytes_accessed_type STRING,
-  -- bytes_accessed stat: its int_value (a uint as its 64 bits).
-  bytes_accessed_int LONG,
-  -- bytes_accessed stat: its real_value.
-  bytes_accessed_real DOUBLE,
-  -- device_offset_ps stat: its value_type (int, uint, real; NULL when absent).
-  device_offset_ps_type STRING,
-  -- device_offset_ps stat: its int_value (a uint as its 64 bits).
-  device_offset_ps_int LONG,
-  -- device_offset_ps stat: its real_value.
-  device_offset_ps_real DOUBLE,
-  -- device_duration_ps stat: its value_type (int, uint, real; NULL when absent).
-  device_duration_ps_type STRING,
-  -- device_duration_ps stat: its int_value (a uint as its 64 bits).
-  device_duration_ps_int LONG,
-  -- device_duration_ps stat: its real_value.
-  device_duration_ps_real DOUBLE,
-  -- correlation_id stat: its value_type (int, uint, real; NULL when absent).
-  correlation_id_type STRING,
-  -- correlation_id stat: its int_value (a uint as its 64 bits).
-  correlation_id_int LONG,
-  -- correlation_id stat: its real_value.
-  correlation_id_real DOUBLE,
   -- correlation_id read as an integer (xplane_int_like).
   correlation_int LONG
 ) AS
 SELECT
   arg_set_id,
-  max(CASE WHEN key = 'debug.hlo_category' AND value_type = 'string' AND string_value != '' THEN string_value END)
-    AS hlo_category,
-  max(CASE WHEN key = 'debug.hlo_module' AND value_type = 'string' AND string_value != '' THEN string_value END)
-    AS hlo_module,
   coalesce(
     max(CASE WHEN key = 'debug.source' AND value_type = 'string' AND string_value != '' THEN string_value END),
     max(CASE WHEN key = 'debug.source_file' AND value_type = 'string' AND string_value != '' THEN string_value END),
@@ -189,24 +145,6 @@ SELECT
     max(CASE WHEN key = 'debug.long_name' AND value_type = 'string' AND string_value != '' THEN string_value END),
     max(CASE WHEN key = 'debug.xplane_metadata_name' AND string_value != '' THEN string_value END)
   ) AS long_name,
-  max(CASE WHEN key = 'debug.program_id' THEN value_type END) AS program_id_type,
-  max(CASE WHEN key = 'debug.program_id' THEN int_value END) AS program_id_int,
-  max(CASE WHEN key = 'debug.program_id' THEN real_value END) AS program_id_real,
-  max(CASE WHEN key = 'debug.flops' THEN value_type END) AS flops_type,
-  max(CASE WHEN key = 'debug.flops' THEN int_value END) AS flops_int,
-  max(CASE WHEN key = 'debug.flops' THEN real_value END) AS flops_real,
-  max(CASE WHEN key = 'debug.bytes_accessed' THEN value_type END) AS bytes_accessed_type,
-  max(CASE WHEN key = 'debug.bytes_accessed' THEN int_value END) AS bytes_accessed_int,
-  max(CASE WHEN key = 'debug.bytes_accessed' THEN real_value END) AS bytes_accessed_real,
-  max(CASE WHEN key = 'debug.device_offset_ps' THEN value_type END) AS device_offset_ps_type,
-  max(CASE WHEN key = 'debug.device_offset_ps' THEN int_value END) AS device_offset_ps_int,
-  max(CASE WHEN key = 'debug.device_offset_ps' THEN real_value END) AS device_offset_ps_real,
-  max(CASE WHEN key = 'debug.device_duration_ps' THEN value_type END) AS device_duration_ps_type,
-  max(CASE WHEN key = 'debug.device_duration_ps' THEN int_value END) AS device_duration_ps_int,
-  max(CASE WHEN key = 'debug.device_duration_ps' THEN real_value END) AS device_duration_ps_real,
-  max(CASE WHEN key = 'debug.correlation_id' THEN value_type END) AS correlation_id_type,
-  max(CASE WHEN key = 'debug.correlation_id' THEN int_value END) AS correlation_id_int,
-  max(CASE WHEN key = 'debug.correlation_id' THEN real_value END) AS correlation_id_real,
   max(CASE WHEN key != 'debug.correlation_id' THEN NULL
            WHEN value_type IN ('int', 'uint') THEN int_value
            ELSE xplane_int_like(value_type, int_value, string_value, real_value) END)
@@ -215,10 +153,8 @@ FROM (
   SELECT a.arg_set_id, a.key, a.int_value, a.string_value, a.real_value, a.value_type
   FROM _xplane_op_base b
   JOIN args a ON a.arg_set_id = b.arg_set_id
-  WHERE a.key IN ('debug.hlo_category', 'debug.hlo_module', 'debug.program_id', 'debug.tf_op', 'debug.name',
-                  'debug.source', 'debug.source_file', 'debug.file_name', 'debug.long_name', 'debug.flops',
-                  'debug.bytes_accessed', 'debug.device_offset_ps', 'debug.device_duration_ps',
-                  'debug.correlation_id', 'debug.xplane_metadata_name')
+  WHERE a.key IN ('debug.tf_op', 'debug.name', 'debug.source', 'debug.source_file', 'debug.file_name',
+                  'debug.long_name', 'debug.correlation_id', 'debug.xplane_metadata_name')
 )
 GROUP BY arg_set_id
 ORDER BY arg_set_id;

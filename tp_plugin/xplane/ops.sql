@@ -85,6 +85,12 @@ ORDER BY m.op_id;
 -- processor looks up without a scan, and a column costs only where a query
 -- reads it (no table of the summary reads the stats, the costliest).
 --
+-- The stats only this view shows (hlo_category, hlo_module and the numeric
+-- ones: program_id, flops, bytes_accessed, device_offset_ps,
+-- device_duration_ps, correlation_id) are each the op's one arg of that key
+-- (trace processor keeps one per key), looked up when read; a numeric one
+-- as _xplane_num gives it.
+--
 -- stats: the effective stats of the op as a JSON object in the extension's
 -- format (every `debug.<stat>` arg in order; integers, uint64 as exact
 -- decimals, reals with 17 significant digits or null, strings escaped),
@@ -191,15 +197,20 @@ SELECT
   i.long_name,
   i.category,
   CASE WHEN xplane_is_communication(b.name) THEN xplane_collective_kind(b.name) END AS collective_kind,
-  st.hlo_category,
-  st.hlo_module,
-  _xplane_num(st.program_id_type, st.program_id_int, st.program_id_real) AS program_id,
+  (SELECT a.string_value FROM args a WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.hlo_category'
+     AND a.value_type = 'string' AND a.string_value != '') AS hlo_category,
+  (SELECT a.string_value FROM args a WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.hlo_module'
+     AND a.value_type = 'string' AND a.string_value != '') AS hlo_module,
+  (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
+   WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.program_id') AS program_id,
   i.tf_op,
   i.scope_path,
   st.source_file,
   i.shape_signature,
-  _xplane_num(st.flops_type, st.flops_int, st.flops_real) AS flops,
-  _xplane_num(st.bytes_accessed_type, st.bytes_accessed_int, st.bytes_accessed_real) AS bytes_accessed,
+  (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
+   WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.flops') AS flops,
+  (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
+   WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.bytes_accessed') AS bytes_accessed,
   b.start_ps,
   b.dur_ps,
   b.end_ps,
@@ -207,10 +218,12 @@ SELECT
   CASE WHEN p.op_id IS NOT NULL THEN b.start_ps - b.prev_max_end ELSE 0 END AS gap_before_ps,
   p.payload_op_id AS gap_payload_op_id,
   pb.name AS gap_payload_name,
-  _xplane_num(st.device_offset_ps_type, st.device_offset_ps_int, st.device_offset_ps_real) AS device_offset_ps,
-  _xplane_num(st.device_duration_ps_type, st.device_duration_ps_int, st.device_duration_ps_real)
-    AS device_duration_ps,
-  _xplane_num(st.correlation_id_type, st.correlation_id_int, st.correlation_id_real) AS correlation_id,
+  (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
+   WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.device_offset_ps') AS device_offset_ps,
+  (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
+   WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.device_duration_ps') AS device_duration_ps,
+  (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
+   WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.correlation_id') AS correlation_id,
   os.step,
   (
     SELECT '{' || coalesce(group_concat(kv, ','), '') || '}'

@@ -332,6 +332,12 @@ ORDER BY plane_index;
 CREATE PERFETTO TABLE _xplane_xprof_op_arg(
   -- Arg set of the op.
   arg_set_id ARGSETID,
+  -- hlo_category text.
+  hlo_category STRING,
+  -- flops as a double.
+  flops DOUBLE,
+  -- bytes_accessed as a double.
+  bytes_accessed DOUBLE,
   -- model_flops as a double.
   model_flops DOUBLE,
   -- kernel_details text.
@@ -342,6 +348,11 @@ CREATE PERFETTO TABLE _xplane_xprof_op_arg(
   level0 STRING
 ) AS
 SELECT arg_set_id,
+  max(CASE WHEN key = 'debug.hlo_category' AND value_type = 'string' AND string_value != '' THEN string_value END)
+    AS hlo_category,
+  max(CASE WHEN key = 'debug.flops' THEN _xplane_stat_real(value_type, int_value, real_value) END) AS flops,
+  max(CASE WHEN key = 'debug.bytes_accessed' THEN _xplane_stat_real(value_type, int_value, real_value) END)
+    AS bytes_accessed,
   max(CASE WHEN key = 'debug.model_flops' THEN _xplane_stat_real(value_type, int_value, real_value) END) AS model_flops,
   max(CASE WHEN key = 'debug.kernel_details' AND value_type = 'string' AND string_value != '' THEN string_value END)
     AS kernel_details,
@@ -352,7 +363,8 @@ FROM (
          row_number() OVER (PARTITION BY a.arg_set_id, a.key ORDER BY a.id DESC) AS last
   FROM args a
   JOIN _xplane_op_base b USING (arg_set_id)
-  WHERE a.key IN ('debug.model_flops', 'debug.kernel_details', 'debug.hlo_op', 'debug.level 0')
+  WHERE a.key IN ('debug.hlo_category', 'debug.flops', 'debug.bytes_accessed', 'debug.model_flops',
+                  'debug.kernel_details', 'debug.hlo_op', 'debug.level 0')
 )
 WHERE last = 1
 GROUP BY arg_set_id;
@@ -380,16 +392,15 @@ CREATE PERFETTO TABLE _xplane_roofline_op(
   -- The device's peak bytes/s when it has both peaks.
   peak_bw DOUBLE
 ) AS
-SELECT b.op_id, b.name, b.dur_ps, max(0, b.self_ps) AS self_ps, st.hlo_category AS category,
-  _xplane_stat_real(st.flops_type, st.flops_int, st.flops_real) AS flops,
+SELECT b.op_id, b.name, b.dur_ps, max(0, b.self_ps) AS self_ps, x.hlo_category AS category,
+  x.flops,
   x.model_flops,
-  _xplane_stat_real(st.bytes_accessed_type, st.bytes_accessed_int, st.bytes_accessed_real) AS bytes,
+  x.bytes_accessed AS bytes,
   CASE WHEN d.peak_flops_per_s IS NOT NULL AND d.peak_bw_bytes_per_s IS NOT NULL THEN d.peak_flops_per_s END
     AS peak_flops,
   CASE WHEN d.peak_flops_per_s IS NOT NULL AND d.peak_bw_bytes_per_s IS NOT NULL THEN d.peak_bw_bytes_per_s END
     AS peak_bw
 FROM _xplane_op_base b
-LEFT JOIN _xplane_op_stat st USING (arg_set_id)
 LEFT JOIN _xplane_xprof_op_arg x USING (arg_set_id)
 LEFT JOIN _xplane_device d USING (upid);
 
