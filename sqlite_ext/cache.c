@@ -26,6 +26,7 @@ struct xp_cache {
   uint64_t clock;
   int threads;
   int64_t opens, hits;
+  int64_t pf_imports;
   int64_t budget;     /* bytes (cache.h); the most recently used entry is kept even above it */
   int64_t bytes;      /* sum of v[].bytes */
   int64_t peak;       /* highest bytes held, prefetch in flight included */
@@ -83,7 +84,10 @@ void xp_cache_counters(const xp_cache *c, xp_cache_stats *st) {
   st->bytes = c->bytes;
   st->budget = c->budget;
   st->peak_bytes = c->peak;
+  st->pf_imports = c->pf_imports;
 }
+
+void xp_cache_count_pf_import(xp_cache *c) { c->pf_imports++; }
 
 static void note_peak(xp_cache *c, int64_t extra) {
   if (c->bytes + extra > c->peak) c->peak = c->bytes + extra;

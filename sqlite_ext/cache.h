@@ -80,9 +80,12 @@ int64_t xp_cache_budget(const xp_cache *c);
 /* For tests and diagnostics (xplane_cache_stats). */
 typedef struct xp_cache_stats {
   int64_t entries, opens, hits; /* profiles held, opens done, hits served */
+  int64_t pf_imports;           /* trace processor imports the xplane_pf_* tables built */
   int64_t bytes, budget;        /* memory held now (xp_profile_bytes), the budget */
   int64_t peak_bytes;           /* the most held at once, prefetch in flight included */
 } xp_cache_stats;
 void xp_cache_counters(const xp_cache *c, xp_cache_stats *st);
+/* Count one import built by an xplane_pf_* table (tables_perfetto.c). */
+void xp_cache_count_pf_import(xp_cache *c);
 
 #endif

@@ -3,7 +3,7 @@
 **
 **   xplane_version()          -- the extension's version, e.g. '0.1.0'
 **   xplane_threads([n])       -- threads for multi-file decodes and one profile's analysis (get/set)
-**   xplane_cache_stats()      -- JSON {"entries","opens","hits","bytes","budget","peak_bytes"}
+**   xplane_cache_stats()      -- JSON {"entries","opens","hits","bytes","budget","peak_bytes","pf_imports"}
 **                                of this connection's cache (cache.h)
 **   xplane_cache_budget([n])  -- the cache's byte budget (get/set; default 4 GiB, cache.h)
 **   xplane_skip_unreadable([0|1]) -- data tables skip the files of a path that cannot be
@@ -63,9 +63,9 @@ static void fn_cache_stats(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   xp_cache_stats st;
   xp_cache_counters(sqlite3_user_data(ctx), &st);
   char *z = sqlite3_mprintf("{\"entries\":%lld,\"opens\":%lld,\"hits\":%lld,\"bytes\":%lld,\"budget\":%lld,"
-                            "\"peak_bytes\":%lld}",
+                            "\"peak_bytes\":%lld,\"pf_imports\":%lld}",
                             (long long)st.entries, (long long)st.opens, (long long)st.hits, (long long)st.bytes,
-                            (long long)st.budget, (long long)st.peak_bytes);
+                            (long long)st.budget, (long long)st.peak_bytes, (long long)st.pf_imports);
   if (!z) {
     sqlite3_result_error_nomem(ctx);
     return;

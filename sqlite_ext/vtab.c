@@ -77,18 +77,31 @@ static int xp_disconnect(sqlite3_vtab *vt) {
 **   XP_P_LINE_N  line_name = ?                    text (BINARY collation only)
 **   XP_P_LO      start_ps >= ? or > ?             lower bound
 **   XP_P_HI      start_ps <= ? or < ?             upper bound
+**   XP_P_ID      id = ?     (push.id)             an integer key: seek
+**   XP_P_SET     arg_set_id = ? (push.set_id)     an integer key: seek
 **   XP_P_LO_GT   (flag) the lower bound is strict
 **   XP_P_HI_LT   (flag) the upper bound is strict
 **   XP_P_PARAMS  params = ? (the second argument;    the table's parameters,
 **                tables with parameters only)        after every other value
 **
-** Only path and params are consumed (omit); every other filter narrows the scan while
-** decoding and SQLite still checks it, so a value of an unexpected type
-** merely disables that filter. A path constraint that is present but not
-** usable gives SQLITE_CONSTRAINT (the planner must try another join order),
-** and so does an unusable params constraint;
-** no path at all is allowed here: xFilter then reads the connection's default
-** path (xplane_use), or reports that a path is required.
+** Only path and params are consumed (omit); every other filter narrows the
+** scan while decoding and SQLite still checks it, so a value of an
+** unexpected type merely disables that filter (an id or set id seeks only
+** for an integer, or a real or text SQLite reads as one: `id = '5'`,
+** `id = 5.0`). A path constraint that is present but not usable gives
+** SQLITE_CONSTRAINT (the planner must try another join order), and so does
+** an unusable params constraint; no path at all is allowed here: xFilter
+** then reads the connection's default path (xplane_use), or reports that a
+** path is required.
+**
+** Cost: 1e6 with the path, divided by 4 per narrowing filter (1e12 without
+** the path); an id seek (one row per file) divides it by 1e5 and a set id
+** seek (one slice's args) by 1e4, also without the path. So the planner
+** puts a table with a usable `id =` / `arg_set_id =` inner and calls xFilter
+** once per outer row: a seek, not a rescan (the Perfetto-model tables keep
+** the import they built across xFilter calls on the same profile,
+** tables_perfetto.c). `id IN (...)` is the same equality constraint: SQLite
+** calls xFilter once per value.
 **
 ** idxStr spells the plan for EXPLAIN QUERY PLAN readers, then carries the
 ** query's colUsed mask, so that xFilter knows which columns are read and the
@@ -105,11 +118,13 @@ enum {
   XP_P_LINE_N = 0x040,
   XP_P_LO = 0x080,
   XP_P_HI = 0x100,
-  XP_P_LO_GT = 0x200,
-  XP_P_HI_LT = 0x400,
-  XP_P_PARAMS = 0x800,
+  XP_P_ID = 0x200,
+  XP_P_SET = 0x400,
+  XP_P_LO_GT = 0x800,
+  XP_P_HI_LT = 0x1000,
+  XP_P_PARAMS = 0x2000,
 };
-_Static_assert(XP_P_HI == 1 << (XP_PUSH_MAX_ARGS - 1), "XP_PUSH_MAX_ARGS: one argument per plan bit up to XP_P_HI");
+_Static_assert(XP_P_SET == 1 << (XP_PUSH_MAX_ARGS - 1), "XP_PUSH_MAX_ARGS: one argument per plan bit up to XP_P_SET");
 
 /* The bit a usable constraint on column `col` with operator `op` earns. */
 static int plan_bit(const xp_table *t, int col, int op, int *flag) {
@@ -130,6 +145,8 @@ static int plan_bit(const xp_table *t, int col, int op, int *flag) {
     if (col == p->plane_name) return XP_P_PLANE_N;
     if (col == p->line_index) return XP_P_LINE_I;
     if (col == p->line_name) return XP_P_LINE_N;
+    if (col == p->id) return XP_P_ID;
+    if (col == p->set_id) return XP_P_SET;
     return 0;
   }
   if (col != p->start_ps) return 0;
@@ -182,18 +199,21 @@ static int xp_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
     if (which[k] < 0) continue;
     info->aConstraintUsage[which[k]].argvIndex = ++argv_i;
     info->aConstraintUsage[which[k]].omit = (k == 0);
-    cost /= (k == 0) ? 1 : 4;
+    cost /= (k == 0) ? 1 : (1 << k) == XP_P_ID ? 1e5 : (1 << k) == XP_P_SET ? 1e4 : 4;
   }
   if (params_i >= 0) {
     info->aConstraintUsage[params_i].argvIndex = ++argv_i;
     info->aConstraintUsage[params_i].omit = 1;
   }
-  if (!(plan & XP_P_PATH)) cost = 1e12; /* the default path (xplane_use), or the error */
+  if (!(plan & XP_P_PATH)) /* the default path (xplane_use), or the error */
+    cost = 1e12 / ((plan & XP_P_ID) ? 1e5 : (plan & XP_P_SET) ? 1e4 : 1);
   info->idxNum = plan;
   info->estimatedCost = cost;
-  info->estimatedRows = (sqlite3_int64)cost;
-  static const char *const names[] = {"path", "file", "host", "plane_index", "plane_name",
-                                      "line_index", "line_name", "start_ps>=", "start_ps<="};
+  info->estimatedRows = cost < 1 ? 1 : (sqlite3_int64)cost;
+  static const char *const names[] = {"path",      "file",       "host",       "plane_index",
+                                      "plane_name", "line_index", "line_name", "start_ps>=",
+                                      "start_ps<=", "id",         "arg_set_id"};
+  _Static_assert(sizeof(names) / sizeof(names[0]) == XP_PUSH_MAX_ARGS, "a plan name per argument");
   sqlite3_str *plan_text = sqlite3_str_new(NULL);
   for (int k = 0, n = 0; k < XP_PUSH_MAX_ARGS; k++) {
     if (!(plan & (1 << k))) continue;
@@ -335,6 +355,22 @@ static int bound_value(sqlite3_value *v, int lower, int strict, int64_t *out) {
   double r = lower ? ceil(d) : floor(d);
   if (strict && r == d) r += lower ? 1 : -1;
   *out = (int64_t)r;
+  return 1;
+}
+
+/* An integer key from an SQL value: an integer, or a real or text that
+** SQLite's numeric affinity makes a whole number in range; 0 otherwise (the
+** filter is then off and SQLite's own check of the constraint decides). */
+static int key_value(sqlite3_value *v, int64_t *out) {
+  int type = sqlite3_value_numeric_type(v);
+  if (type == SQLITE_INTEGER) {
+    *out = sqlite3_value_int64(v);
+    return 1;
+  }
+  if (type != SQLITE_FLOAT) return 0;
+  double d = sqlite3_value_double(v);
+  if (!(d >= -9.2e18 && d <= 9.2e18) || d != floor(d)) return 0;
+  *out = (int64_t)d;
   return 1;
 }
 
@@ -490,6 +526,8 @@ static int filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str, in
       case XP_P_HI:
         if (!bound_value(v, 0, plan & XP_P_HI_LT, &cur->f.start_hi)) cur->f.start_hi = INT64_MAX;
         break;
+      case XP_P_ID: cur->f.has_id = key_value(v, &cur->f.id); break;
+      case XP_P_SET: cur->f.has_set_id = key_value(v, &cur->f.set_id); break;
     }
   }
   if (cur->t->params) {

@@ -23,8 +23,9 @@
 #include "profile.h"
 
 /* Arguments a scan's plan can carry: path, file, host, plane index and
-** name, line index and name, start_ps lower and upper bound (vtab.c). */
-#define XP_PUSH_MAX_ARGS 9
+** name, line index and name, start_ps lower and upper bound, row id and
+** arg set id (vtab.c). */
+#define XP_PUSH_MAX_ARGS 11
 
 /* Columns every table begins with. */
 enum { XP_COL_FILE = 0, XP_COL_RUN = 1, XP_COL_HOST = 2, XP_COL_FIRST_OWN = 3 };
@@ -34,9 +35,13 @@ typedef struct xp_cursor xp_cursor;
 /* Which row-level columns a table has, for pushdown; 0 where absent
 ** (columns 0-2 are file, run and host, never one of these), so a
 ** descriptor names only the ones it has:
-**   .push = {.plane_index = E_PLANE_INDEX, .start_ps = E_START_PS} */
+**   .push = {.plane_index = E_PLANE_INDEX, .start_ps = E_START_PS}
+** `id` and `set_id` are integer keys the table can seek to (`id =`, `set_id
+** =`: the Perfetto-model tables' id and arg_set_id); a table that names one
+** reads cur->f.has_id / has_set_id and yields only the matching rows of
+** each file. */
 typedef struct xp_pushdown_cols {
-  int plane_index, plane_name, line_index, line_name, start_ps;
+  int plane_index, plane_name, line_index, line_name, start_ps, id, set_id;
 } xp_pushdown_cols;
 
 typedef struct xp_table {
@@ -71,6 +76,8 @@ typedef struct xp_filter {
   int has_plane_index, has_line_index;
   int64_t plane_index, line_index;
   int64_t start_lo, start_hi;                       /* inclusive bounds */
+  int has_id, has_set_id;                           /* id = / set_id = an integer */
+  int64_t id, set_id;
 } xp_filter;
 
 struct xp_cursor {

@@ -63,27 +63,27 @@ SELECT 'own cache', json_remove(xplane_cache_stats(), '$.bytes', '$.budget', '$.
 EOF
 
 cat > expected <<'EOF'
-start|{"entries":0,"opens":0,"hits":0}
+start|{"entries":0,"opens":0,"hits":0,"pf_imports":0}
 read a|["tiny-host","aaaa"]
-opened|{"entries":1,"opens":1,"hits":0}
+opened|{"entries":1,"opens":1,"hits":0,"pf_imports":0}
 events|8
-hit|{"entries":1,"opens":1,"hits":1}
+hit|{"entries":1,"opens":1,"hits":1,"pf_imports":0}
 two scans|4|4
-two hits|{"entries":1,"opens":1,"hits":3}
+two hits|{"entries":1,"opens":1,"hits":3,"pf_imports":0}
 read b|["tiny-host","bbbb"]
-mtime changed|{"entries":1,"opens":2,"hits":3}
+mtime changed|{"entries":1,"opens":2,"hits":3,"pf_imports":0}
 read c|["tiny-host","longer-name"]
-size changed|{"entries":1,"opens":3,"hits":3}
+size changed|{"entries":1,"opens":3,"hits":3,"pf_imports":0}
 read c again|["tiny-host","longer-name"]
-hit again|{"entries":1,"opens":3,"hits":4}
+hit again|{"entries":1,"opens":3,"hits":4,"pf_imports":0}
 threads|2
 dir|24
-prefetched|{"entries":4,"opens":6,"hits":7}
+prefetched|{"entries":4,"opens":6,"hits":7,"pf_imports":0}
 dir again|24
-all hits|{"entries":4,"opens":6,"hits":10}
-new connection|{"entries":0,"opens":0,"hits":0}
+all hits|{"entries":4,"opens":6,"hits":10,"pf_imports":0}
+new connection|{"entries":0,"opens":0,"hits":0,"pf_imports":0}
 read c|["tiny-host","longer-name"]
-own cache|{"entries":1,"opens":1,"hits":0}
+own cache|{"entries":1,"opens":1,"hits":0,"pf_imports":0}
 EOF
 
 if [ "$(stat -c %s a.pb)" != "$(stat -c %s b.pb)" ]; then

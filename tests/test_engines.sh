@@ -8,7 +8,7 @@
 # For each profile: the query run by the sqlite3 shell over the extension's
 # tables (queries/QUERY.sql as users run it), against the same file
 # assembled by tp_plugin/tp_query.sh and run over the PerfettoSQL package
-# (tp_plugin/xplane, module xplane.reports) by tests/perfetto_sql_shim, which
+# (tp_plugin/xplane, the modules tp_query.sh includes) by tests/perfetto_sql_shim, which
 # fills slice/thread/process/args from the extension's Perfetto-shaped
 # tables (exactly what trace processor builds from the converted trace) and
 # replaces the extension's functions with the package's (xplane_repr,

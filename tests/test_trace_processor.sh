@@ -93,13 +93,12 @@ import_rows() {
 SELECT 'slice|' || s.id || '|' || s.ts || '|' || s.dur || '|' || quote(s.category) || '|' || quote(s.name)
        || '|' || s.depth || '|' || quote(s.parent_id) AS r
 FROM $s s ORDER BY s.id;
--- (args MATERIALIZED: SQLite then indexes them for the join; joined directly,
--- the extension's xplane_pf_args would be rescanned per slice)
-WITH a AS MATERIALIZED (SELECT arg_set_id, key, value_type, int_value, string_value, real_value FROM $a)
+-- (joined directly: trace processor finds an arg set by arg_set_id, the
+-- extension's xplane_pf_args seeks to it, tests/test_pf_seek.sh)
 SELECT 'arg|' || s.id || '|' || a.key || '|' || a.value_type || '|' || quote(a.int_value) || '|'
        || quote(a.string_value) || '|' || coalesce(xplane_repr(a.real_value), 'NULL') AS r
 FROM $s s
-JOIN a ON a.arg_set_id = s.arg_set_id
+JOIN $a a ON a.arg_set_id = s.arg_set_id
 WHERE a.key GLOB 'debug.*' ORDER BY s.id, a.key;
 SELECT 'track|' || tt.id || '|' || quote(tt.name) || '|' || th.tid || '|' || quote(th.name) || '|'
        || p.pid || '|' || quote(p.name) AS r

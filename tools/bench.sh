@@ -42,7 +42,11 @@
 # (summary - load) / extension; then the same summary figures as CPU
 # seconds (user + system, from /usr/bin/time), steadier than wall time on a
 # shared machine, and the CPU ratio (load + summary) / extension (issue 15:
-# within 10x). BENCH_TP_SIZES="" measures the real profiles only.
+# within 10x). BENCH_TP_SIZES="" measures the real profiles only. Last, the
+# extension's Perfetto-model tables on the same profile, CPU seconds of a
+# fresh sqlite3: pf_args counting xplane_pf_args alone (the import and one
+# scan), pf_join joining xplane_pf_slice with xplane_pf_args on arg_set_id
+# (seeks: about the same; a rescan per slice took 117 s on the TPU profile).
 # The xplane command (BENCH_PARTS=cli runs only this part): per generated profile
 # of BENCH_SIZES, `xplane summarize PATH -o /dev/null` and the sqlite3 shell running
 # queries/summary.sql with the extension, each cold (a fresh process, the file in
@@ -140,7 +144,7 @@ cpu_of() { tail -1 "$1" | awk '{printf "%.2f", $1 + $2}'; }
 
 tp_part() {
   local tps=${TRACE_PROCESSOR_SHELL:-$XPLANE_SRC/../shared/tools/trace_processor_shell} f name t0 t1 conv load tpsum ext
-  local cload ctp cext
+  local cload ctp cext cargs cjoin
   if [ ! -x "$tps" ]; then
     echo "trace processor part skipped: no trace_processor_shell at $tps"
     return
@@ -155,8 +159,8 @@ tp_part() {
     [ -f "$f" ] || "$GEN" --out "$BENCH_DIR/gpu$mb" --style gpu --target-mb "$mb" --seed 11 >/dev/null
     files+=("$f")
   done
-  printf '\n%-24s %10s | %8s %8s %9s | %9s | %8s %8s | %8s %8s %8s %8s\n' profile bytes convert tp_load tp_summary \
-    ext_summary ratio sum_ratio cpu_load cpu_tp cpu_ext cpu_ratio
+  printf '\n%-24s %10s | %8s %8s %9s | %9s | %8s %8s | %8s %8s %8s %8s | %8s %8s\n' profile bytes convert tp_load tp_summary \
+    ext_summary ratio sum_ratio cpu_load cpu_tp cpu_ext cpu_ratio pf_args pf_join
   for f in "${files[@]}"; do
     name=$(basename "$(dirname "$(dirname "$(dirname "$f")")")")/$(basename "$f")
     [[ $f == */shared/data/* ]] && name=$(basename "$f")
@@ -172,9 +176,15 @@ tp_part() {
     (cd "$XPLANE_SRC" && /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' sqlite3 -bail -cmd ".load $EXT" \
       -cmd ".parameter set @profile '$f'" :memory: ".read queries/summary.sql" > "$BENCH_DIR/ext.json")
     t1=$(date +%s.%N); ext=$(echo "$t1 - $t0" | bc -l); cext=$(cpu_of "$BENCH_DIR/cpu")
-    printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s | %8.2f %8.2f %8.2f %8s\n' "$name" "$(stat -c %s "$f")" \
+    /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' sqlite3 -bail -cmd ".load $EXT" :memory: \
+      "SELECT count(*) FROM xplane_pf_args('$f')" > /dev/null
+    cargs=$(cpu_of "$BENCH_DIR/cpu")
+    /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' sqlite3 -bail -cmd ".load $EXT" :memory: \
+      "SELECT count(*) FROM xplane_pf_slice('$f') s JOIN xplane_pf_args('$f') a USING (arg_set_id)" > /dev/null
+    cjoin=$(cpu_of "$BENCH_DIR/cpu")
+    printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s | %8.2f %8.2f %8.2f %8s | %8.2f %8.2f\n' "$name" "$(stat -c %s "$f")" \
       "$conv" "$load" "$tpsum" "$ext" "$(ratio "$tpsum" "$ext")" "$(ratio "$(echo "$tpsum - $load" | bc -l)" "$ext")" \
-      "$cload" "$ctp" "$cext" "$(ratio "$ctp" "$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l)")"
+      "$cload" "$ctp" "$cext" "$(ratio "$ctp" "$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l)")" "$cargs" "$cjoin"
   done
 }
 cli_part() {

@@ -13,7 +13,11 @@
 # as the queries write them), drops dot-commands (`.mode`, `.bail`, ...) and
 # the files marked `-- sqlite3-only:` in their first lines (the shell's
 # bindings: queries/lib/params.sql, queries/lib/use_profile.sql), and starts
-# the script with `INCLUDE PERFETTO MODULE xplane.reports;` and the settings:
+# the script with `INCLUDE PERFETTO MODULE xplane.summary;` (or
+# xplane.reports, which adds xplane.xprof, when the query names one of its
+# tables: xplane_memory, xplane_memory_peaks, xplane_devices,
+# xplane_hlo_stats, xplane_kernel_stats; trace processor builds every table
+# of an included module, so the summary includes only what it reads) and the settings:
 # each name=value (as `.parameter set @name value` would set it: warmup_steps,
 # hot_op_limit, breakdown_mode, top_k, op, format) becomes a row of
 # temp.xq_params; name=@file stores the text of the file (the two summary
@@ -65,9 +69,12 @@ emit() {
 reason=$(sqlite_only "$query")
 [ -z "$reason" ] || die "$(basename "$query") runs in the sqlite3 shell only: $reason"
 
+body=$(emit "$query")
+module=xplane.summary
+if grep -Eq '\bxplane_(memory|memory_peaks|devices|hlo_stats|kernel_stats)\b' <<< "$body"; then module=xplane.reports; fi
 echo "-- $(basename "$query") for trace processor, assembled by tp_plugin/tp_query.sh."
 echo "--   trace_processor_shell --add-sql-package tp_plugin/xplane -q THIS_FILE host.pftrace"
-echo "INCLUDE PERFETTO MODULE xplane.reports;"
+echo "INCLUDE PERFETTO MODULE $module;"
 echo "DROP TABLE IF EXISTS temp.xq_params;"
 echo "CREATE TEMP TABLE xq_params(name TEXT PRIMARY KEY, value);"
 for kv in "$@"; do
@@ -81,4 +88,4 @@ for kv in "$@"; do
   fi
   echo "INSERT INTO xq_params VALUES ('$name', $value);"
 done
-emit "$query"
+printf '%s\n' "$body"

@@ -14,7 +14,7 @@
 -- In the sqlite3 shell they are the extension's tables over the profile that
 -- queries/lib/use_profile.sql chose with xplane_use(@profile); in trace
 -- processor they are the PerfettoSQL package's (tp_plugin/xplane, module
--- xplane.reports) over a converted trace, assembled by tp_plugin/tp_query.sh.
+-- xplane.summary) over a converted trace, assembled by tp_plugin/tp_query.sh.
 --
 -- Semantics: docs/ANALYSIS.md (the project's contract), in the order of
 -- its sections; source_format, source_path, display_time_unit and the event

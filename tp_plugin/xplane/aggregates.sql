@@ -50,7 +50,10 @@ WITH
   cat AS MATERIALIZED (
     SELECT plane_name, name, xplane_event_category(plane_name, name) AS category
     FROM (SELECT DISTINCT plane_name, name FROM xplane_analysis_event)
-  )
+  ),
+  -- (a MATERIALIZED copy: SQLite indexes it on (upid, line_index) for the
+  -- lookup per event, where it would scan the table of trace processor)
+  line AS MATERIALIZED (SELECT upid, line_index, line_id, line_display_name FROM _xplane_line)
 SELECT
   e.plane_index,
   e.plane_name,
@@ -67,7 +70,7 @@ SELECT
 FROM xplane_analysis_event e
 JOIN cat c ON c.plane_name IS e.plane_name AND c.name = e.name
 JOIN process p USING (upid)
-LEFT JOIN _xplane_line l ON l.upid = e.upid AND l.line_index = e.line_index
+LEFT JOIN line l ON l.upid = e.upid AND l.line_index = e.line_index
 GROUP BY e.upid, e.line_index, c.category
 ORDER BY p.pid, e.line_index,
   CASE category WHEN 'compute' THEN 0 WHEN 'communication' THEN 1 WHEN 'host' THEN 2 WHEN 'stall' THEN 3 ELSE 4 END;
@@ -130,6 +133,40 @@ FROM hint
 GROUP BY k, value
 ORDER BY min(seen), k;
 
+-- Per device-op name, each value of its shape signature (kind 0), source
+-- file (1) and tf_op (2): how many invocations have it and the first of
+-- them (xplane_op_names takes the most frequent, xplane_op_tf_ops lists
+-- the tf_ops).
+CREATE PERFETTO TABLE _xplane_op_name_value(
+  -- Op name.
+  name STRING,
+  -- 0 shape signature, 1 source file, 2 tf_op.
+  kind LONG,
+  -- The value (not NULL).
+  value STRING,
+  -- Invocations with it.
+  n LONG,
+  -- op_id of the first of them.
+  first LONG
+) AS
+WITH
+  op AS (
+    SELECT b.op_id, b.name, i.shape_signature, st.source_file, i.tf_op
+    FROM _xplane_op_base b
+    JOIN _xplane_op_info i USING (op_id)
+    LEFT JOIN _xplane_op_stat st ON st.arg_set_id = b.arg_set_id
+  ),
+  val AS (
+    SELECT name, 0 AS kind, shape_signature AS value, op_id FROM op WHERE shape_signature IS NOT NULL
+    UNION ALL
+    SELECT name, 1, source_file, op_id FROM op WHERE source_file IS NOT NULL
+    UNION ALL
+    SELECT name, 2, tf_op, op_id FROM op WHERE tf_op IS NOT NULL
+  )
+SELECT name, kind, value, count(*) AS n, min(op_id) AS first
+FROM val
+GROUP BY name, kind, value;
+
 -- One row per device-op name.
 CREATE PERFETTO TABLE xplane_op_names(
   -- Op name.
@@ -160,31 +197,14 @@ CREATE PERFETTO TABLE xplane_op_names(
   first_op_id LONG
 ) AS
 WITH
-  op AS (
-    SELECT b.op_id, b.name, b.dur_ps, max(0, b.self_ps) AS self_ps, i.canonical_name, i.category,
-           i.shape_signature, st.source_file, i.tf_op
+  grp AS (
+    SELECT b.name, min(i.canonical_name) AS canonical_name, min(i.category) AS category, count(*) AS count,
+           sum(b.dur_ps) AS total_ps, sum(max(0, b.self_ps)) AS self_ps, min(b.op_id) AS first_op_id
     FROM _xplane_op_base b
     JOIN _xplane_op_info i USING (op_id)
-    LEFT JOIN _xplane_op_stat st ON st.arg_set_id = b.arg_set_id
+    GROUP BY b.name
   ),
-  grp AS (
-    SELECT name, min(canonical_name) AS canonical_name, min(category) AS category, count(*) AS count,
-           sum(dur_ps) AS total_ps, sum(self_ps) AS self_ps, min(op_id) AS first_op_id
-    FROM op
-    GROUP BY name
-  ),
-  val AS (
-    SELECT name, 0 AS kind, shape_signature AS value, op_id FROM op WHERE shape_signature IS NOT NULL
-    UNION ALL
-    SELECT name, 1, source_file, op_id FROM op WHERE source_file IS NOT NULL
-    UNION ALL
-    SELECT name, 2, tf_op, op_id FROM op WHERE tf_op IS NOT NULL
-  ),
-  counted AS (
-    SELECT name, kind, value, count(*) AS n, min(op_id) AS first
-    FROM val
-    GROUP BY name, kind, value
-  ),
+  counted AS MATERIALIZED (SELECT name, kind, value, n, first FROM _xplane_op_name_value),
   mode AS (
     SELECT name, kind, value
     FROM (SELECT *, row_number() OVER (PARTITION BY name, kind ORDER BY n DESC, first) AS rn FROM counted)
@@ -231,10 +251,9 @@ CREATE PERFETTO TABLE xplane_op_tf_ops(
   -- op_id of the first of them.
   first_op_id LONG
 ) AS
-SELECT name, tf_op, count(*) AS count, min(op_id) AS first_op_id
-FROM _xplane_ops
-WHERE tf_op IS NOT NULL AND tf_op != ''
-GROUP BY name, tf_op
+SELECT name, value AS tf_op, n AS count, first AS first_op_id
+FROM _xplane_op_name_value
+WHERE kind = 2 AND value != ''
 ORDER BY first_op_id;
 
 -- Pre-op gaps grouped by (payload name, marker name, payload tf_op), in
@@ -258,13 +277,16 @@ CREATE PERFETTO TABLE xplane_gaps(
 SELECT
   p.name AS payload_name,
   m.name AS marker_name,
-  nullif(p.tf_op, '') AS payload_tf_op,
+  nullif(pi.tf_op, '') AS payload_tf_op,
   count(*) AS count,
-  sum(m.gap_before_ps) AS total_ps,
-  max(m.gap_before_ps) AS max_ps,
+  sum(m.start_ps - m.prev_max_end) AS total_ps,
+  max(m.start_ps - m.prev_max_end) AS max_ps,
   min(m.op_id) AS first_marker_id
-FROM _xplane_ops m
-JOIN _xplane_ops p ON p.op_id = m.gap_payload_op_id
-WHERE m.gap_before_ps > 0
-GROUP BY p.name, m.name, nullif(p.tf_op, '')
+-- (every marker of _xplane_op_payload starts after prev_max_end: its gap,
+-- xplane_ops.gap_before_ps, is > 0)
+FROM _xplane_op_payload g
+JOIN _xplane_op_base m ON m.op_id = g.op_id
+JOIN _xplane_op_base p ON p.op_id = g.payload_op_id
+JOIN _xplane_op_info pi ON pi.op_id = g.payload_op_id
+GROUP BY p.name, m.name, nullif(pi.tf_op, '')
 ORDER BY first_marker_id;

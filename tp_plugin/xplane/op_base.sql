@@ -13,7 +13,6 @@
 -- bytes in the extension); numeric stats are integers or reals (a uint64
 -- over 2^63 - 1 as its exact decimal text).
 
-INCLUDE PERFETTO MODULE xplane.format;
 INCLUDE PERFETTO MODULE xplane.rules;
 INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
@@ -74,7 +73,8 @@ WITH
   ),
   op AS MATERIALIZED (
     SELECT
-      e.*,
+      e.id, e.utid, e.tid, e.upid, e.plane_index, e.plane_name, e.line_index, e.line_name, e.event_index, e.name,
+      e.start_ps, e.dur_ps, e.end_ps, e.self_ps, e.ts, e.dur, e.arg_set_id,
       row_number() OVER (ORDER BY e.tid, e.line_index, e.event_index) - 1 AS op_id
     FROM xplane_analysis_event e
     JOIN op_line l ON l.plane_name = e.plane_name AND l.line_name = e.line_name
@@ -111,94 +111,27 @@ SELECT
     WHEN 'real' THEN $real_value
   END;
 
--- The args of the ops that the op columns read (trace processor keeps one
--- arg per key in an arg set: the stat's last value, as the extension reads
--- it).
-CREATE PERFETTO TABLE _xplane_op_arg(
-  -- Arg set of the op.
-  arg_set_id ARGSETID,
-  -- Arg key.
-  key STRING,
-  -- Its int_value.
-  int_value LONG,
-  -- Its string_value.
-  string_value STRING,
-  -- Its real_value.
-  real_value DOUBLE,
-  -- Its value_type.
-  value_type STRING
-) AS
-SELECT a.arg_set_id, a.key, a.int_value, a.string_value, a.real_value, a.value_type
-FROM args a
-WHERE a.arg_set_id IN (SELECT arg_set_id FROM _xplane_op_base)
-  AND a.key IN ('debug.hlo_category', 'debug.hlo_module', 'debug.program_id', 'debug.tf_op', 'debug.name',
-                'debug.source', 'debug.source_file', 'debug.file_name', 'debug.long_name', 'debug.flops',
-                'debug.bytes_accessed', 'debug.device_offset_ps', 'debug.device_duration_ps',
-                'debug.correlation_id', 'debug.xplane_metadata_name');
-
--- The stats of each op that the op columns show. A numeric stat is kept as
--- its arg's value_type, int_value and real_value: its value has the stat's
--- own type in xplane_ops (an integer, a uint64 over 2^63 - 1 as decimal
--- text, or a real, as in the extension), which a table column cannot hold
--- (trace processor refuses a STRING in a LONG column).
+-- The stats of each op that the other op tables read (the text columns of
+-- xplane_ops and the step's correlation), pivoted from the op's args (trace
+-- processor keeps one arg per key in an arg set: the stat's last value, as
+-- the extension reads it), looked up per op by arg_set_id (trace processor
+-- finds an arg set without a scan of the args table). The numeric stats
+-- that only xplane_ops shows are read there, per op, when a query reads
+-- them.
 CREATE PERFETTO TABLE _xplane_op_stat(
   -- Arg set of the op.
   arg_set_id ARGSETID,
-  -- hlo_category stat.
-  hlo_category STRING,
-  -- hlo_module stat.
-  hlo_module STRING,
   -- source, source_file or file_name stat.
   source_file STRING,
   -- The effective tf_op (xplane_effective_tf_op of the tf_op and name stats).
   tf_op STRING,
   -- long_name stat, else the metadata name (xplane.metadata_name).
   long_name STRING,
-  -- program_id stat: its value_type (int, uint, real; NULL when absent).
-  program_id_type STRING,
-  -- program_id stat: its int_value (a uint as its 64 bits).
-  program_id_int LONG,
-  -- program_id stat: its real_value.
-  program_id_real DOUBLE,
-  -- flops stat: its value_type (int, uint, real; NULL when absent).
-  flops_type STRING,
-  -- flops stat: its int_value (a uint as its 64 bits).
-  flops_int LONG,
-  -- flops stat: its real_value.
-  flops_real DOUBLE,
-  -- bytes_accessed stat: its value_type (int, uint, real; NULL when absent).
-  bytes_accessed_type STRING,
-  -- bytes_accessed stat: its int_value (a uint as its 64 bits).
-  bytes_accessed_int LONG,
-  -- bytes_accessed stat: its real_value.
-  bytes_accessed_real DOUBLE,
-  -- device_offset_ps stat: its value_type (int, uint, real; NULL when absent).
-  device_offset_ps_type STRING,
-  -- device_offset_ps stat: its int_value (a uint as its 64 bits).
-  device_offset_ps_int LONG,
-  -- device_offset_ps stat: its real_value.
-  device_offset_ps_real DOUBLE,
-  -- device_duration_ps stat: its value_type (int, uint, real; NULL when absent).
-  device_duration_ps_type STRING,
-  -- device_duration_ps stat: its int_value (a uint as its 64 bits).
-  device_duration_ps_int LONG,
-  -- device_duration_ps stat: its real_value.
-  device_duration_ps_real DOUBLE,
-  -- correlation_id stat: its value_type (int, uint, real; NULL when absent).
-  correlation_id_type STRING,
-  -- correlation_id stat: its int_value (a uint as its 64 bits).
-  correlation_id_int LONG,
-  -- correlation_id stat: its real_value.
-  correlation_id_real DOUBLE,
   -- correlation_id read as an integer (xplane_int_like).
   correlation_int LONG
 ) AS
 SELECT
   arg_set_id,
-  max(CASE WHEN key = 'debug.hlo_category' AND value_type = 'string' AND string_value != '' THEN string_value END)
-    AS hlo_category,
-  max(CASE WHEN key = 'debug.hlo_module' AND value_type = 'string' AND string_value != '' THEN string_value END)
-    AS hlo_module,
   coalesce(
     max(CASE WHEN key = 'debug.source' AND value_type = 'string' AND string_value != '' THEN string_value END),
     max(CASE WHEN key = 'debug.source_file' AND value_type = 'string' AND string_value != '' THEN string_value END),
@@ -212,29 +145,17 @@ SELECT
     max(CASE WHEN key = 'debug.long_name' AND value_type = 'string' AND string_value != '' THEN string_value END),
     max(CASE WHEN key = 'debug.xplane_metadata_name' AND string_value != '' THEN string_value END)
   ) AS long_name,
-  max(CASE WHEN key = 'debug.program_id' THEN value_type END) AS program_id_type,
-  max(CASE WHEN key = 'debug.program_id' THEN int_value END) AS program_id_int,
-  max(CASE WHEN key = 'debug.program_id' THEN real_value END) AS program_id_real,
-  max(CASE WHEN key = 'debug.flops' THEN value_type END) AS flops_type,
-  max(CASE WHEN key = 'debug.flops' THEN int_value END) AS flops_int,
-  max(CASE WHEN key = 'debug.flops' THEN real_value END) AS flops_real,
-  max(CASE WHEN key = 'debug.bytes_accessed' THEN value_type END) AS bytes_accessed_type,
-  max(CASE WHEN key = 'debug.bytes_accessed' THEN int_value END) AS bytes_accessed_int,
-  max(CASE WHEN key = 'debug.bytes_accessed' THEN real_value END) AS bytes_accessed_real,
-  max(CASE WHEN key = 'debug.device_offset_ps' THEN value_type END) AS device_offset_ps_type,
-  max(CASE WHEN key = 'debug.device_offset_ps' THEN int_value END) AS device_offset_ps_int,
-  max(CASE WHEN key = 'debug.device_offset_ps' THEN real_value END) AS device_offset_ps_real,
-  max(CASE WHEN key = 'debug.device_duration_ps' THEN value_type END) AS device_duration_ps_type,
-  max(CASE WHEN key = 'debug.device_duration_ps' THEN int_value END) AS device_duration_ps_int,
-  max(CASE WHEN key = 'debug.device_duration_ps' THEN real_value END) AS device_duration_ps_real,
-  max(CASE WHEN key = 'debug.correlation_id' THEN value_type END) AS correlation_id_type,
-  max(CASE WHEN key = 'debug.correlation_id' THEN int_value END) AS correlation_id_int,
-  max(CASE WHEN key = 'debug.correlation_id' THEN real_value END) AS correlation_id_real,
   max(CASE WHEN key != 'debug.correlation_id' THEN NULL
            WHEN value_type IN ('int', 'uint') THEN int_value
            ELSE xplane_int_like(value_type, int_value, string_value, real_value) END)
     AS correlation_int
-FROM _xplane_op_arg
+FROM (
+  SELECT a.arg_set_id, a.key, a.int_value, a.string_value, a.real_value, a.value_type
+  FROM _xplane_op_base b
+  JOIN args a ON a.arg_set_id = b.arg_set_id
+  WHERE a.key IN ('debug.tf_op', 'debug.name', 'debug.source', 'debug.source_file', 'debug.file_name',
+                  'debug.long_name', 'debug.correlation_id', 'debug.xplane_metadata_name')
+)
 GROUP BY arg_set_id
 ORDER BY arg_set_id;
 
@@ -312,60 +233,3 @@ LEFT JOIN _xplane_op_stat st USING (arg_set_id)
 JOIN scope sc ON sc.tf = coalesce(st.tf_op, '') AND sc.name = b.name
 LEFT JOIN shape sh ON sh.long_name = st.long_name
 ORDER BY b.op_id;
-
--- The effective stats of each op as a JSON object in the extension's
--- format (every `debug.<stat>` arg in order; integers, uint64 as exact
--- decimals, reals with 17 significant digits or null, strings escaped).
--- Strings are escaped by SQLite's json_quote (a function call per arg costs
--- more than the rest together), which writes what xplane_json_string does
--- except for U+0008 and U+000C (json_quote: `\b`, `\f`; the extension:
--- `\u0008`, `\u000c`): a string holding one goes through xplane_json_string.
--- Checked on SQLite 3.40 (the shim) and trace processor's 3.54 for every
--- character up to U+012C. The args of an op are joined in their
--- order (arg id) by group_concat over a subquery ordered by (arg_set_id,
--- id): SQLite's GROUP BY on arg_set_id reads that order as it comes
--- (3.40 has no ORDER BY inside an aggregate); test_perfetto.sh and
--- test_trace_processor.sh compare every stats object with the extension's.
-CREATE PERFETTO TABLE _xplane_op_stats_json(
-  -- Arg set of the op.
-  arg_set_id ARGSETID,
-  -- Its stats as a JSON object.
-  stats STRING
-) AS
-WITH
-  kv AS (
-    SELECT
-      a.arg_set_id,
-      a.id,
-      '"' || replace(replace(substr(a.key, 7), '\', '\\'), '"', '\"') || '":' ||
-        CASE a.value_type
-          WHEN 'int' THEN a.int_value
-          WHEN 'uint' THEN xplane_uint64(a.int_value)
-          WHEN 'real' THEN
-            CASE WHEN a.real_value IS NULL OR abs(a.real_value) > 1.7976931348623157e308 THEN 'null'
-                 ELSE _xplane_g17(a.real_value) END
-          ELSE
-            CASE
-              WHEN a.string_value IS NULL THEN NULL
-              WHEN instr(a.string_value, char(8)) > 0 OR instr(a.string_value, char(12)) > 0
-                THEN xplane_json_string(a.string_value)
-              ELSE json_quote(a.string_value)
-            END
-        END AS kv
-    FROM args a
-    WHERE a.arg_set_id IN (SELECT arg_set_id FROM _xplane_op_base)
-      AND a.key GLOB 'debug.*'
-      AND a.key NOT IN ('debug.xplane_plane_index', 'debug.xplane_line_index', 'debug.xplane_event_index',
-                        'debug.xplane_start_ps', 'debug.xplane_dur_ps', 'debug.xplane_parent_line_index',
-                        'debug.xplane_parent_event_index', 'debug.xplane_metadata_id',
-                        'debug.xplane_metadata_name', 'debug.xplane_line_id', 'debug.xplane_line_display_name')
-  ),
-  joined AS (
-    SELECT arg_set_id, group_concat(kv, ',') AS s
-    FROM (SELECT arg_set_id, kv FROM kv ORDER BY arg_set_id, id)
-    GROUP BY arg_set_id
-  )
-SELECT b.arg_set_id, '{' || coalesce(j.s, '') || '}' AS stats
-FROM _xplane_op_base b
-LEFT JOIN joined j ON j.arg_set_id = b.arg_set_id
-ORDER BY b.arg_set_id;

@@ -18,6 +18,7 @@
 -- The step column comes from xplane.steps, the text columns (long name,
 -- tf_op, region path, shape signature, stats) from xplane.op_base.
 
+INCLUDE PERFETTO MODULE xplane.format;
 INCLUDE PERFETTO MODULE xplane.rules;
 INCLUDE PERFETTO MODULE xplane.op_base;
 INCLUDE PERFETTO MODULE xplane.steps;
@@ -77,168 +78,32 @@ FROM marker m
 LEFT JOIN firsts f ON f.marker_id = m.op_id
 ORDER BY m.op_id;
 
--- The device ops, numeric stats as (value_type, int_value, real_value).
-CREATE PERFETTO TABLE _xplane_ops(
-  -- XPlane index of the device plane.
-  plane_index LONG,
-  -- Device plane name.
-  plane_name STRING,
-  -- XLine index of the op.
-  line_index LONG,
-  -- Raw XLine name.
-  line_name STRING,
-  -- XEvent index within its line.
-  event_index LONG,
-  -- Op number: plane, track, line, event order (as the extension).
-  op_id LONG,
-  -- Op name (display name, else name).
-  name STRING,
-  -- Canonical name (xplane_canonical_name).
-  canonical_name STRING,
-  -- The long_name stat, else the metadata name where it differs from name
-  -- (TPU: the HLO text).
-  long_name STRING,
-  -- stall, communication or compute.
-  category STRING,
-  -- Collective kind of a communication op, else NULL.
-  collective_kind STRING,
-  -- hlo_category stat.
-  hlo_category STRING,
-  -- hlo_module stat.
-  hlo_module STRING,
-  -- program_id stat: its value_type.
-  program_id_type STRING,
-  -- Its int_value.
-  program_id_int LONG,
-  -- Its real_value.
-  program_id_real DOUBLE,
-  -- The name stack: the tf_op stat (one of `XlaModule` defers to the name
-  -- stat).
-  tf_op STRING,
-  -- Region path (xplane_scope_path(tf_op, name)).
-  scope_path STRING,
-  -- source, source_file or file_name stat.
-  source_file STRING,
-  -- Shape signature of the long name (xplane_shape_signature).
-  shape_signature STRING,
-  -- flops stat: its value_type.
-  flops_type STRING,
-  -- Its int_value.
-  flops_int LONG,
-  -- Its real_value.
-  flops_real DOUBLE,
-  -- bytes_accessed stat: its value_type.
-  bytes_accessed_type STRING,
-  -- Its int_value.
-  bytes_accessed_int LONG,
-  -- Its real_value.
-  bytes_accessed_real DOUBLE,
-  -- Exact start in ps.
-  start_ps LONG,
-  -- Exact duration in ps.
-  dur_ps LONG,
-  -- Exact end in ps.
-  end_ps LONG,
-  -- Exclusive time in ps.
-  self_ps LONG,
-  -- Idle time before this op on its track when it is a gap marker, else 0.
-  gap_before_ps LONG,
-  -- For a marker: op_id of the op where work resumes.
-  gap_payload_op_id LONG,
-  -- For a marker: name of that op.
-  gap_payload_name STRING,
-  -- device_offset_ps stat (TPU device clock).
-  device_offset_ps_type STRING,
-  -- Its int_value.
-  device_offset_ps_int LONG,
-  -- Its real_value.
-  device_offset_ps_real DOUBLE,
-  -- device_duration_ps stat: its value_type.
-  device_duration_ps_type STRING,
-  -- Its int_value.
-  device_duration_ps_int LONG,
-  -- Its real_value.
-  device_duration_ps_real DOUBLE,
-  -- correlation_id stat: its value_type.
-  correlation_id_type STRING,
-  -- Its int_value.
-  correlation_id_int LONG,
-  -- Its real_value.
-  correlation_id_real DOUBLE,
-  -- The step the op belongs to (xplane_steps.step), NULL when none.
-  step LONG,
-  -- Effective stats as a JSON object.
-  stats STRING,
-  -- Start in ns.
-  ts TIMESTAMP,
-  -- Duration in ns.
-  dur DURATION,
-  -- The op's slice.
-  slice_id JOINID(slice.id),
-  -- Its thread (XPlane track).
-  utid JOINID(thread.id)
-) AS
-SELECT
-  b.plane_index,
-  b.plane_name,
-  b.line_index,
-  b.line_name,
-  b.event_index,
-  b.op_id,
-  b.name,
-  i.canonical_name,
-  i.long_name,
-  i.category,
-  CASE WHEN xplane_is_communication(b.name) THEN xplane_collective_kind(b.name) END AS collective_kind,
-  st.hlo_category,
-  st.hlo_module,
-  st.program_id_type,
-  st.program_id_int,
-  st.program_id_real,
-  i.tf_op,
-  i.scope_path,
-  st.source_file,
-  i.shape_signature,
-  st.flops_type,
-  st.flops_int,
-  st.flops_real,
-  st.bytes_accessed_type,
-  st.bytes_accessed_int,
-  st.bytes_accessed_real,
-  b.start_ps,
-  b.dur_ps,
-  b.end_ps,
-  b.self_ps,
-  CASE WHEN p.op_id IS NOT NULL THEN b.start_ps - b.prev_max_end ELSE 0 END AS gap_before_ps,
-  p.payload_op_id AS gap_payload_op_id,
-  pb.name AS gap_payload_name,
-  st.device_offset_ps_type,
-  st.device_offset_ps_int,
-  st.device_offset_ps_real,
-  st.device_duration_ps_type,
-  st.device_duration_ps_int,
-  st.device_duration_ps_real,
-  st.correlation_id_type,
-  st.correlation_id_int,
-  st.correlation_id_real,
-  os.step,
-  j.stats,
-  b.ts,
-  b.dur,
-  b.id AS slice_id,
-  b.utid
-FROM _xplane_op_base b
-JOIN _xplane_op_info i USING (op_id)
-LEFT JOIN _xplane_op_payload p USING (op_id)
-LEFT JOIN _xplane_op_base pb ON pb.op_id = p.payload_op_id
-LEFT JOIN _xplane_op_stat st ON st.arg_set_id = b.arg_set_id
-LEFT JOIN _xplane_op_stats_json j ON j.arg_set_id = b.arg_set_id
-LEFT JOIN _xplane_op_step os USING (op_id)
-ORDER BY b.op_id;
-
 -- The device ops: every column of the extension's xplane_ops, plus ts, dur,
--- slice_id and utid. A view over _xplane_ops, so that the numeric stats keep
--- their own type.
+-- slice_id and utid. A view (a table's column has one type; here a numeric
+-- stat keeps its own), computed when read: the joins are on op_id and
+-- arg_set_id, the sorted columns of the private tables, which trace
+-- processor looks up without a scan, and a column costs only where a query
+-- reads it (no table of the summary reads the stats, the costliest).
+--
+-- The stats only this view shows (hlo_category, hlo_module and the numeric
+-- ones: program_id, flops, bytes_accessed, device_offset_ps,
+-- device_duration_ps, correlation_id) are each the op's one arg of that key
+-- (trace processor keeps one per key), looked up when read; a numeric one
+-- as _xplane_num gives it.
+--
+-- stats: the effective stats of the op as a JSON object in the extension's
+-- format (every `debug.<stat>` arg in order; integers, uint64 as exact
+-- decimals, reals with 17 significant digits or null, strings escaped),
+-- from the op's own args (a lookup by arg_set_id). Strings are escaped by
+-- SQLite's json_quote (a function call per arg costs more than the rest
+-- together), which writes what xplane_json_string does except for U+0008
+-- and U+000C (json_quote: `\b`, `\f`; the extension: `\u0008`, `\u000c`):
+-- a string holding one goes through xplane_json_string. Checked on SQLite
+-- 3.40 (the shim) and trace processor's 3.54 for every character up to
+-- U+012C. The args are joined in their order (arg id) by group_concat over
+-- a subquery ordered by id (3.40 has no ORDER BY inside an aggregate);
+-- test_perfetto.sh and test_trace_processor.sh compare every stats object
+-- with the extension's.
 CREATE PERFETTO VIEW xplane_ops(
   -- XPlane index of the device plane.
   plane_index LONG,
@@ -321,40 +186,82 @@ CREATE PERFETTO VIEW xplane_ops(
   utid JOINID(thread.id)
 ) AS
 SELECT
-  plane_index,
-  plane_name,
-  line_index,
-  line_name,
-  event_index,
-  op_id,
-  name,
-  canonical_name,
-  long_name,
-  category,
-  collective_kind,
-  hlo_category,
-  hlo_module,
-  _xplane_num(program_id_type, program_id_int, program_id_real) AS program_id,
-  tf_op,
-  scope_path,
-  source_file,
-  shape_signature,
-  _xplane_num(flops_type, flops_int, flops_real) AS flops,
-  _xplane_num(bytes_accessed_type, bytes_accessed_int, bytes_accessed_real) AS bytes_accessed,
-  start_ps,
-  dur_ps,
-  end_ps,
-  self_ps,
-  gap_before_ps,
-  gap_payload_op_id,
-  gap_payload_name,
-  _xplane_num(device_offset_ps_type, device_offset_ps_int, device_offset_ps_real) AS device_offset_ps,
-  _xplane_num(device_duration_ps_type, device_duration_ps_int, device_duration_ps_real) AS device_duration_ps,
-  _xplane_num(correlation_id_type, correlation_id_int, correlation_id_real) AS correlation_id,
-  step,
-  stats,
-  ts,
-  dur,
-  slice_id,
-  utid
-FROM _xplane_ops;
+  b.plane_index,
+  b.plane_name,
+  b.line_index,
+  b.line_name,
+  b.event_index,
+  b.op_id,
+  b.name,
+  i.canonical_name,
+  i.long_name,
+  i.category,
+  CASE WHEN xplane_is_communication(b.name) THEN xplane_collective_kind(b.name) END AS collective_kind,
+  (SELECT a.string_value FROM args a WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.hlo_category'
+     AND a.value_type = 'string' AND a.string_value != '') AS hlo_category,
+  (SELECT a.string_value FROM args a WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.hlo_module'
+     AND a.value_type = 'string' AND a.string_value != '') AS hlo_module,
+  (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
+   WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.program_id') AS program_id,
+  i.tf_op,
+  i.scope_path,
+  st.source_file,
+  i.shape_signature,
+  (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
+   WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.flops') AS flops,
+  (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
+   WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.bytes_accessed') AS bytes_accessed,
+  b.start_ps,
+  b.dur_ps,
+  b.end_ps,
+  b.self_ps,
+  CASE WHEN p.op_id IS NOT NULL THEN b.start_ps - b.prev_max_end ELSE 0 END AS gap_before_ps,
+  p.payload_op_id AS gap_payload_op_id,
+  pb.name AS gap_payload_name,
+  (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
+   WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.device_offset_ps') AS device_offset_ps,
+  (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
+   WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.device_duration_ps') AS device_duration_ps,
+  (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
+   WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.correlation_id') AS correlation_id,
+  os.step,
+  (
+    SELECT '{' || coalesce(group_concat(kv, ','), '') || '}'
+    FROM (
+      SELECT
+        '"' || replace(replace(substr(a.key, 7), '\', '\\'), '"', '\"') || '":' ||
+          CASE a.value_type
+            WHEN 'int' THEN a.int_value
+            WHEN 'uint' THEN xplane_uint64(a.int_value)
+            WHEN 'real' THEN
+              CASE WHEN a.real_value IS NULL OR abs(a.real_value) > 1.7976931348623157e308 THEN 'null'
+                   ELSE _xplane_g17(a.real_value) END
+            ELSE
+              CASE
+                WHEN a.string_value IS NULL THEN NULL
+                WHEN instr(a.string_value, char(8)) > 0 OR instr(a.string_value, char(12)) > 0
+                  THEN xplane_json_string(a.string_value)
+                ELSE json_quote(a.string_value)
+              END
+          END AS kv
+      FROM args a
+      WHERE a.arg_set_id = b.arg_set_id
+        AND a.key GLOB 'debug.*'
+        AND a.key NOT IN ('debug.xplane_plane_index', 'debug.xplane_line_index', 'debug.xplane_event_index',
+                          'debug.xplane_start_ps', 'debug.xplane_dur_ps', 'debug.xplane_parent_line_index',
+                          'debug.xplane_parent_event_index', 'debug.xplane_metadata_id',
+                          'debug.xplane_metadata_name', 'debug.xplane_line_id', 'debug.xplane_line_display_name')
+      ORDER BY a.id
+    )
+  ) AS stats,
+  b.ts,
+  b.dur,
+  b.id AS slice_id,
+  b.utid
+FROM _xplane_op_base b
+JOIN _xplane_op_info i USING (op_id)
+LEFT JOIN _xplane_op_payload p USING (op_id)
+LEFT JOIN _xplane_op_base pb ON pb.op_id = p.payload_op_id
+LEFT JOIN _xplane_op_stat st ON st.arg_set_id = b.arg_set_id
+LEFT JOIN _xplane_op_step os USING (op_id)
+ORDER BY b.op_id;

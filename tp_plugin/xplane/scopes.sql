@@ -73,17 +73,24 @@ WITH
   -- (MATERIALIZED: SQLite indexes the copy of the prefixes for the lookup per
   -- op, where it would scan the table of trace processor; region is read twice)
   prefix AS MATERIALIZED (SELECT path, parts, prefix, d, parent FROM _xplane_scope_prefix),
+  -- (the ops summed per region path first, then spread over its prefixes:
+  -- a row per path and prefix, not per op and prefix)
+  per_path AS MATERIALIZED (
+    SELECT i.scope_path AS path, i.scope_parts AS parts, count(*) AS n, sum(max(0, b.self_ps)) AS self_ps
+    FROM _xplane_op_info i
+    JOIN _xplane_op_base b USING (op_id)
+    GROUP BY i.scope_path, i.scope_parts
+  ),
   region AS MATERIALIZED (
     SELECT
       p.prefix AS scope_path,
       min(p.d) AS depth,
       min(p.parent) AS parent,
-      count(*) AS count,
-      sum(max(0, b.self_ps)) AS inclusive_ps,
-      sum(CASE WHEN p.d = p.parts THEN max(0, b.self_ps) ELSE 0 END) AS exclusive_ps
-    FROM _xplane_op_info i
-    JOIN _xplane_op_base b USING (op_id)
-    JOIN prefix p ON p.path = i.scope_path AND p.parts = i.scope_parts
+      sum(o.n) AS count,
+      sum(o.self_ps) AS inclusive_ps,
+      sum(CASE WHEN p.d = p.parts THEN o.self_ps ELSE 0 END) AS exclusive_ps
+    FROM per_path o
+    JOIN prefix p ON p.path = o.path AND p.parts = o.parts
     GROUP BY p.prefix
   ),
   kids AS (

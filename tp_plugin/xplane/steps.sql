@@ -176,10 +176,13 @@ WITH
   latest AS (
     SELECT op_id, k, t, max(r) OVER (PARTITION BY k ORDER BY t, kind ROWS UNBOUNDED PRECEDING) AS r
     FROM timeline
-  )
+  ),
+  -- (a MATERIALIZED copy: SQLite indexes it on (k, r) for the lookup per op,
+  -- where it would scan the table of trace processor)
+  marker AS MATERIALIZED (SELECT k, r, mid, start_ps, dur_ps FROM _xplane_step_marker)
 SELECT l.op_id, m.mid
 FROM latest l
-JOIN _xplane_step_marker m ON m.k = l.k AND m.r = l.r
+JOIN marker m ON m.k = l.k AND m.r = l.r
 WHERE l.op_id IS NOT NULL AND l.t < m.start_ps + m.dur_ps
 ORDER BY l.op_id;
 

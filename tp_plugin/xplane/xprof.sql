@@ -1,263 +1,20 @@
 -- xplane.xprof: the xprof-style tables of the extension that a converted
 -- trace can hold, with the extension's columns and meanings
 -- (schema/TABLES.md; the package's tables have no file, run, host columns):
--- xplane_op_regions (the summary's device_op_region_aggregates),
--- xplane_hlo_op_paths (always empty here), xplane_memory /
--- xplane_memory_peaks, xplane_devices, xplane_hlo_stats (the roofline) and
--- xplane_kernel_stats. The device facts come from the converter's
--- `xplane.plane` records (one per plane, carrying its plane stats:
--- tp_plugin/pf_model.h); kernel launch configurations from a PerfettoSQL
--- parser of the kernel_details stat. Not here: xplane_hlo_instructions (an
--- HLO proto file, not trace data).
+-- xplane_memory / xplane_memory_peaks, xplane_devices,
+-- xplane_hlo_stats (the roofline) and xplane_kernel_stats (xprof's
+-- xplane_op_regions and xplane_hlo_op_paths: module xplane.regions). The device facts
+-- come from the converter's `xplane.plane` records (one per plane, carrying
+-- its plane stats: tp_plugin/pf_model.h); kernel launch configurations from
+-- a PerfettoSQL parser of the kernel_details stat. Not here:
+-- xplane_hlo_instructions (an HLO proto file, not trace data).
 --
 --   INCLUDE PERFETTO MODULE xplane.xprof;
---   SELECT region_path, name, count, self_ps FROM xplane_op_regions ORDER BY self_ps DESC LIMIT 10;
---
--- Region windows are the analysis events that are not device ops and whose
--- region path (xplane_scope_path of their effective tf_op and name) is not
--- the fallback (one part equal to the canonical name). A device op belongs
--- to the window open at its midpoint (start + dur/2; windows are closed
--- intervals) with the greatest depth, then the shortest duration, then the
--- greatest path; ops outside every window are not counted. Times are
--- doubled so midpoints stay integers.
+--   SELECT name, op_name, count, total_ps FROM xplane_kernel_stats ORDER BY total_ps DESC LIMIT 10;
 
 INCLUDE PERFETTO MODULE xplane.rules;
-INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
-
--- The analysis events that are not device ops (the candidate windows).
-CREATE PERFETTO TABLE _xplane_window_event(
-  -- Arg set of the event.
-  arg_set_id ARGSETID,
-  -- Event name.
-  name STRING,
-  -- Exact start in ps.
-  start_ps LONG,
-  -- Exact end in ps.
-  end_ps LONG,
-  -- Exact duration in ps.
-  dur_ps LONG
-) AS
-WITH
-  -- (the line rule once per distinct line, not per event)
-  other_line AS MATERIALIZED (
-    SELECT plane_name, line_name
-    FROM (SELECT DISTINCT plane_name, line_name FROM xplane_analysis_event)
-    WHERE NOT xplane_is_device_op_line(plane_name, line_name)
-  )
-SELECT e.arg_set_id, e.name, e.start_ps, e.end_ps, e.dur_ps
-FROM xplane_analysis_event e
-JOIN other_line l ON l.plane_name IS e.plane_name AND l.line_name IS e.line_name
-ORDER BY e.arg_set_id;
-
--- The effective tf_op of each analysis event that is not a device op.
-CREATE PERFETTO TABLE _xplane_window_tf(
-  -- Arg set of the event.
-  arg_set_id LONG,
-  -- Its effective tf_op (NULL for none).
-  tf_op STRING
-) AS
-SELECT
-  arg_set_id,
-  xplane_effective_tf_op(
-    max(CASE WHEN key = 'debug.tf_op' AND value_type = 'string' AND string_value != '' THEN string_value END),
-    max(CASE WHEN key = 'debug.name' AND value_type = 'string' AND string_value != '' THEN string_value END)
-  ) AS tf_op
--- (one arg per key in an arg set: trace processor keeps the last value)
-FROM args
-WHERE key IN ('debug.tf_op', 'debug.name')
-  AND arg_set_id IN (SELECT arg_set_id FROM _xplane_window_event)
-GROUP BY arg_set_id
-ORDER BY arg_set_id;
-
--- The region path of each distinct (tf_op, name) of those events, as
--- `<parts>:<path>` (_xplane_scope).
-CREATE PERFETTO TABLE _xplane_window_scope(
-  -- The effective tf_op ('' for none).
-  tf STRING,
-  -- The event name.
-  name STRING,
-  -- _xplane_scope of the two.
-  s STRING,
-  -- xplane_canonical_name(name).
-  canonical_name STRING
-) AS
-SELECT tf, name, _xplane_scope(nullif(tf, ''), name) AS s, xplane_canonical_name(name) AS canonical_name
-FROM (
-  SELECT DISTINCT coalesce(t.tf_op, '') AS tf, e.name
-  FROM _xplane_window_event e
-  LEFT JOIN _xplane_window_tf t USING (arg_set_id)
-);
-
--- The region windows.
-CREATE PERFETTO TABLE _xplane_region_window(
-  -- Start, doubled (ps * 2).
-  start2 LONG,
-  -- End, doubled.
-  end2 LONG,
-  -- Duration in ps.
-  dur_ps LONG,
-  -- The region path.
-  path STRING,
-  -- Its number of parts.
-  depth LONG
-) AS
-WITH
-  -- (a MATERIALIZED copy: SQLite indexes it for the lookup below)
-  scope AS MATERIALIZED (SELECT tf, name, s, canonical_name FROM _xplane_window_scope)
-SELECT start2, end2, dur_ps, path, depth
-FROM (
-  SELECT
-    e.start_ps * 2 AS start2,
-    e.end_ps * 2 AS end2,
-    e.dur_ps,
-    substr(sc.s, instr(sc.s, ':') + 1) AS path,
-    CAST(substr(sc.s, 1, instr(sc.s, ':') - 1) AS INT) AS depth,
-    sc.canonical_name
-  FROM _xplane_window_event e
-  LEFT JOIN _xplane_window_tf t USING (arg_set_id)
-  JOIN scope sc ON sc.tf = coalesce(t.tf_op, '') AND sc.name = e.name
-)
-WHERE NOT (depth = 1 AND path = canonical_name);
-
--- The windows by time bucket: the doubled time line from the first window
--- start cut into about as many buckets as there are windows, each window
--- listed in every bucket it touches, so an op meets only the windows of its
--- midpoint's bucket (an equality join) instead of all of them.
-CREATE PERFETTO TABLE _xplane_window_bucket(
-  -- Bucket number.
-  bucket LONG,
-  -- Window start, doubled.
-  start2 LONG,
-  -- Window end, doubled.
-  end2 LONG,
-  -- Window duration in ps.
-  dur_ps LONG,
-  -- Window path.
-  path STRING,
-  -- Its number of parts.
-  depth LONG
-) AS
-WITH RECURSIVE
-  grid(t0, width) AS (
-    SELECT min(start2), max(1, (max(end2) - min(start2)) / count(*) + 1) FROM _xplane_region_window
-  ),
-  spread(bucket, last, start2, end2, dur_ps, path, depth) AS (
-    SELECT (w.start2 - g.t0) / g.width, (w.end2 - g.t0) / g.width, w.start2, w.end2, w.dur_ps, w.path, w.depth
-    FROM _xplane_region_window w, grid g
-    UNION ALL
-    SELECT bucket + 1, last, start2, end2, dur_ps, path, depth FROM spread WHERE bucket < last
-  )
-SELECT bucket, start2, end2, dur_ps, path, depth FROM spread ORDER BY bucket;
-
--- Each device op with the best window open at its midpoint, in sweep order
--- (midpoint, then op id).
-CREATE PERFETTO TABLE _xplane_op_window(
-  -- The op.
-  op_id LONG,
-  -- Its position in the sweep, from 1.
-  seq LONG,
-  -- The window's path.
-  path STRING,
-  -- The window's number of parts.
-  depth LONG
-) AS
-WITH
-  grid(t0, width) AS (
-    SELECT min(start2), max(1, (max(end2) - min(start2)) / count(*) + 1) FROM _xplane_region_window
-  ),
-  op(op_id, mid2, bucket) AS (
-    SELECT o.op_id, o.start_ps * 2 + o.dur_ps, (o.start_ps * 2 + o.dur_ps - g.t0) / g.width
-    FROM _xplane_op_base o, grid g
-    WHERE o.start_ps * 2 + o.dur_ps >= g.t0
-  ),
-  ranked AS (
-    SELECT op.op_id, op.mid2, w.path, w.depth,
-           row_number() OVER (PARTITION BY op.op_id ORDER BY w.depth DESC, w.dur_ps ASC, w.path DESC) AS r
-    FROM op
-    JOIN _xplane_window_bucket w ON w.bucket = op.bucket
-    WHERE w.start2 <= op.mid2 AND w.end2 >= op.mid2
-  )
-SELECT op_id, row_number() OVER (ORDER BY mid2, op_id) AS seq, path, depth
-FROM ranked
-WHERE r = 1;
-
--- Device ops by the region window they ran under and their name.
-CREATE PERFETTO TABLE xplane_op_regions(
-  -- The window's region path (parts joined with `=>`).
-  region_path STRING,
-  -- Its number of parts.
-  depth LONG,
-  -- Op name.
-  name STRING,
-  -- xplane_canonical_name(name).
-  canonical_name STRING,
-  -- xplane_op_category(name).
-  category STRING,
-  -- Ops counted.
-  count LONG,
-  -- Their summed duration in ps.
-  total_ps LONG,
-  -- Their summed exclusive time in ps.
-  self_ps LONG,
-  -- The most frequent non-empty shape signature (ties: first counted).
-  shape_signature STRING,
-  -- Op id of the first op counted.
-  first_op_id LONG
-) AS
-WITH
-  -- (MATERIALIZED: each is read several times, and SQLite indexes a
-  -- materialized CTE for the lookups below; trace processor's tables it cannot)
-  counted AS MATERIALIZED (
-    SELECT w.path, w.depth, w.seq, b.op_id, b.name, b.dur_ps, b.self_ps, i.shape_signature
-    FROM _xplane_op_window w
-    JOIN _xplane_op_base b USING (op_id)
-    JOIN _xplane_op_info i USING (op_id)
-  ),
-  shapes AS MATERIALIZED (
-    SELECT path, name, shape_signature,
-           row_number() OVER (PARTITION BY path, name ORDER BY count(*) DESC, min(seq)) AS r
-    FROM counted
-    WHERE coalesce(shape_signature, '') != ''
-    GROUP BY path, name, shape_signature
-  ),
-  firsts AS MATERIALIZED (
-    SELECT path, name, op_id AS first_op_id, depth
-    FROM (SELECT path, name, op_id, depth, row_number() OVER (PARTITION BY path, name ORDER BY seq) AS r
-          FROM counted)
-    WHERE r = 1
-  )
-SELECT
-  c.path AS region_path,
-  (SELECT f.depth FROM firsts f WHERE f.path = c.path AND f.name = c.name) AS depth,
-  c.name,
-  xplane_canonical_name(c.name) AS canonical_name,
-  xplane_op_category(c.name) AS category,
-  count(*) AS count,
-  sum(c.dur_ps) AS total_ps,
-  sum(max(0, c.self_ps)) AS self_ps,
-  (SELECT s.shape_signature FROM shapes s WHERE s.path = c.path AND s.name = c.name AND s.r = 1) AS shape_signature,
-  (SELECT f.first_op_id FROM firsts f WHERE f.path = c.path AND f.name = c.name) AS first_op_id
-FROM counted c
-GROUP BY c.path, c.name
-ORDER BY self_ps DESC, total_ps DESC, region_path, name;
-
--- The extension's HLO-proto rewrite map (device-op name -> the path the
--- HloProto files beside the profile give it). A trace holds no HLO proto file,
--- so in trace processor it has no rows: the summary prints the profile's own
--- paths, as the reference does for a profile without HLO protos beside it.
-CREATE PERFETTO TABLE xplane_hlo_op_paths(
-  -- Device-op name.
-  name STRING,
-  -- Its kernel lookup name (gemm_fusion_dot_N, gemm_fusion_dot_general_N).
-  kernel STRING,
-  -- The jit(train_step)/...dot_general path.
-  tf_op_path STRING,
-  -- Votes for that path.
-  votes LONG
-) AS
-SELECT NULL AS name, NULL AS kernel, NULL AS tf_op_path, NULL AS votes WHERE 0;
 
 -- The allocator events of the trace (xplane_memory of the extension, the
 -- same rows and columns): slices named MemoryAllocation / MemoryDeallocation
@@ -575,6 +332,12 @@ ORDER BY plane_index;
 CREATE PERFETTO TABLE _xplane_xprof_op_arg(
   -- Arg set of the op.
   arg_set_id ARGSETID,
+  -- hlo_category text.
+  hlo_category STRING,
+  -- flops as a double.
+  flops DOUBLE,
+  -- bytes_accessed as a double.
+  bytes_accessed DOUBLE,
   -- model_flops as a double.
   model_flops DOUBLE,
   -- kernel_details text.
@@ -585,6 +348,11 @@ CREATE PERFETTO TABLE _xplane_xprof_op_arg(
   level0 STRING
 ) AS
 SELECT arg_set_id,
+  max(CASE WHEN key = 'debug.hlo_category' AND value_type = 'string' AND string_value != '' THEN string_value END)
+    AS hlo_category,
+  max(CASE WHEN key = 'debug.flops' THEN _xplane_stat_real(value_type, int_value, real_value) END) AS flops,
+  max(CASE WHEN key = 'debug.bytes_accessed' THEN _xplane_stat_real(value_type, int_value, real_value) END)
+    AS bytes_accessed,
   max(CASE WHEN key = 'debug.model_flops' THEN _xplane_stat_real(value_type, int_value, real_value) END) AS model_flops,
   max(CASE WHEN key = 'debug.kernel_details' AND value_type = 'string' AND string_value != '' THEN string_value END)
     AS kernel_details,
@@ -595,7 +363,8 @@ FROM (
          row_number() OVER (PARTITION BY a.arg_set_id, a.key ORDER BY a.id DESC) AS last
   FROM args a
   JOIN _xplane_op_base b USING (arg_set_id)
-  WHERE a.key IN ('debug.model_flops', 'debug.kernel_details', 'debug.hlo_op', 'debug.level 0')
+  WHERE a.key IN ('debug.hlo_category', 'debug.flops', 'debug.bytes_accessed', 'debug.model_flops',
+                  'debug.kernel_details', 'debug.hlo_op', 'debug.level 0')
 )
 WHERE last = 1
 GROUP BY arg_set_id;
@@ -623,16 +392,15 @@ CREATE PERFETTO TABLE _xplane_roofline_op(
   -- The device's peak bytes/s when it has both peaks.
   peak_bw DOUBLE
 ) AS
-SELECT b.op_id, b.name, b.dur_ps, max(0, b.self_ps) AS self_ps, st.hlo_category AS category,
-  _xplane_stat_real(st.flops_type, st.flops_int, st.flops_real) AS flops,
+SELECT b.op_id, b.name, b.dur_ps, max(0, b.self_ps) AS self_ps, x.hlo_category AS category,
+  x.flops,
   x.model_flops,
-  _xplane_stat_real(st.bytes_accessed_type, st.bytes_accessed_int, st.bytes_accessed_real) AS bytes,
+  x.bytes_accessed AS bytes,
   CASE WHEN d.peak_flops_per_s IS NOT NULL AND d.peak_bw_bytes_per_s IS NOT NULL THEN d.peak_flops_per_s END
     AS peak_flops,
   CASE WHEN d.peak_flops_per_s IS NOT NULL AND d.peak_bw_bytes_per_s IS NOT NULL THEN d.peak_bw_bytes_per_s END
     AS peak_bw
 FROM _xplane_op_base b
-LEFT JOIN _xplane_op_stat st USING (arg_set_id)
 LEFT JOIN _xplane_xprof_op_arg x USING (arg_set_id)
 LEFT JOIN _xplane_device d USING (upid);
 

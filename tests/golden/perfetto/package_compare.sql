@@ -107,6 +107,7 @@ INCLUDE PERFETTO MODULE xplane.aggregates;
 INCLUDE PERFETTO MODULE xplane.breakdown;
 INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.xprof;
+INCLUDE PERFETTO MODULE xplane.regions;
 
 CREATE TEMP TABLE p_ops AS
 SELECT op_id, plane_index, plane_name, line_index, line_name, event_index, name, canonical_name, long_name,
