@@ -6,7 +6,7 @@
 # cache's identity of hard links and its counting of the aggregates (item 16),
 # and Ctrl-C in xplane2perfetto.
 #
-#   bash tests/hostile/edges.sh [CASE ...]   (depth utf8 oom 14 6 16 sigint; run by tests/test_hostile.sh)
+#   bash tests/hostile/edges.sh [CASE ...]   (depth utf8 oom fn 14 6 16 sigint; run by tests/test_hostile.sh)
 #
 # Every input is built here under a temporary directory (tests/hostile/xspace.py,
 # tools/xplane_gen, Python for JSON). Expected values come from elsewhere than
@@ -158,6 +158,69 @@ if run oom; then
   unset XPLANE_FAIL_ALLOC_ABOVE
   expect_out "oom: the same queries without the limit" "10000|100000|100000|3000" \
     "SELECT (SELECT length(stats) > 0 FROM xplane_events('$TMP/st.xplane.pb')) * 10000, (SELECT count(self_ps) FROM xplane_events('$TMP/ops.xplane.pb')), (SELECT count(*) FROM xplane_ops('$TMP/ops.xplane.pb')), (SELECT count(*) FROM xplane_planes('$TMP/pl.xplane.pb'))"
+fi
+
+# ---- items 14/17: errors of the SQL functions name the function ------------
+# SQLite tells a function nothing about its own name; the registration passes
+# it. Out of memory: XPLANE_FAIL_ALLOC_ABOVE=262144 refuses the result buffer
+# of a 400,000-byte output and the arrays of a 40,000-row window partition.
+# Too big: the connection's length limit (.limit length 100) below a result.
+# The shell ends the message with the code: SQLITE_NOMEM 7, SQLITE_TOOBIG 18.
+# Before: "out of memory (7)" and "string or blob too big (18)", no name.
+if run fn; then
+  A400="printf('%.*c', 400000, 'a')"
+  W40="WITH RECURSIVE t(ts) AS (SELECT 0 UNION ALL SELECT ts + 10 FROM t WHERE ts < 399990)"
+  export XPLANE_FAIL_ALLOC_ABOVE=262144
+  for f in "xplane_canonical_name($A400)" "xplane_scope_path($A400, 'x')" \
+           "xplane_shape_signature('f32[' || printf('%.*c', 400000, '1') || ']')" \
+           "xplane_json_pretty('[' || printf('%.*c', 400000, '1') || ']')"; do
+    expect_err "fn: ${f%%(*}: out of memory names the function (7)" "Error: stepping, ${f%%(*}: out of memory (7)" \
+      "SELECT length($f)"
+  done
+  for f in "xplane_self_ps(ts, 5)" "xplane_gap_ps(ts, 5)" "xplane_gap_payload(ts, 5, 'op')"; do
+    expect_err "fn: ${f%%(*} over 40,000 rows: out of memory names the function (7)" \
+      "Error: stepping, ${f%%(*}: out of memory (7)" \
+      "$W40 SELECT count(v) FROM (SELECT $f OVER (ORDER BY ts ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS v FROM t)"
+  done
+  unset XPLANE_FAIL_ALLOC_ABOVE
+  # (hand counts: a scope path of one part is that part; the shape signature
+  # is the digits; pretty JSON adds 2 newlines and 4 spaces; 40,000 rows of
+  # 5 ps 10 ps apart: self 5 each, a gap of 5 before all but the first, and
+  # each of those has a payload)
+  expect_out "fn: the same without the limit" "400000|400000|400000|400006"$'\n'"200000|199995|39999" \
+    "SELECT length(xplane_canonical_name($A400)) || '|' || length(xplane_scope_path($A400, 'x')) || '|' || length(xplane_shape_signature('f32[' || printf('%.*c', 400000, '1') || ']')) || '|' || length(xplane_json_pretty('[' || printf('%.*c', 400000, '1') || ']'))" \
+    "$W40, s AS (SELECT xplane_self_ps(ts, 5) OVER w AS self, xplane_gap_ps(ts, 5) OVER w AS gap, xplane_gap_payload(ts, 5, 'op') OVER w AS pay FROM t WINDOW w AS (ORDER BY ts ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)) SELECT sum(self) || '|' || sum(gap) || '|' || count(pay) FROM s"
+  lim="the text would be longer than SQLite's length limit (100 bytes) (18)"
+  expect_err "fn: xplane_json_pretty past the length limit names the function (18)" \
+    "Error: stepping, xplane_json_pretty: $lim" ".limit length 100" "SELECT xplane_json_pretty('[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]')"
+  expect_err "fn: xplane_format past the length limit names the function (18)" \
+    "Error: stepping, xplane_format: $lim" ".limit length 100" "SELECT xplane_format(1e300, '.40f')"
+  # the same codes and texts through another client (Python's sqlite3 module;
+  # it cannot load the instrumented extension)
+  if ((SANITIZED)); then echo "SKIP fn: Python (the sanitizer build)"; else
+    got=$(XPLANE_FAIL_ALLOC_ABOVE=262144 /usr/bin/python3 - "$EXT" <<'PYEOF' 2>&1
+import sqlite3, sys
+c = sqlite3.connect(":memory:")
+c.enable_load_extension(True)
+c.load_extension(sys.argv[1])
+c.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, 100)
+try:
+    c.execute("SELECT xplane_format(1e300, '.40f')").fetchall()
+    print("no error")
+except sqlite3.Error as e:
+    print(e.sqlite_errorcode, e.sqlite_errorname, str(e))
+c.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, 1000000)
+try:  # Python turns SQLITE_NOMEM into MemoryError (the text is not passed on)
+    c.execute("SELECT length(xplane_canonical_name(printf('%.*c', 400000, 'a')))").fetchall()
+    print("no error")
+except MemoryError:
+    print("MemoryError")
+PYEOF
+)
+    want="18 SQLITE_TOOBIG xplane_format: the text would be longer than SQLite's length limit (100 bytes)"$'\n'"MemoryError"
+    if [[ $got == "$want" ]]; then ok "fn: Python sees SQLITE_TOOBIG with the text, SQLITE_NOMEM as MemoryError"; else
+      bad "fn: Python: want '$want', got '$got'"; fi
+  fi
 fi
 
 # ---- item 14: a 600 MiB stat -----------------------------------------------
