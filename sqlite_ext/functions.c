@@ -23,11 +23,14 @@
 **                                value (NULL, text: all SQL can give) clears it
 **
 ** Pure functions are SQLITE_DETERMINISTIC|SQLITE_INNOCUOUS; the ones that
-** touch connection state are SQLITE_DIRECTONLY.
+** touch connection state are SQLITE_DIRECTONLY. Their user data is the
+** connection's cache, so each names itself in its errors (one C function per
+** SQL name here), e.g. "xplane_use: out of memory" (result.h).
 */
 #include "functions.h"
 
 #include "discover.h"
+#include "result.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -67,7 +70,7 @@ static void fn_cache_stats(sqlite3_context *ctx, int argc, sqlite3_value **argv)
                             (long long)st.entries, (long long)st.opens, (long long)st.hits, (long long)st.bytes,
                             (long long)st.budget, (long long)st.peak_bytes, (long long)st.pf_imports);
   if (!z) {
-    sqlite3_result_error_nomem(ctx);
+    xp_result_error_at(ctx, SQLITE_NOMEM, "xplane_cache_stats");
     return;
   }
   sqlite3_result_text(ctx, z, -1, sqlite3_free);
@@ -110,7 +113,7 @@ static void fn_use(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     xp_filelist files;
     char *err = NULL;
     if (!path) {
-      sqlite3_result_error_nomem(ctx);
+      xp_result_error_at(ctx, SQLITE_NOMEM, "xplane_use");
       return;
     }
     if (!xp_discover(path, &files, &err)) {
@@ -123,7 +126,7 @@ static void fn_use(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     int n = files.n;
     xp_filelist_free(&files);
     if (!xp_cache_set_default_path(c, path)) {
-      sqlite3_result_error_nomem(ctx);
+      xp_result_error_at(ctx, SQLITE_NOMEM, "xplane_use");
       return;
     }
     sqlite3_result_int(ctx, n);

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "functions.h"
+#include "result.h"
 #include "interrupt.h"
 #include "pf_export.h"
 
@@ -44,6 +45,10 @@ static void to_perfetto(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                {"merged", {PF_FORMAT_PROTO, 1, 0, NULL}},
                {"json", {PF_FORMAT_JSON, 0, 0, NULL}},
                {"json_merged", {PF_FORMAT_JSON, 1, 0, NULL}}};
+  if ((!in && sqlite3_value_type(argv[0]) != SQLITE_NULL) || (!out && sqlite3_value_type(argv[1]) != SQLITE_NULL)) {
+    xp_result_error_at(ctx, SQLITE_NOMEM, "xplane_to_perfetto");
+    return;
+  }
   if (!in || !out) {
     sqlite3_result_error(ctx, "xplane_to_perfetto(path, out_path [, mode]): path and out_path must not be NULL", -1);
     return;
@@ -95,7 +100,7 @@ static void to_perfetto(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   if (!done) {
     if (err) sqlite3_result_error(ctx, err, -1);
-    else sqlite3_result_error_nomem(ctx);
+    else xp_result_error_at(ctx, SQLITE_NOMEM, "xplane_to_perfetto");
     xp_free(err);
     return;
   }

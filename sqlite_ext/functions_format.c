@@ -15,7 +15,11 @@
 **                             (SQLITE_TOOBIG) is indentation past 8 times
 **                             the input + 1 MiB
 **
-** All three are deterministic and innocuous.
+** All three are deterministic and innocuous. Each registration passes the
+** function's SQL name as its user data: running out of memory, or a result
+** past the connection's length limit, is "<name>: out of memory"
+** (SQLITE_NOMEM) or "<name>: the text would be longer than SQLite's length
+** limit (<L> bytes)" (SQLITE_TOOBIG; result.h).
 */
 #include <math.h>
 #include <stdio.h>
@@ -90,7 +94,7 @@ static void fn_repr(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     case SQLITE_INTEGER: xp_buf_appendf(s, "%lld", sqlite3_value_int64(argv[0])); break;
     default: append_repr(s, sqlite3_value_double(argv[0])); break;
   }
-  xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+  xp_result_buf_at(ctx, s, XP_EMPTY_IS_TEXT, sqlite3_user_data(ctx));
 }
 
 /* Insert ',' every three digits of the integer part of a formatted number. */
@@ -108,6 +112,10 @@ static void append_grouped(xp_buf *out, const char *num) {
 static void fn_format(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
   const char *spec = (const char *)sqlite3_value_text(argv[1]);
+  if (!spec && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
+    xp_result_error_at(ctx, SQLITE_NOMEM, sqlite3_user_data(ctx));
+    return;
+  }
   if (!spec) spec = "";
   const char *p = spec;
   int group = 0, prec = -1;
@@ -141,7 +149,7 @@ static void fn_format(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   xp_buf *s = xp_buf_new();
   if (group) append_grouped(s, buf);
   else xp_buf_appendall(s, buf);
-  xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+  xp_result_buf_at(ctx, s, XP_EMPTY_IS_TEXT, sqlite3_user_data(ctx));
 }
 
 /* ---- JSON pretty printer ---- */
@@ -422,6 +430,10 @@ static void fn_json_pretty(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
   jp j;
   j.p = (const char *)sqlite3_value_text(argv[0]);
+  if (!j.p) {
+    xp_result_error_at(ctx, SQLITE_NOMEM, sqlite3_user_data(ctx));
+    return;
+  }
   j.end = j.p + sqlite3_value_bytes(argv[0]);
   j.err = NULL;
   j.depth = 0;
@@ -448,7 +460,7 @@ static void fn_json_pretty(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_free(msg);
     return;
   }
-  xp_result_buf(ctx, out, XP_EMPTY_IS_TEXT);
+  xp_result_buf_at(ctx, out, XP_EMPTY_IS_TEXT, sqlite3_user_data(ctx));
 }
 
 #define XP_PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
@@ -465,6 +477,6 @@ int xp_register_format_functions(sqlite3 *db) {
   };
   int rc = SQLITE_OK;
   for (size_t i = 0; rc == SQLITE_OK && i < sizeof(fns) / sizeof(fns[0]); i++)
-    rc = sqlite3_create_function(db, fns[i].name, fns[i].n_arg, XP_PURE, NULL, fns[i].fn, NULL, NULL);
+    rc = sqlite3_create_function(db, fns[i].name, fns[i].n_arg, XP_PURE, (void *)fns[i].name, fns[i].fn, NULL, NULL);
   return rc;
 }

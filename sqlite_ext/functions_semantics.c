@@ -15,6 +15,8 @@
 **   xplane_semantic_family(text)           attention_flash | fusion | copy | ... | other
 **
 ** NULL arguments are read as empty text. The rules are in semantics.c.
+** Each registration passes the function's SQL name as its user data, so an
+** out-of-memory or too-big error says "<name>: out of memory" (result.h).
 */
 #include <string.h>
 
@@ -24,87 +26,107 @@
 
 SQLITE_EXTENSION_INIT3
 
-static const char *arg_text(sqlite3_value *v, size_t *n) {
-  const char *z = (const char *)sqlite3_value_text(v);
-  *n = z ? (size_t)sqlite3_value_bytes(v) : 0;
-  return z ? z : "";
+/* Argument i as text (NULL as ''); 0, with ctx's result the error naming
+** the function, when SQLite cannot make the text (out of memory). */
+static int arg_text(sqlite3_context *ctx, sqlite3_value **argv, int i, const char **z, size_t *n) {
+  *z = (const char *)sqlite3_value_text(argv[i]);
+  *n = *z ? (size_t)sqlite3_value_bytes(argv[i]) : 0;
+  if (*z) return 1;
+  *z = "";
+  if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return 1;
+  xp_result_error_at(ctx, SQLITE_NOMEM, sqlite3_user_data(ctx));
+  return 0;
 }
 
 static void fn_canonical_name(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t n;
-  const char *z = arg_text(argv[0], &n);
+  const char *z;
+  if (!arg_text(ctx, argv, 0, &z, &n)) return;
   xp_buf *s = xp_buf_new();
   xp_canonical_name(s, z, n);
-  xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+  xp_result_buf_at(ctx, s, XP_EMPTY_IS_TEXT, sqlite3_user_data(ctx));
 }
 
 static void fn_op_category(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t n;
-  const char *z = arg_text(argv[0], &n);
+  const char *z;
+  if (!arg_text(ctx, argv, 0, &z, &n)) return;
   sqlite3_result_text(ctx, xp_op_category(z, n), -1, SQLITE_STATIC);
 }
 
 static void fn_event_category(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t pn, n;
-  const char *plane = arg_text(argv[0], &pn);
-  const char *z = arg_text(argv[1], &n);
+  const char *plane;
+  if (!arg_text(ctx, argv, 0, &plane, &pn)) return;
+  const char *z;
+  if (!arg_text(ctx, argv, 1, &z, &n)) return;
   sqlite3_result_text(ctx, xp_event_category(plane, pn, z, n), -1, SQLITE_STATIC);
 }
 
 static void fn_is_communication(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t n;
-  const char *z = arg_text(argv[0], &n);
+  const char *z;
+  if (!arg_text(ctx, argv, 0, &z, &n)) return;
   sqlite3_result_int(ctx, xp_is_communication(z, n));
 }
 
 static void fn_is_stall(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t n;
-  const char *z = arg_text(argv[0], &n);
+  const char *z;
+  if (!arg_text(ctx, argv, 0, &z, &n)) return;
   sqlite3_result_int(ctx, xp_is_stall(z, n));
 }
 
 static void fn_collective_kind(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t n;
-  const char *z = arg_text(argv[0], &n);
+  const char *z;
+  if (!arg_text(ctx, argv, 0, &z, &n)) return;
   sqlite3_result_text(ctx, xp_collective_kind(z, n), -1, SQLITE_STATIC);
 }
 
 static void fn_marker_like(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t n;
-  const char *z = arg_text(argv[0], &n);
+  const char *z;
+  if (!arg_text(ctx, argv, 0, &z, &n)) return;
   sqlite3_result_int(ctx, xp_marker_like_n(z, n));
 }
 
 static void fn_scope_path(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t tn, n;
-  const char *tf = arg_text(argv[0], &tn);
-  const char *z = arg_text(argv[1], &n);
+  const char *tf;
+  if (!arg_text(ctx, argv, 0, &tf, &tn)) return;
+  const char *z;
+  if (!arg_text(ctx, argv, 1, &z, &n)) return;
   int depth = argc > 2 ? sqlite3_value_int(argv[2]) : 0;
   if (depth < 0) depth = 0;
   xp_buf *s = xp_buf_new();
   xp_scope_path(s, tf, tn, z, n, depth);
-  xp_result_buf(ctx, s, XP_EMPTY_IS_TEXT);
+  xp_result_buf_at(ctx, s, XP_EMPTY_IS_TEXT, sqlite3_user_data(ctx));
 }
 
 static void fn_shape_signature(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t n;
-  const char *z = arg_text(argv[0], &n);
+  const char *z;
+  if (!arg_text(ctx, argv, 0, &z, &n)) return;
   xp_buf *s = xp_buf_new();
   xp_shape_signature(s, z, n);
-  xp_result_buf(ctx, s, XP_EMPTY_IS_NULL);
+  xp_result_buf_at(ctx, s, XP_EMPTY_IS_NULL, sqlite3_user_data(ctx));
 }
 
 static void fn_flop_proxy(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t fn, n;
-  const char *family = arg_text(argv[0], &fn);
-  const char *sig = arg_text(argv[1], &n);
+  const char *family;
+  if (!arg_text(ctx, argv, 0, &family, &fn)) return;
+  const char *sig;
+  if (!arg_text(ctx, argv, 1, &sig, &n)) return;
   double v = xp_flop_proxy(family, sig, n);
   if (v > 0) sqlite3_result_double(ctx, v);
 }
 
 static void fn_semantic_family(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t n;
-  const char *z = arg_text(argv[0], &n);
+  const char *z;
+  if (!arg_text(ctx, argv, 0, &z, &n)) return;
   sqlite3_result_text(ctx, xp_semantic_family(z, n), -1, SQLITE_STATIC);
 }
 
@@ -133,6 +155,6 @@ int xp_register_semantic_functions(sqlite3 *db) {
   int rc = SQLITE_OK;
   for (size_t i = 0; rc == SQLITE_OK && i < sizeof(xp_semantic_functions) / sizeof(xp_semantic_functions[0]); i++)
     rc = sqlite3_create_function(db, xp_semantic_functions[i].name, xp_semantic_functions[i].n_arg, XP_PURE,
-                                 NULL, xp_semantic_functions[i].fn, NULL, NULL);
+                                 (void *)xp_semantic_functions[i].name, xp_semantic_functions[i].fn, NULL, NULL);
   return rc;
 }

@@ -41,10 +41,13 @@
 ** for every row; SQLite (3.40) ignores an error set in the xFinal of a
 ** window function, so xFinal cannot report it (it tries, for newer SQLite).
 ** Such a partition of n > 1 rows gets row 0's value on every row.
+** Errors name the function (the registration's kind picks its name in
+** tl_names), e.g. "xplane_self_ps: out of memory" (SQLITE_NOMEM, result.h).
 */
 #include <string.h>
 
 #include "functions.h"
+#include "result.h"
 #include "semantics.h"
 #include "timeline.h"
 
@@ -92,7 +95,7 @@ static void tl_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   tl_kind kind = (tl_kind)(intptr_t)sqlite3_user_data(ctx);
   tl_state *st = state_of(ctx, 1);
   if (!st || !grow(st, kind == TL_PAYLOAD)) {
-    sqlite3_result_error_nomem(ctx);
+    xp_result_error_at(ctx, SQLITE_NOMEM, tl_names[kind]);
     return;
   }
   if (st->valued) st->misuse = 1; /* a step after a value: not the documented frame */
@@ -111,7 +114,7 @@ static void tl_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     const unsigned char *z = argc > 2 ? sqlite3_value_text(argv[2]) : NULL;
     st->name[st->n] = sqlite3_mprintf("%s", z ? (const char *)z : "");
     if (!st->name[st->n]) {
-      sqlite3_result_error_nomem(ctx);
+      xp_result_error_at(ctx, SQLITE_NOMEM, tl_names[kind]);
       return;
     }
   }
@@ -124,6 +127,7 @@ static void tl_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argv;
   tl_state *st = state_of(ctx, 1);
   if (st) st->removed++;
+  else xp_result_error_at(ctx, SQLITE_NOMEM, tl_names[(tl_kind)(intptr_t)sqlite3_user_data(ctx)]);
 }
 
 /* Run the algorithm over the rows that take part; results by arrival index. */
@@ -178,7 +182,7 @@ static void tl_value(sqlite3_context *ctx) {
   tl_kind kind = (tl_kind)(intptr_t)sqlite3_user_data(ctx);
   tl_state *st = state_of(ctx, 1);
   if (!st) {
-    sqlite3_result_error_nomem(ctx);
+    xp_result_error_at(ctx, SQLITE_NOMEM, tl_names[kind]);
     return;
   }
   int64_t row = st->removed;
@@ -190,7 +194,7 @@ static void tl_value(sqlite3_context *ctx) {
   }
   st->valued++;
   if (!st->computed && !compute(st, kind)) {
-    sqlite3_result_error_nomem(ctx);
+    xp_result_error_at(ctx, SQLITE_NOMEM, tl_names[kind]);
     return;
   }
   int64_t v = st->result[row];

@@ -396,13 +396,14 @@ static char *error_place(const xp_cursor *cur, int col) {
 static int named_rc(xp_cursor *cur, int rc, int col) {
   if ((rc != SQLITE_NOMEM && rc != SQLITE_TOOBIG) || cur->base.pVtab->zErrMsg) return rc;
   char *where = error_place(cur, col);
-  cur->base.pVtab->zErrMsg = where ? xp_error_text_at(rc, where) : NULL;
+  cur->base.pVtab->zErrMsg = where ? xp_error_text_at(((xp_vtab *)cur->base.pVtab)->db, rc, where) : NULL;
   sqlite3_free(where);
   return rc;
 }
 
 void xp_cursor_result_buf(xp_cursor *cur, sqlite3_context *ctx, int col, xp_buf *b, int empty) {
-  char *where = xp_buf_errcode(b) ? error_place(cur, col) : NULL;
+  int too_long = (int64_t)xp_buf_length(b) > xp_result_max_length(((xp_vtab *)cur->base.pVtab)->db);
+  char *where = xp_buf_errcode(b) || too_long ? error_place(cur, col) : NULL;
   xp_result_buf_at(ctx, b, empty, where);
   sqlite3_free(where);
 }
