@@ -6,7 +6,7 @@
 # cache's identity of hard links and its counting of the aggregates (item 16),
 # and Ctrl-C in xplane2perfetto.
 #
-#   bash tests/hostile/edges.sh [CASE ...]   (depth utf8 oom fn 14 6 16 sigint; run by tests/test_hostile.sh)
+#   bash tests/hostile/edges.sh [CASE ...]   (depth utf8 pbutf8 oom fn 14 6 16 sigint; run by tests/test_hostile.sh)
 #
 # Every input is built here under a temporary directory (tests/hostile/xspace.py,
 # tools/xplane_gen, Python for JSON). Expected values come from elsewhere than
@@ -135,6 +135,110 @@ PYEOF
   # tests/test_package_format.sh compares with it.)
   q "SELECT xplane_json_pretty(CAST(X'5b22f8ff222c2022eda08078222c2022f09f9880225d' AS TEXT))"
   u8 "utf8: xplane_json_pretty" pretty "$TMP/out"
+fi
+
+# ---- item 17: the Perfetto protobuf trace's strings are valid UTF-8 --------
+# A protobuf `string` must be UTF-8 (protoc's parser says "contains invalid
+# UTF-8 data"). The utf8 profile of above, in a file whose name holds two
+# bytes that are no UTF-8 (names are bytes on Linux: the host and file args
+# come from it), converted by xplane2perfetto and by xplane_to_perfetto. Every
+# string field (found by walking the wire format with the field types of
+# schema/perfetto_trace.proto, from protoc's descriptor set, not through the
+# writer) must decode strictly, and the names must equal Python's
+# decode(errors='replace'); trace processor must load it and show them so.
+if run pbutf8; then
+  if ! command -v protoc >/dev/null; then echo "SKIP pbutf8: no protoc"; else
+  PU=$TMP/u$'\xff\xc0'.xplane.pb
+  $XSPACE utf8 0 "$PU"
+  BAD=$($XSPACE bad_utf8)
+  protoc -I "$SRC/schema" --descriptor_set_out="$TMP/pf.desc" "$SRC/schema/perfetto_trace.proto"
+  cat >"$TMP/pbu8.py" <<'PYEOF'
+import collections, os, sys
+from google.protobuf import descriptor_pb2 as D
+desc, trace, bad_hex, src = sys.argv[1], sys.argv[2], sys.argv[3], os.fsencode(sys.argv[4])
+bad = bytes.fromhex(bad_hex)
+rep = lambda b: b.decode("utf-8", "replace")
+fds = D.FileDescriptorSet()
+fds.ParseFromString(open(desc, "rb").read())
+msgs = {}
+def add(prefix, m):
+    full = prefix + "." + m.name
+    msgs[full] = {f.number: (f.type, f.type_name, m.name + "." + f.name) for f in m.field}
+    for n in m.nested_type:
+        add(full, n)
+for f in fds.file:
+    for m in f.message_type:
+        add("." + f.package, m)
+def varint(b, i):
+    v = s = 0
+    while True:
+        c = b[i]; i += 1
+        v |= (c & 0x7F) << s; s += 7
+        if c < 0x80:
+            return v, i
+found = []
+def walk(b, mname):
+    fields, i = msgs[mname], 0
+    while i < len(b):
+        k, i = varint(b, i)
+        wt = k & 7
+        if wt == 0: _, i = varint(b, i)
+        elif wt == 1: i += 8
+        elif wt == 5: i += 4
+        elif wt == 2:
+            n, i = varint(b, i)
+            v, i = b[i:i + n], i + n
+            t = fields.get(k >> 3)
+            if t and t[0] == D.FieldDescriptorProto.TYPE_STRING: found.append((t[2], v))
+            elif t and t[0] == D.FieldDescriptorProto.TYPE_MESSAGE: walk(v, t[1])
+        else:
+            raise ValueError("wire type %d in %s" % (wt, mname))
+walk(open(trace, "rb").read(), ".perfetto.protos.Trace")
+invalid = []
+for f, v in found:
+    try: v.decode("utf-8")
+    except UnicodeDecodeError as e: invalid.append("%s %r" % (f, v[:40]))
+by = collections.defaultdict(set)
+for f, v in found:
+    by[f].add(rep(v))
+want = {"EventName.name": {rep(b"fusion." + bad)}, "DebugAnnotationName.name": {rep(b"note" + bad)},
+        "ThreadDescriptor.thread_name": {rep(b"line" + bad)},
+        "DebugAnnotation.string_value": {rep(b"v" + bad), rep(b"line" + bad), rep(src),
+                                         rep(os.path.basename(src)[:-len(b".xplane.pb")])}}
+missing = {f: w - by[f] for f, w in want.items() if w - by[f]}
+print(not invalid and not missing, len(found), "invalid:", invalid[:3], "missing:", missing)
+PYEOF
+  TPS=${TRACE_PROCESSOR_SHELL:-$SRC/../shared/tools/trace_processor_shell}
+  # the slice, thread and arg texts in trace processor, as hex (UTF-8 bytes)
+  printf '%s\n' "SELECT 'slice', hex(name) FROM slice WHERE name LIKE 'fusion.%';" \
+    "SELECT 'thread', hex(name) FROM thread WHERE name LIKE 'line%';" \
+    "SELECT 'key', hex(key) FROM args WHERE key LIKE 'debug.note%';" \
+    "SELECT 'host', hex(display_value) FROM args WHERE key = 'debug.xplane_source_host';" >"$TMP/pbu8.sql"
+  tp_want=$(python3 - "$BAD" "$PU" <<'PYEOF'
+import os, sys
+bad, src = bytes.fromhex(sys.argv[1]), os.fsencode(sys.argv[2])
+h = lambda b: b.decode("utf-8", "replace").encode("utf-8").hex().upper()
+host = os.path.basename(src)[:-len(b".xplane.pb")]
+print('"slice","%s"\n"thread","%s"\n"key","%s"\n"host","%s"' % (
+    h(b"fusion." + bad), h(b"line" + bad), h(b"debug.note" + bad), h(host)))
+PYEOF
+)
+  mkdir -p "$TMP/pbout"
+  for how in xplane2perfetto xplane_to_perfetto; do
+    out=$TMP/pbout/$how.pftrace
+    if [[ $how == xplane2perfetto ]]; then "$CONV" -o "$out" "$PU" >/dev/null 2>"$TMP/err"
+    else XPLANE_FILE_OUTPUT=new q "SELECT xplane_to_perfetto('$PU', '$out') > 0"; fi
+    if [[ ! -s $out ]]; then bad "pbutf8 ($how): no trace: $(head -c 300 "$TMP/err")"; continue; fi
+    got=$(/usr/bin/python3 "$TMP/pbu8.py" "$TMP/pf.desc" "$out" "$BAD" "$PU" 2>&1)
+    if [[ $got == "True "* ]]; then ok "pbutf8 ($how): every string field is UTF-8, names as Python replaces them"; else
+      bad "pbutf8 ($how): $got"; fi
+    if [[ -x $TPS ]]; then
+      timeout 300 "$TPS" -q "$TMP/pbu8.sql" "$out" 2>"$TMP/tperr" | grep -v '^$\|^"\(name\|.slice.\|.thread.\|.key.\|.host.\)","hex' >"$TMP/tpout"
+      if [[ $(<"$TMP/tpout") == "$tp_want" ]]; then ok "pbutf8 ($how): trace processor shows the replaced names"; else
+        bad "pbutf8 ($how): trace processor: want $tp_want, got $(head -c 600 "$TMP/tpout") $(tail -n 2 "$TMP/tperr")"; fi
+    else echo "SKIP pbutf8 ($how): no trace_processor_shell at $TPS"; fi
+  done
+  fi
 fi
 
 # ---- item 17: out-of-memory errors name the table and the file --------------
