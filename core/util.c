@@ -231,6 +231,41 @@ int xp_utf8_next(const unsigned char *p, size_t n, uint32_t *cp) {
   return i;
 }
 
+size_t xp_utf8_valid_prefix(const char *s, size_t n) {
+  const unsigned char *p = (const unsigned char *)s;
+  size_t i = 0;
+  while (i < n) {
+    if (p[i] < 0x80) {
+      i++;
+      continue;
+    }
+    uint32_t cp;
+    int k = xp_utf8_next(p + i, n - i, &cp);
+    if (k < 0) return i;
+    i += (size_t)k;
+  }
+  return n;
+}
+
+size_t xp_utf8_repair(char *out, const char *s, size_t n) {
+  size_t i = xp_utf8_valid_prefix(s, n), o = i;
+  if (i) memcpy(out, s, i);
+  while (i < n) {
+    uint32_t cp;
+    int k = xp_utf8_next((const unsigned char *)s + i, n - i, &cp);
+    if (k > 0) {
+      memcpy(out + o, s + i, (size_t)k);
+      o += (size_t)k;
+      i += (size_t)k;
+    } else {
+      memcpy(out + o, "\xef\xbf\xbd", 3);
+      o += 3;
+      i += (size_t)-k;
+    }
+  }
+  return o;
+}
+
 /* ---- hashing ---------------------------------------------------------- */
 
 uint64_t xp_hash_seed_value = 0x243f6a8885a308d3ULL;

@@ -102,6 +102,16 @@ void xp_buf_free(xp_buf *b);
 ** U+FFFD replaces, Unicode's recommended practice, as Python's
 ** bytes.decode('utf-8', 'replace') does) with *cp = 0xFFFD. */
 int xp_utf8_next(const unsigned char *p, size_t n, uint32_t *cp);
+/* The length of the longest well-formed prefix of p[0..n) (n: all of it is
+** UTF-8), by xp_utf8_next. */
+size_t xp_utf8_valid_prefix(const char *p, size_t n);
+/* Copy p[0..n) to out as valid UTF-8: well-formed text as it is, one U+FFFD
+** (EF BF BD) for each maximal subpart of an ill-formed sequence
+** (xp_utf8_next; the rule of the JSON outputs, core/json.c). out has room
+** for 3 * n bytes (each replaced byte becomes at most 3); returns the bytes
+** written (no NUL added). Protobuf `string` fields (tp_plugin's writer) use
+** it. */
+size_t xp_utf8_repair(char *out, const char *p, size_t n);
 
 /* ---- hashing ---------------------------------------------------------- */
 

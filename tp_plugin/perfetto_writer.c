@@ -2,6 +2,12 @@
 ** perfetto_writer.c: Perfetto protobuf trace writer (see perfetto_writer.h).
 ** Packets are built as protobuf-c structs (perfetto_trace.pb-c.h) over
 ** scratch arrays reused from one packet to the next.
+**
+** Every text written is a protobuf `string`, which must be UTF-8; a
+** profile's names and values are bytes. Text that is not UTF-8 is written
+** with each ill-formed sequence replaced by U+FFFD (util.h:
+** xp_utf8_repair, the JSON outputs' rule); valid text is written as it is.
+** Interning keys on the written text.
 */
 #include "perfetto_writer.h"
 
@@ -43,7 +49,36 @@ struct pf_writer {
   uint8_t *buf;
   size_t cap_buf;
   scratch sc;
+  char *fix; /* the last text repaired by utf8_text */
+  size_t cap_fix;
 };
+
+/* p[0..n) as valid UTF-8: *out = p itself when it is, else its repair in
+** w->fix (NUL-terminated, valid until the next call), *n its length. 0 when
+** out of memory. */
+static int utf8_text(pf_writer *w, const char *p, size_t *n, const char **out) {
+  *out = p;
+  if (xp_utf8_valid_prefix(p, *n) == *n) return 1;
+  if (3 * *n + 1 > w->cap_fix) {
+    char *z = xp_realloc(w->fix, 3 * *n + 1);
+    if (!z) return 0;
+    w->fix = z;
+    w->cap_fix = 3 * *n + 1;
+  }
+  *n = xp_utf8_repair(w->fix, p, *n);
+  w->fix[*n] = 0;
+  *out = w->fix;
+  return 1;
+}
+
+/* A NUL-terminated text as valid UTF-8 (utf8_text); NULL stays NULL. */
+static int utf8_cstr(pf_writer *w, const char *z, char **out) {
+  size_t n = z ? strlen(z) : 0;
+  const char *t;
+  if (!utf8_text(w, z, &n, &t)) return 0;
+  *out = (char *)t;
+  return 1;
+}
 
 static uint64_t intern_hash_of(const void *ctx, int64_t i) {
   const intern_key *k = &((const intern_map *)ctx)->v[i];
@@ -62,10 +97,11 @@ static int intern_eq(const void *ctx, int64_t i) {
   return k->n == q->n && (q->n == 0 || memcmp(k->p, q->p, q->n) == 0);
 }
 
-/* The id of p[0..n), added when absent (*added = its NUL-terminated copy,
-** else NULL). 0 on out-of-memory. */
-static uint64_t intern(intern_map *m, const char *p, size_t n, const char **added) {
+/* The id of p[0..n) as written (utf8_text), added when absent (*added = its
+** NUL-terminated copy, else NULL). 0 on out-of-memory. */
+static uint64_t intern(pf_writer *w, intern_map *m, const char *p, size_t n, const char **added) {
   *added = NULL;
+  if (!utf8_text(w, p, &n, &p)) return 0;
   if (!xp_hmap_reserve(&m->index, intern_hash_of, m)) return 0;
   intern_probe q = {m, p, n};
   uint64_t pos = xp_hmap_find(&m->index, xp_hash_bytes(0, p, n), intern_eq, &q);
@@ -133,7 +169,7 @@ static int on_process(void *ctx, const pf_process *p, char **errmsg) {
   td.uuid = p->uuid;
   pd.has_pid = 1;
   pd.pid = p->pid;
-  pd.process_name = (char *)p->name;
+  if (!utf8_cstr(w, p->name, &pd.process_name)) return fail(w, errmsg, "out of memory");
   td.process = &pd;
   pkt.track_descriptor = &td;
   return write_packet(w, &pkt, errmsg);
@@ -146,19 +182,20 @@ static int on_track(void *ctx, const pf_track *t, char **errmsg) {
   Perfetto__Protos__ThreadDescriptor thd = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
   td.has_uuid = 1;
   td.uuid = t->uuid;
+  /* (one text per packet: utf8_cstr's buffer holds one) */
   if (t->global) {
-    td.name = (char *)t->name;
+    if (!utf8_cstr(w, t->name, &td.name)) return fail(w, errmsg, "out of memory");
   } else if (t->parent_uuid) {
     td.has_parent_uuid = 1;
     td.parent_uuid = t->parent_uuid;
-    td.name = (char *)t->name;
+    if (!utf8_cstr(w, t->name, &td.name)) return fail(w, errmsg, "out of memory");
     td.has_sibling_merge_behavior = 1;
     td.sibling_merge_behavior = PERFETTO__PROTOS__TRACK_DESCRIPTOR__SIBLING_MERGE_BEHAVIOR__SIBLING_MERGE_BEHAVIOR_NONE;
   } else {
     thd.has_pid = thd.has_tid = 1;
     thd.pid = t->pid;
     thd.tid = t->tid;
-    thd.thread_name = (char *)t->thread_name;
+    if (!utf8_cstr(w, t->thread_name, &thd.thread_name)) return fail(w, errmsg, "out of memory");
     td.thread = &thd;
   }
   pkt.track_descriptor = &td;
@@ -215,7 +252,7 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
                                 : PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT;
   if (e->has_name) {
     te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
-    if (!(te.name_iid = intern(&w->names, e->name.p, e->name.n, &added))) return fail(w, errmsg, "out of memory");
+    if (!(te.name_iid = intern(w, &w->names, e->name.p, e->name.n, &added))) return fail(w, errmsg, "out of memory");
     if (added) {
       en.has_iid = 1;
       en.iid = te.name_iid;
@@ -224,7 +261,7 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
       idata.event_names = &enp;
     }
   }
-  if (!(cat_iid = intern(&w->cats, e->category.p, e->category.n, &added))) return fail(w, errmsg, "out of memory");
+  if (!(cat_iid = intern(w, &w->cats, e->category.p, e->category.n, &added))) return fail(w, errmsg, "out of memory");
   te.n_category_iids = 1;
   te.category_iids = &cat_iid;
   if (added) {
@@ -238,11 +275,13 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
     te.n_flow_ids = 1;
     te.flow_ids = &flow;
   }
-  size_t strings = 0;
+  size_t strings = 0; /* room for the values, repaired (3 bytes per byte at most) when not UTF-8 */
   for (int i = 0; i < e->n_args; i++)
-    if (e->args[i].type == PF_A_STRING) strings += e->args[i].s.n + 1;
+    if (e->args[i].type == PF_A_STRING)
+      strings += (xp_utf8_valid_prefix(e->args[i].s.p, e->args[i].s.n) == e->args[i].s.n ? 1 : 3) * e->args[i].s.n + 1;
   if (!scratch_reserve(w, e->n_args, strings)) return fail(w, errmsg, "out of memory");
   char *z = w->sc.strings;
+  size_t n;
   int n_new = 0;
   for (int i = 0; i < e->n_args; i++) {
     const pf_arg *a = &e->args[i];
@@ -250,7 +289,7 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
     perfetto__protos__debug_annotation__init(d);
     w->sc.dap[i] = d;
     d->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
-    if (!(d->name_iid = intern(&w->anames, a->name.p, a->name.n, &added))) return fail(w, errmsg, "out of memory");
+    if (!(d->name_iid = intern(w, &w->anames, a->name.p, a->name.n, &added))) return fail(w, errmsg, "out of memory");
     if (added) {
       Perfetto__Protos__DebugAnnotationName *dn = &w->sc.dn[n_new];
       perfetto__protos__debug_annotation_name__init(dn);
@@ -267,11 +306,11 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
         break;
       case PF_A_STRING:
         /* protobuf-c strings are NUL-terminated: a value stops at an embedded NUL */
-        if (a->s.n) memcpy(z, a->s.p, a->s.n);
-        z[a->s.n] = 0;
+        n = a->s.n ? xp_utf8_repair(z, a->s.p, a->s.n) : 0;
+        z[n] = 0;
         d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
         d->string_value = z;
-        z += a->s.n + 1;
+        z += n + 1;
         break;
     }
   }
@@ -320,5 +359,6 @@ void pf_writer_free(pf_writer *w) {
   xp_free(w->sc.dn);
   xp_free(w->sc.dnp);
   xp_free(w->sc.strings);
+  xp_free(w->fix);
   xp_free(w);
 }
