@@ -37,10 +37,13 @@
 ** the function the same rows, so its values are the documented ones.
 ** One frame escapes: a frame spanning the whole partition with every row a
 ** peer (OVER (), OVER (PARTITION BY track)) makes the same calls as the
-** documented frame up to its single xValue, whose result SQLite then reuses
-** for every row; SQLite (3.40) ignores an error set in the xFinal of a
-** window function, so xFinal cannot report it (it tries, for newer SQLite).
-** Such a partition of n > 1 rows gets row 0's value on every row.
+** documented frame up to its single xValue (every row stepped, no inverse),
+** whose result SQLite then reuses for every row without another call: the
+** two differ only after that value is out. SQLite ignores an error set in
+** the xFinal of a window function (xFinal runs when the partition's
+** accumulator is released; checked on 3.40.1 and 3.52.0), so xFinal cannot
+** report it (it still tries). Such a partition of n > 1 rows gets row 0's
+** value on every row.
 ** Errors name the function (the registration's kind picks its name in
 ** tl_names), e.g. "xplane_self_ps: out of memory" (SQLITE_NOMEM, result.h).
 */
