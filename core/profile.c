@@ -634,12 +634,22 @@ static const char *sniff_foreign(const uint8_t *b, int64_t n) {
   return NULL;
 }
 
-/* Planes are independent: their walks may run on several threads. */
+/* Where an XSpace.planes field's message lies (16 bytes a plane: the whole
+** xp_field is 40, and a million-pid JSON trace has a million planes). */
+typedef struct plane_span {
+  const uint8_t *p;
+  size_t n;
+} plane_span;
+
+/* Planes are independent: their walks may run on several threads. Only the
+** first failure in file order is kept (not a status per plane: 52 bytes a
+** plane, 52 MB for a million-pid JSON trace). */
 typedef struct plane_jobs {
   xp_profile *p;
-  const xp_field *fields;   /* the XSpace.planes fields, in file order */
-  xp_wire *errs;            /* per plane: its walk's error state */
-  int *oom;                 /* per plane: walk.oom (1 out of memory, 2 cancelled), or 10 + walk.limit */
+  const plane_span *fields; /* the XSpace.planes fields, in file order */
+  int32_t failed;           /* the first plane (file order) whose walk failed; n_planes: none */
+  xp_wire fail_err;         /* that walk's error state */
+  int fail_code;            /* its walk.oom (1 out of memory, 2 cancelled), or 10 + walk.limit; 0: fail_err */
   int32_t next;
   int64_t lines_total, events_total, bytes_done;
   const xp_progress *hook;  /* the opening thread's progress hook */
@@ -663,47 +673,55 @@ static void *plane_worker(void *arg) {
     w.mark = j->fields[k].p;
     w.bytes_total = j->p->size;
     w.hook = j->hook && pthread_equal(j->owner, pthread_self()) ? j->hook : NULL;
-    xp_wire_init(&j->errs[k], j->p->base, j->p->base, (size_t)j->p->size);
-    walk_plane(&j->errs[k], &j->fields[k], &j->p->planes[k], &w);
-    walk_tick(&w, j->fields[k].p + j->fields[k].n);
-    j->oom[k] = w.oom ? w.oom : w.limit ? 10 + w.limit : 0;
+    xp_field pf;
+    memset(&pf, 0, sizeof(pf));
+    pf.p = j->fields[k].p;
+    pf.n = j->fields[k].n;
+    xp_wire r;
+    xp_wire_init(&r, j->p->base, j->p->base, (size_t)j->p->size);
+    walk_plane(&r, &pf, &j->p->planes[k], &w);
+    walk_tick(&w, pf.p + pf.n);
+    int code = w.oom ? w.oom : w.limit ? 10 + w.limit : 0;
+    if (code || r.err) {
+      pthread_mutex_lock(&j->mu);
+      if (k < j->failed) {
+        j->failed = k;
+        j->fail_err = r;
+        j->fail_code = code;
+      }
+      pthread_mutex_unlock(&j->mu);
+    }
   }
 }
 
 /* Walk every plane, on up to `threads` threads; returns the first failing
 ** plane's error (file order) in *err, or sets *oom. */
-static void walk_planes(xp_profile *p, const xp_field *fields, int threads, xp_wire *err, int *oom,
+static void walk_planes(xp_profile *p, const plane_span *fields, int threads, xp_wire *err, int *oom,
                         int *limit) {
   plane_jobs j;
   memset(&j, 0, sizeof(j));
   j.p = p;
   j.fields = fields;
+  j.failed = p->n_planes;
   j.hook = progress_hook;
   j.owner = pthread_self();
-  j.errs = xp_malloc(sizeof(xp_wire) * (uint64_t)(p->n_planes + 1));
-  j.oom = xp_malloc(sizeof(int) * (uint64_t)(p->n_planes + 1));
-  if (!j.errs || !j.oom) {
-    *oom = 1;
-  } else {
-    pthread_mutex_init(&j.mu, NULL);
-    int nt = threads < p->n_planes ? threads : p->n_planes;
-    xp_cancel_run_threads(nt < XP_MAX_INDEX_THREADS ? nt : XP_MAX_INDEX_THREADS, plane_worker, &j);
-    pthread_mutex_destroy(&j.mu);
-    for (int32_t k = 0; k < p->n_planes && !*oom && !err->err && !*limit; k++) {
-      if (j.oom[k] >= 10) *limit = j.oom[k] - 10;
-      else if (j.oom[k]) *oom = j.oom[k];
-      else if (j.errs[k].err) *err = j.errs[k];
-    }
+  pthread_mutex_init(&j.mu, NULL);
+  int nt = threads < p->n_planes ? threads : p->n_planes;
+  xp_cancel_run_threads(nt < XP_MAX_INDEX_THREADS ? nt : XP_MAX_INDEX_THREADS, plane_worker, &j);
+  pthread_mutex_destroy(&j.mu);
+  if (j.failed < p->n_planes) {
+    if (j.fail_code >= 10) *limit = j.fail_code - 10;
+    else if (j.fail_code) *oom = j.fail_code;
+    else *err = j.fail_err;
   }
-  xp_free(j.errs);
-  xp_free(j.oom);
 }
 
 /* Run the validating walk over the mapping; returns an error text or NULL. */
 static char *index_space(xp_profile *p, int threads) {
   walk w;
   xp_wire r;
-  xp_field f, *fields = NULL;
+  xp_field f;
+  plane_span *fields = NULL;
   int32_t cap_fields = 0;
   int known = 0;
   memset(&w, 0, sizeof(w));
@@ -720,8 +738,9 @@ static char *index_space(xp_profile *p, int threads) {
           p->n_planes = 0; /* nothing was walked: nothing to free */
           return e;
         }
-        if (!xp_grow32((void **)&fields, &cap_fields, p->n_planes + 1, sizeof(xp_field))) { w.oom = 1; break; }
-        fields[p->n_planes++] = f;
+        if (!xp_grow32((void **)&fields, &cap_fields, p->n_planes + 1, sizeof(plane_span))) { w.oom = 1; break; }
+        fields[p->n_planes].p = f.p;
+        fields[p->n_planes++].n = f.n;
         known++;
         break;
       case SPACE_ERRORS:

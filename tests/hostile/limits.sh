@@ -214,15 +214,18 @@ if run 5; then
 fi
 
 # ---- item 6: memory per empty plane; plane and line limits -----------------
-# 1,000,000 empty planes (2 bytes each: a 2 MB file) index under 300 MB peak
-# RSS (today: 674 MB); one plane more than the limit of 2^20 planes, or 2^21
+# 1,000,000 empty planes (2 bytes each: a 2 MB file) index under 200 MB peak
+# RSS (the issue asked for 300 MB; it was 674 MB); one plane more than the limit of 2^20 planes, or 2^21
 # + 1 lines, is refused while indexing with the limit named.
 if run 6; then
   $XSPACE planes 1000000 "$TMP/p1m.xplane.pb"
   peak_kb "$SQLITE3" -batch :memory: -cmd ".load $EXT" "SELECT count(*) FROM xplane_planes('$TMP/p1m.xplane.pb')"
   if ((RC == 0)) && [[ $(<"$TMP/out") == 1000000 ]]; then ok "6: 1,000,000 empty planes listed"; else bad "6: 1,000,000 planes: exit $RC $(<"$TMP/out") $(<"$TMP/err")"; fi
   if ((!SANITIZED)); then
-    ((KB < 300000)) && ok "6: ... within 300 MB peak RSS ($KB kB)" || bad "6: 1,000,000 empty planes peaked at $KB kB (want < 300000)"
+    # (the issue's bound is 300 MB; measured: 238,400 kB before the plane
+    # walk kept one failure instead of a status per plane and 16-byte plane
+    # spans, 164,300 kB after; the bound keeps that)
+    ((KB < 200000)) && ok "6: ... within 200 MB peak RSS ($KB kB)" || bad "6: 1,000,000 empty planes peaked at $KB kB (want < 200000)"
   fi
   rm -f "$TMP/p1m.xplane.pb"
   $XSPACE planes 1048577 "$TMP/p2.xplane.pb"
