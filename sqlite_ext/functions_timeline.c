@@ -46,6 +46,8 @@
 ** value on every row.
 ** Errors name the function (the registration's kind picks its name in
 ** tl_names), e.g. "xplane_self_ps: out of memory" (SQLITE_NOMEM, result.h).
+** The partition's arrays come from util.h's allocator, as the core's do (its
+** XPLANE_FAIL_ALLOC_ABOVE test hook reaches them).
 */
 #include <string.h>
 
@@ -79,14 +81,14 @@ static tl_state *state_of(sqlite3_context *ctx, int create) {
 static int grow(tl_state *st, int with_names) {
   if (st->n < st->cap) return 1;
   int64_t nc = st->cap ? st->cap * 2 : 64;
-  int64_t *s = sqlite3_realloc64(st->start, sizeof(int64_t) * (sqlite3_uint64)nc);
+  int64_t *s = xp_realloc(st->start, sizeof(int64_t) * (uint64_t)nc);
   if (!s) return 0;
   st->start = s;
-  int64_t *d = sqlite3_realloc64(st->dur, sizeof(int64_t) * (sqlite3_uint64)nc);
+  int64_t *d = xp_realloc(st->dur, sizeof(int64_t) * (uint64_t)nc);
   if (!d) return 0;
   st->dur = d;
   if (with_names) {
-    char **nm = sqlite3_realloc64(st->name, sizeof(char *) * (sqlite3_uint64)nc);
+    char **nm = xp_realloc(st->name, sizeof(char *) * (uint64_t)nc);
     if (!nm) return 0;
     st->name = nm;
   }
@@ -136,13 +138,13 @@ static void tl_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* Run the algorithm over the rows that take part; results by arrival index. */
 static int compute(tl_state *st, tl_kind kind) {
   int64_t m = 0;
-  int64_t *idx = sqlite3_malloc64(sizeof(int64_t) * 4 * (sqlite3_uint64)(st->n + 1));
-  uint8_t *marker = kind == TL_SELF ? NULL : sqlite3_malloc64((sqlite3_uint64)st->n + 1);
-  sqlite3_free(st->result);
-  st->result = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(st->n + 1));
+  int64_t *idx = xp_malloc(sizeof(int64_t) * 4 * (uint64_t)(st->n + 1));
+  uint8_t *marker = kind == TL_SELF ? NULL : xp_malloc((uint64_t)st->n + 1);
+  xp_free(st->result);
+  st->result = xp_malloc(sizeof(int64_t) * (uint64_t)(st->n + 1));
   if (!idx || !st->result || (kind != TL_SELF && !marker)) {
-    sqlite3_free(idx);
-    sqlite3_free(marker);
+    xp_free(idx);
+    xp_free(marker);
     return 0;
   }
   int64_t *s = idx + st->n + 1, *d = s + st->n + 1, *out = d + st->n + 1;
@@ -159,17 +161,17 @@ static int compute(tl_state *st, tl_kind kind) {
   if (kind == TL_SELF) {
     ok = xp_exclusive_times(m, s, d, out);
   } else {
-    int64_t *gap = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(m + 1));
+    int64_t *gap = xp_malloc(sizeof(int64_t) * (uint64_t)(m + 1));
     ok = gap && xp_pre_op_gaps(m, s, d, marker, gap, out);
     for (int64_t k = 0; ok && k < m; k++) {
       if (kind == TL_GAP) out[k] = gap[k];
       else out[k] = out[k] >= 0 ? idx[out[k]] : INT64_MIN;
     }
-    sqlite3_free(gap);
+    xp_free(gap);
   }
   for (int64_t k = 0; ok && k < m; k++) st->result[idx[k]] = out[k];
-  sqlite3_free(idx);
-  sqlite3_free(marker);
+  xp_free(idx);
+  xp_free(marker);
   st->computed = ok;
   return ok;
 }
@@ -221,10 +223,10 @@ static void tl_final(sqlite3_context *ctx) {
   }
   if (st->name)
     for (int64_t i = 0; i < st->n; i++) sqlite3_free(st->name[i]);
-  sqlite3_free(st->name);
-  sqlite3_free(st->start);
-  sqlite3_free(st->dur);
-  sqlite3_free(st->result);
+  xp_free(st->name);
+  xp_free(st->start);
+  xp_free(st->dur);
+  xp_free(st->result);
 }
 
 int xp_register_timeline_functions(sqlite3 *db) {

@@ -299,6 +299,12 @@ if run fn; then
     "Error: stepping, xplane_json_pretty: $lim" ".limit length 100" "SELECT xplane_json_pretty('[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]')"
   expect_err "fn: xplane_format past the length limit names the function (18)" \
     "Error: stepping, xplane_format: $lim" ".limit length 100" "SELECT xplane_format(1e300, '.40f')"
+  # the same rule for a table's column (2,000 stats as JSON, at least 6 bytes
+  # each: past 1,000 bytes; the table's own declaration needs more than 100)
+  $XSPACE stats 2000 "$TMP/st2k.xplane.pb"
+  expect_err "fn: a table column past the length limit names table, file and column (18)" \
+    "Error: stepping, xplane_events: $TMP/st2k.xplane.pb (column stats): ${lim/(100 bytes)/(1000 bytes)}" \
+    ".limit length 1000" "SELECT length(stats) FROM xplane_events('$TMP/st2k.xplane.pb')"
   # the same codes and texts through another client (Python's sqlite3 module;
   # it cannot load the instrumented extension)
   if ((SANITIZED)); then echo "SKIP fn: Python (the sanitizer build)"; else
