@@ -235,6 +235,10 @@ size_t xp_utf8_valid_prefix(const char *s, size_t n) {
   const unsigned char *p = (const unsigned char *)s;
   size_t i = 0;
   while (i < n) {
+    /* ASCII eight bytes at a time (most names are ASCII) */
+    uint64_t word;
+    while (i + 8 <= n && (memcpy(&word, p + i, 8), (word & 0x8080808080808080ULL) == 0)) i += 8;
+    if (i >= n) break;
     if (p[i] < 0x80) {
       i++;
       continue;

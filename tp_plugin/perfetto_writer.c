@@ -7,7 +7,7 @@
 ** profile's names and values are bytes. Text that is not UTF-8 is written
 ** with each ill-formed sequence replaced by U+FFFD (util.h:
 ** xp_utf8_repair, the JSON outputs' rule); valid text is written as it is.
-** Interning keys on the written text.
+** Interned names are checked once, when first seen.
 */
 #include "perfetto_writer.h"
 
@@ -21,8 +21,9 @@
 /* String -> interning id (ids from 1, per table): the owned copies in id
 ** order (id = index + 1), indexed by util.h's xp_hmap. */
 typedef struct intern_key {
-  char *p;
+  char *p;    /* the bytes as given */
   size_t n;
+  char *text; /* what was written when p is not UTF-8 (else NULL: p) */
 } intern_key;
 
 typedef struct intern_map {
@@ -97,11 +98,12 @@ static int intern_eq(const void *ctx, int64_t i) {
   return k->n == q->n && (q->n == 0 || memcmp(k->p, q->p, q->n) == 0);
 }
 
-/* The id of p[0..n) as written (utf8_text), added when absent (*added = its
-** NUL-terminated copy, else NULL). 0 on out-of-memory. */
+/* The id of p[0..n), added when absent (*added = the text to write: its
+** NUL-terminated copy, made valid UTF-8 by utf8_text; else NULL). Keys are
+** the bytes as given (two names that differ only in ill-formed bytes get two
+** ids of the same text). 0 on out-of-memory. */
 static uint64_t intern(pf_writer *w, intern_map *m, const char *p, size_t n, const char **added) {
   *added = NULL;
-  if (!utf8_text(w, p, &n, &p)) return 0;
   if (!xp_hmap_reserve(&m->index, intern_hash_of, m)) return 0;
   intern_probe q = {m, p, n};
   uint64_t pos = xp_hmap_find(&m->index, xp_hash_bytes(0, p, n), intern_eq, &q);
@@ -111,15 +113,35 @@ static uint64_t intern(pf_writer *w, intern_map *m, const char *p, size_t n, con
   if (!k) return 0;
   if (n) memcpy(k, p, n); /* p may be NULL for an empty name */
   k[n] = 0;
+  const char *text;
+  size_t tn = n;
+  if (!utf8_text(w, k, &tn, &text)) {
+    xp_free(k);
+    return 0;
+  }
+  if (text != k) { /* the written text: the key's repair (utf8_text's buffer is reused) */
+    char *t = xp_malloc(tn + 1);
+    if (!t) {
+      xp_free(k);
+      return 0;
+    }
+    memcpy(t, text, tn + 1);
+    m->v[m->n].text = t;
+  } else {
+    m->v[m->n].text = NULL;
+  }
   m->v[m->n].p = k;
   m->v[m->n].n = n;
   xp_hmap_put(&m->index, pos, m->n);
-  *added = k;
+  *added = m->v[m->n].text ? m->v[m->n].text : k;
   return (uint64_t)++m->n;
 }
 
 static void intern_free(intern_map *m) {
-  for (int64_t i = 0; i < m->n; i++) xp_free(m->v[i].p);
+  for (int64_t i = 0; i < m->n; i++) {
+    xp_free(m->v[i].p);
+    xp_free(m->v[i].text);
+  }
   xp_free(m->v);
   xp_hmap_free(&m->index);
   memset(m, 0, sizeof(*m));
