@@ -865,11 +865,15 @@ static char *load_json(xp_profile *p, int fd, const struct stat *st, const char 
   char *why = NULL;
   if (st->st_size == 0) return xp_mprintf("empty file (0 bytes): not a JSON trace");
   if (!xp_json_trace_convert(fd, note, &t, &why)) return why;
-  void *m = mmap(NULL, (size_t)t.size, PROT_READ, MAP_SHARED, t.fd, 0);
+  /* A trace whose events make nothing (e.g. metadata events naming no
+  ** process or thread) converts to an empty XSpace: zero bytes, which can
+  ** be neither mapped nor indexed. */
+  void *m = t.size ? mmap(NULL, (size_t)t.size, PROT_READ, MAP_SHARED, t.fd, 0) : MAP_FAILED;
   close(t.fd);
   p->source_format = XP_SOURCE_TRACE_JSON;
   p->n_trace_events = t.n_trace_events;
   p->display_time_unit = t.display_time_unit;
+  if (t.size == 0) return xp_mprintf("nothing to read: no event of this JSON trace makes a process, thread or slice");
   if (m == MAP_FAILED) return xp_mprintf("cannot map the converted trace: %s", strerror(errno));
   p->base = m;
   p->size = t.size;

@@ -184,6 +184,10 @@ printf '  \n ' >"$B/blank.json"
 bad "white space" "$B/blank.json" "not a JSON trace: only white space"
 : >"$B/zero.json"
 bad "empty file" "$B/zero.json" "empty file (0 bytes): not a JSON trace"
+# metadata naming no process or thread: the conversion is an empty XSpace (found by fuzz_json)
+printf '{"traceEvents": [{"ph":"M","nme":"process_name","pid":1,"args":{"name":"x"}}]}' >"$B/nothing.json"
+bad "events that make nothing" "$B/nothing.json" \
+  "nothing to read: no event of this JSON trace makes a process, thread or slice"
 printf '{"traceEvents": [{"ph":"X","name":"a\xff"}]}' >"$B/utf8.json"
 bad "invalid UTF-8" "$B/utf8.json" "invalid JSON at byte 37: lexical error: invalid bytes in UTF8 string."
 printf '{"traceEvents": []} {}' >"$B/garbage.json"
