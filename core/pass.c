@@ -141,15 +141,15 @@ struct scratch {
   uint8_t *marker;
 };
 
-/* Room for n entries (and one more) in each array of s; 0 on OOM. */
+/* Room for n entries (and one more) in each array of s (util.h's xp_grow,
+** its limits included); 0 on OOM. s->cap is the least capacity reached. */
 static int scratch_fit(scratch *s, int64_t n) {
-  if (n < s->cap) return 1;
-  int64_t nc = n + 1 > 2 * s->cap ? n + 1 : 2 * s->cap;
-#define FIT(f)                                                          \
-  do {                                                                  \
-    void *q = xp_realloc(s->f, sizeof(*s->f) * (uint64_t)nc);          \
-    if (!q) return 0;                                                   \
-    s->f = q;                                                           \
+  int64_t least = INT64_MAX;
+#define FIT(f)                                                                  \
+  do {                                                                          \
+    int64_t c = s->cap;                                                         \
+    if (!xp_grow((void **)&s->f, &c, n + 1, sizeof(*s->f))) return 0;           \
+    if (c < least) least = c;                                                   \
   } while (0)
   FIT(self);
   FIT(start);
@@ -158,7 +158,7 @@ static int scratch_fit(scratch *s, int64_t n) {
   FIT(payload);
   FIT(marker);
 #undef FIT
-  s->cap = nc;
+  s->cap = least;
   return 1;
 }
 
