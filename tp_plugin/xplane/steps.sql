@@ -152,21 +152,29 @@ CREATE PERFETTO TABLE _xplane_op_marker(
   mid LONG
 ) AS
 WITH
-  launch AS (
+  -- (MATERIALIZED, here and in opc: SQLite then indexes launch for the
+  -- lookup per op. Joined as one statement with _xplane_op_base, the marker
+  -- sources and _xplane_op_stat, the same plan cost time that grew with the
+  -- square of the ops: 0.11 s at 10 MB, 7.8 s at 100 MB; 0.8 s so)
+  launch AS MATERIALIZED (
     SELECT a.v AS correlation, min(a.start_ps) AS t
     FROM _xplane_step_int_arg a
     WHERE a.key = 'debug.correlation_id' AND a.v IS NOT NULL
     GROUP BY a.v
   ),
+  opc AS MATERIALIZED (
+    SELECT b.op_id, b.upid, b.start_ps, st.correlation_int AS correlation
+    FROM _xplane_op_base b
+    LEFT JOIN _xplane_op_stat st ON st.arg_set_id = b.arg_set_id
+  ),
   op AS (
     SELECT
-      b.op_id,
-      CASE WHEN m.source = 1 THEN -1 ELSE b.upid END AS k,
-      CASE WHEN m.source = 1 THEN coalesce(l.t, b.start_ps) ELSE b.start_ps END AS t
-    FROM _xplane_op_base b
+      o.op_id,
+      CASE WHEN m.source = 1 THEN -1 ELSE o.upid END AS k,
+      CASE WHEN m.source = 1 THEN coalesce(l.t, o.start_ps) ELSE o.start_ps END AS t
+    FROM opc o
     JOIN (SELECT DISTINCT source FROM _xplane_step_marker) m
-    LEFT JOIN _xplane_op_stat st ON st.arg_set_id = b.arg_set_id
-    LEFT JOIN launch l ON l.correlation = st.correlation_int
+    LEFT JOIN launch l ON l.correlation = o.correlation
   ),
   timeline AS (
     SELECT k, start_ps AS t, 0 AS kind, r, NULL AS op_id FROM _xplane_step_marker
