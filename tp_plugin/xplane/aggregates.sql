@@ -45,14 +45,27 @@ CREATE PERFETTO TABLE xplane_tracks(
   last_end_ps LONG
 ) AS
 WITH
+  -- The events summed per line and name first: the joins below then run
+  -- once per line and name, not per event.
+  per_name AS MATERIALIZED (
+    SELECT
+      upid, line_index, plane_index, plane_name, line_name, name,
+      count(*) AS n_events,
+      sum(dur_ps) AS dur_ps,
+      sum(max(0, self_ps)) AS self_ps,
+      min(start_ps) AS first_start_ps,
+      max(end_ps) AS last_end_ps
+    FROM xplane_analysis_event
+    GROUP BY upid, line_index, name
+  ),
   -- (the category once per distinct plane and name: a function call costs
   -- more than the rest of the row)
   cat AS MATERIALIZED (
     SELECT plane_name, name, xplane_event_category(plane_name, name) AS category
-    FROM (SELECT DISTINCT plane_name, name FROM xplane_analysis_event)
+    FROM (SELECT DISTINCT plane_name, name FROM per_name)
   ),
   -- (a MATERIALIZED copy: SQLite indexes it on (upid, line_index) for the
-  -- lookup per event, where it would scan the table of trace processor)
+  -- lookup per row, where it would scan the table of trace processor)
   line AS MATERIALIZED (SELECT upid, line_index, line_id, line_display_name FROM _xplane_line)
 SELECT
   e.plane_index,
@@ -62,12 +75,12 @@ SELECT
   e.line_name,
   coalesce(l.line_display_name, '') AS line_display_name,
   c.category,
-  count(*) AS n_events,
+  sum(e.n_events) AS n_events,
   sum(e.dur_ps) AS dur_ps,
-  sum(max(0, e.self_ps)) AS self_ps,
-  min(e.start_ps) AS first_start_ps,
-  max(e.end_ps) AS last_end_ps
-FROM xplane_analysis_event e
+  sum(e.self_ps) AS self_ps,
+  min(e.first_start_ps) AS first_start_ps,
+  max(e.last_end_ps) AS last_end_ps
+FROM per_name e
 JOIN cat c ON c.plane_name IS e.plane_name AND c.name = e.name
 JOIN process p USING (upid)
 LEFT JOIN line l ON l.upid = e.upid AND l.line_index = e.line_index
