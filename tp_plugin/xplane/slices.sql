@@ -42,7 +42,25 @@ CREATE PERFETTO TABLE _xplane_slice_args(
   -- XLine display name (on the first slice of each line, else NULL).
   line_display_name STRING
 ) AS
-SELECT *
+WITH
+  -- The keys on a few slices only (a cross-track parent; the first slice of
+  -- each line) from the args of those keys: looking them up in every slice's
+  -- arg set cost more.
+  rare AS MATERIALIZED (
+    SELECT
+      arg_set_id,
+      max(CASE WHEN key = 'debug.xplane_parent_line_index' THEN int_value END) AS parent_line_index,
+      max(CASE WHEN key = 'debug.xplane_parent_event_index' THEN int_value END) AS parent_event_index,
+      max(CASE WHEN key = 'debug.xplane_line_id' THEN int_value END) AS line_id,
+      max(CASE WHEN key = 'debug.xplane_line_display_name' THEN string_value END) AS line_display_name
+    FROM args
+    WHERE key IN ('debug.xplane_parent_line_index', 'debug.xplane_parent_event_index', 'debug.xplane_line_id',
+                  'debug.xplane_line_display_name')
+    GROUP BY arg_set_id
+  )
+SELECT
+  f.arg_set_id, f.plane_index, f.line_index, f.event_index, f.start_ps, f.dur_ps,
+  r.parent_line_index, r.parent_event_index, r.line_id, r.line_display_name
 FROM (
   SELECT
     arg_set_id,
@@ -50,18 +68,15 @@ FROM (
     extract_arg(arg_set_id, 'debug.xplane_line_index') AS line_index,
     extract_arg(arg_set_id, 'debug.xplane_event_index') AS event_index,
     extract_arg(arg_set_id, 'debug.xplane_start_ps') AS start_ps,
-    extract_arg(arg_set_id, 'debug.xplane_dur_ps') AS dur_ps,
-    extract_arg(arg_set_id, 'debug.xplane_parent_line_index') AS parent_line_index,
-    extract_arg(arg_set_id, 'debug.xplane_parent_event_index') AS parent_event_index,
-    extract_arg(arg_set_id, 'debug.xplane_line_id') AS line_id,
-    extract_arg(arg_set_id, 'debug.xplane_line_display_name') AS line_display_name
+    extract_arg(arg_set_id, 'debug.xplane_dur_ps') AS dur_ps
   FROM (SELECT DISTINCT arg_set_id FROM slice WHERE arg_set_id IS NOT NULL)
   -- (LIMIT -1 OFFSET 0: not flattened, so each extract_arg runs once per row)
   LIMIT -1 OFFSET 0
-)
-WHERE coalesce(plane_index, line_index, event_index, start_ps, dur_ps, parent_line_index, parent_event_index,
-               line_id, line_display_name) IS NOT NULL
-ORDER BY arg_set_id;
+) f
+LEFT JOIN rare r USING (arg_set_id)
+-- (the converter writes these five on every slice it converts)
+WHERE coalesce(f.plane_index, f.line_index, f.event_index, f.start_ps, f.dur_ps) IS NOT NULL
+ORDER BY f.arg_set_id;
 
 -- The XLines that have slices, one row per line.
 CREATE PERFETTO TABLE _xplane_line(
