@@ -31,52 +31,55 @@ CREATE PERFETTO TABLE _xplane_op_payload(
   payload_op_id LONG
 ) AS
 WITH
-  -- (MATERIALIZED: SQLite indexes it on (utid, rn) for the lookups below;
-  -- a table of trace processor it would scan per lookup)
-  base AS MATERIALIZED (
-    SELECT op_id, utid, rn, start_ps, end_ps, marker_like FROM _xplane_op_base
-  ),
   marker AS MATERIALIZED (
     SELECT op_id, utid, rn, end_ps, marker_like FROM _xplane_op_base
     WHERE prev_max_end IS NOT NULL AND start_ps > prev_max_end
   ),
-  candidate AS (
-    SELECT
-      m.op_id AS marker_id,
-      m.end_ps AS marker_end,
-      n.rn - m.rn AS k,
-      n.op_id,
-      n.start_ps,
-      n.marker_like,
-      max(n.end_ps) OVER (PARTITION BY m.op_id ORDER BY n.rn ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_end,
-      -- the first candidate that is not marker-like (if any)
-      first_value(n.op_id) OVER (PARTITION BY m.op_id ORDER BY n.marker_like, n.rn) AS first_payload_op
-    FROM marker m
-    CROSS JOIN (VALUES (1), (2), (3), (4), (5), (6), (7), (8)) d
-    CROSS JOIN base n ON n.utid = m.utid AND n.rn = m.rn + d.column1
-    -- (a marker that is not marker-like is its own payload: no candidates)
-    WHERE m.marker_like IS NOT 0
-  ),
-  firsts AS (
-    SELECT
-      marker_id,
-      min(CASE WHEN start_ps > max(marker_end, coalesce(prev_end, marker_end)) THEN k END) AS first_break,
-      min(CASE WHEN NOT marker_like THEN k END) AS first_payload,
-      max(first_payload_op) AS first_payload_op
-    FROM candidate
-    GROUP BY marker_id
+  -- (MATERIALIZED: SQLite indexes it on (utid, rn) for the lookups below;
+  -- a table of trace processor it would scan per lookup)
+  base AS MATERIALIZED (
+    SELECT op_id, utid, rn, start_ps, end_ps, marker_like FROM _xplane_op_base
+    WHERE EXISTS (SELECT 1 FROM marker WHERE marker_like IS NOT 0)
   )
+-- A marker that is not marker-like is its own payload.
+SELECT op_id, op_id AS payload_op_id FROM marker WHERE marker_like = 0
+UNION ALL
+-- A marker-like one looks at the next 8 ops of its track (n1 .. n8), in
+-- turn: one that starts after the chain of ends (the marker's and those
+-- before it) is a second idle period, never bridged (the marker is its own
+-- payload); else the first one that is not marker-like is the payload.
 SELECT
   m.op_id,
   CASE
-    WHEN NOT m.marker_like THEN m.op_id
-    WHEN f.first_payload IS NOT NULL AND (f.first_break IS NULL OR f.first_payload < f.first_break)
-      THEN f.first_payload_op
+    WHEN n1.start_ps IS NULL OR n1.start_ps > m.end_ps THEN m.op_id
+    WHEN NOT n1.marker_like THEN n1.op_id
+    WHEN n2.start_ps IS NULL OR n2.start_ps > max(m.end_ps, n1.end_ps) THEN m.op_id
+    WHEN NOT n2.marker_like THEN n2.op_id
+    WHEN n3.start_ps IS NULL OR n3.start_ps > max(m.end_ps, n1.end_ps, n2.end_ps) THEN m.op_id
+    WHEN NOT n3.marker_like THEN n3.op_id
+    WHEN n4.start_ps IS NULL OR n4.start_ps > max(m.end_ps, n1.end_ps, n2.end_ps, n3.end_ps) THEN m.op_id
+    WHEN NOT n4.marker_like THEN n4.op_id
+    WHEN n5.start_ps IS NULL OR n5.start_ps > max(m.end_ps, n1.end_ps, n2.end_ps, n3.end_ps, n4.end_ps) THEN m.op_id
+    WHEN NOT n5.marker_like THEN n5.op_id
+    WHEN n6.start_ps IS NULL OR n6.start_ps > max(m.end_ps, n1.end_ps, n2.end_ps, n3.end_ps, n4.end_ps, n5.end_ps) THEN m.op_id
+    WHEN NOT n6.marker_like THEN n6.op_id
+    WHEN n7.start_ps IS NULL OR n7.start_ps > max(m.end_ps, n1.end_ps, n2.end_ps, n3.end_ps, n4.end_ps, n5.end_ps, n6.end_ps) THEN m.op_id
+    WHEN NOT n7.marker_like THEN n7.op_id
+    WHEN n8.start_ps IS NULL OR n8.start_ps > max(m.end_ps, n1.end_ps, n2.end_ps, n3.end_ps, n4.end_ps, n5.end_ps, n6.end_ps, n7.end_ps) THEN m.op_id
+    WHEN NOT n8.marker_like THEN n8.op_id
     ELSE m.op_id
   END AS payload_op_id
 FROM marker m
-LEFT JOIN firsts f ON f.marker_id = m.op_id
-ORDER BY m.op_id;
+LEFT JOIN base n1 ON n1.utid = m.utid AND n1.rn = m.rn + 1
+LEFT JOIN base n2 ON n2.utid = m.utid AND n2.rn = m.rn + 2
+LEFT JOIN base n3 ON n3.utid = m.utid AND n3.rn = m.rn + 3
+LEFT JOIN base n4 ON n4.utid = m.utid AND n4.rn = m.rn + 4
+LEFT JOIN base n5 ON n5.utid = m.utid AND n5.rn = m.rn + 5
+LEFT JOIN base n6 ON n6.utid = m.utid AND n6.rn = m.rn + 6
+LEFT JOIN base n7 ON n7.utid = m.utid AND n7.rn = m.rn + 7
+LEFT JOIN base n8 ON n8.utid = m.utid AND n8.rn = m.rn + 8
+WHERE m.marker_like IS NOT 0
+ORDER BY op_id;
 
 -- The device ops: every column of the extension's xplane_ops, plus ts, dur,
 -- slice_id and utid. A view (a table's column has one type; here a numeric
