@@ -31,54 +31,36 @@ CREATE PERFETTO TABLE _xplane_op_payload(
   payload_op_id LONG
 ) AS
 WITH
-  marker AS MATERIALIZED (
-    SELECT op_id, utid, rn, end_ps, marker_like FROM _xplane_op_base
-    WHERE prev_max_end IS NOT NULL AND start_ps > prev_max_end
+  op AS (
+    SELECT op_id, utid, rn, marker_like, prev_max_end IS NOT NULL AND start_ps > prev_max_end AS is_marker
+    FROM _xplane_op_base
   ),
-  -- (MATERIALIZED: SQLite indexes it on (utid, rn) for the lookups below;
-  -- a table of trace processor it would scan per lookup)
-  base AS MATERIALIZED (
-    SELECT op_id, utid, rn, start_ps, end_ps, marker_like FROM _xplane_op_base
-    WHERE EXISTS (SELECT 1 FROM marker WHERE marker_like IS NOT 0)
+  -- For each op, the first of the next 8 ops of its track that is a marker
+  -- or not marker-like, as one integer: its rn << 32 | is_marker << 31 |
+  -- op_id (the smallest is the first; rn and op_id stay below 2^31).
+  stop AS (
+    SELECT
+      op_id, marker_like, is_marker,
+      min(CASE WHEN is_marker OR NOT marker_like THEN (rn << 32) | (is_marker << 31) | op_id END)
+        OVER (PARTITION BY utid ORDER BY rn ROWS BETWEEN 1 FOLLOWING AND 8 FOLLOWING) AS first_stop
+    FROM op
   )
--- A marker that is not marker-like is its own payload.
-SELECT op_id, op_id AS payload_op_id FROM marker WHERE marker_like = 0
-UNION ALL
--- A marker-like one looks at the next 8 ops of its track (n1 .. n8), in
--- turn: one that starts after the chain of ends (the marker's and those
--- before it) is a second idle period, never bridged (the marker is its own
--- payload); else the first one that is not marker-like is the payload.
+-- The lookahead as the extension walks it (the ops after the marker in
+-- turn; an op that starts after the chain of ends, the marker's and those
+-- before it, is a second idle period, never bridged; else the first op that
+-- is not marker-like is the payload) comes down to the first stop: the
+-- chain's end before an op is the latest end of every op before it on the
+-- track (the ops before the marker all ended before it started), so an op
+-- breaks the chain exactly when it is itself a marker. A marker that is not
+-- marker-like is its own payload.
 SELECT
-  m.op_id,
+  op_id,
   CASE
-    WHEN n1.start_ps IS NULL OR n1.start_ps > m.end_ps THEN m.op_id
-    WHEN NOT n1.marker_like THEN n1.op_id
-    WHEN n2.start_ps IS NULL OR n2.start_ps > max(m.end_ps, n1.end_ps) THEN m.op_id
-    WHEN NOT n2.marker_like THEN n2.op_id
-    WHEN n3.start_ps IS NULL OR n3.start_ps > max(m.end_ps, n1.end_ps, n2.end_ps) THEN m.op_id
-    WHEN NOT n3.marker_like THEN n3.op_id
-    WHEN n4.start_ps IS NULL OR n4.start_ps > max(m.end_ps, n1.end_ps, n2.end_ps, n3.end_ps) THEN m.op_id
-    WHEN NOT n4.marker_like THEN n4.op_id
-    WHEN n5.start_ps IS NULL OR n5.start_ps > max(m.end_ps, n1.end_ps, n2.end_ps, n3.end_ps, n4.end_ps) THEN m.op_id
-    WHEN NOT n5.marker_like THEN n5.op_id
-    WHEN n6.start_ps IS NULL OR n6.start_ps > max(m.end_ps, n1.end_ps, n2.end_ps, n3.end_ps, n4.end_ps, n5.end_ps) THEN m.op_id
-    WHEN NOT n6.marker_like THEN n6.op_id
-    WHEN n7.start_ps IS NULL OR n7.start_ps > max(m.end_ps, n1.end_ps, n2.end_ps, n3.end_ps, n4.end_ps, n5.end_ps, n6.end_ps) THEN m.op_id
-    WHEN NOT n7.marker_like THEN n7.op_id
-    WHEN n8.start_ps IS NULL OR n8.start_ps > max(m.end_ps, n1.end_ps, n2.end_ps, n3.end_ps, n4.end_ps, n5.end_ps, n6.end_ps, n7.end_ps) THEN m.op_id
-    WHEN NOT n8.marker_like THEN n8.op_id
-    ELSE m.op_id
+    WHEN marker_like = 0 OR first_stop IS NULL OR (first_stop >> 31) & 1 THEN op_id
+    ELSE first_stop & 2147483647
   END AS payload_op_id
-FROM marker m
-LEFT JOIN base n1 ON n1.utid = m.utid AND n1.rn = m.rn + 1
-LEFT JOIN base n2 ON n2.utid = m.utid AND n2.rn = m.rn + 2
-LEFT JOIN base n3 ON n3.utid = m.utid AND n3.rn = m.rn + 3
-LEFT JOIN base n4 ON n4.utid = m.utid AND n4.rn = m.rn + 4
-LEFT JOIN base n5 ON n5.utid = m.utid AND n5.rn = m.rn + 5
-LEFT JOIN base n6 ON n6.utid = m.utid AND n6.rn = m.rn + 6
-LEFT JOIN base n7 ON n7.utid = m.utid AND n7.rn = m.rn + 7
-LEFT JOIN base n8 ON n8.utid = m.utid AND n8.rn = m.rn + 8
-WHERE m.marker_like IS NOT 0
+FROM stop
+WHERE is_marker
 ORDER BY op_id;
 
 -- The device ops: every column of the extension's xplane_ops, plus ts, dur,
