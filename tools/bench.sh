@@ -41,8 +41,9 @@
 # sqlite3 process, and the ratios (load + summary) / extension and
 # (summary - load) / extension; then the same summary figures as CPU
 # seconds (user + system, from /usr/bin/time), steadier than wall time on a
-# shared machine, and the CPU ratio (load + summary) / extension (issue 15:
-# within 10x). BENCH_TP_SIZES="" measures the real profiles only. Last, the
+# shared machine, the CPU ratios (load + summary) / extension and
+# (summary - load) / extension (issue 15: within 10x), and trace
+# processor's peak resident MB over load and summary (tp_rss_mb). BENCH_TP_SIZES="" measures the real profiles only. Last, the
 # extension's Perfetto-model tables on the same profile, CPU seconds of a
 # fresh sqlite3: pf_args counting xplane_pf_args alone (the import and one
 # scan), pf_join joining xplane_pf_slice with xplane_pf_args on arg_set_id
@@ -141,10 +142,12 @@ summary_twice() { # FILE -> a script running the summary twice in one process, t
 
 # CPU seconds (user + system) in a /usr/bin/time -f '%U %S' output file.
 cpu_of() { tail -1 "$1" | awk '{printf "%.2f", $1 + $2}'; }
+# Peak resident MB in a /usr/bin/time -f '%U %S %M' output file.
+rss_of() { tail -1 "$1" | awk '{printf "%.0f", $3 / 1024}'; }
 
 tp_part() {
   local tps=${TRACE_PROCESSOR_SHELL:-$XPLANE_SRC/../shared/tools/trace_processor_shell} f name t0 t1 conv load tpsum ext
-  local cload ctp cext cargs cjoin
+  local cload ctp cext cargs cjoin rss
   if [ ! -x "$tps" ]; then
     echo "trace processor part skipped: no trace_processor_shell at $tps"
     return
@@ -159,8 +162,8 @@ tp_part() {
     [ -f "$f" ] || "$GEN" --out "$BENCH_DIR/gpu$mb" --style gpu --target-mb "$mb" --seed 11 >/dev/null
     files+=("$f")
   done
-  printf '\n%-24s %10s | %8s %8s %9s | %9s | %8s %8s | %8s %8s %8s %8s | %8s %8s\n' profile bytes convert tp_load tp_summary \
-    ext_summary ratio sum_ratio cpu_load cpu_tp cpu_ext cpu_ratio pf_args pf_join
+  printf '\n%-24s %10s | %8s %8s %9s | %9s | %8s %8s | %8s %8s %8s %8s %13s | %8s %8s | %9s\n' profile bytes convert tp_load tp_summary \
+    ext_summary ratio sum_ratio cpu_load cpu_tp cpu_ext cpu_ratio cpu_sum_ratio pf_args pf_join tp_rss_mb
   for f in "${files[@]}"; do
     name=$(basename "$(dirname "$(dirname "$(dirname "$f")")")")/$(basename "$f")
     [[ $f == */shared/data/* ]] && name=$(basename "$f")
@@ -169,9 +172,9 @@ tp_part() {
     t0=$(date +%s.%N); /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' "$tps" -q "$BENCH_DIR/one.sql" "$BENCH_DIR/tp.pftrace" > /dev/null 2>&1
     t1=$(date +%s.%N); load=$(echo "$t1 - $t0" | bc -l); cload=$(cpu_of "$BENCH_DIR/cpu")
     t0=$(date +%s.%N)
-    TRACE_PROCESSOR_SHELL=$tps /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' \
+    TRACE_PROCESSOR_SHELL=$tps /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S %M' \
       "$XPLANE_SRC/tp_plugin/tp_run.sh" "$BENCH_DIR/tp.pftrace" queries/summary.sql > "$BENCH_DIR/tp.json"
-    t1=$(date +%s.%N); tpsum=$(echo "$t1 - $t0" | bc -l); ctp=$(cpu_of "$BENCH_DIR/cpu")
+    t1=$(date +%s.%N); tpsum=$(echo "$t1 - $t0" | bc -l); ctp=$(cpu_of "$BENCH_DIR/cpu"); rss=$(rss_of "$BENCH_DIR/cpu")
     t0=$(date +%s.%N)
     (cd "$XPLANE_SRC" && /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' sqlite3 -bail -cmd ".load $EXT" \
       -cmd ".parameter set @profile '$f'" :memory: ".read queries/summary.sql" > "$BENCH_DIR/ext.json")
@@ -182,9 +185,10 @@ tp_part() {
     /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' sqlite3 -bail -cmd ".load $EXT" :memory: \
       "SELECT count(*) FROM xplane_pf_slice('$f') s JOIN xplane_pf_args('$f') a USING (arg_set_id)" > /dev/null
     cjoin=$(cpu_of "$BENCH_DIR/cpu")
-    printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s | %8.2f %8.2f %8.2f %8s | %8.2f %8.2f\n' "$name" "$(stat -c %s "$f")" \
+    printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s | %8.2f %8.2f %8.2f %8s %13s | %8.2f %8.2f | %9s\n' "$name" "$(stat -c %s "$f")" \
       "$conv" "$load" "$tpsum" "$ext" "$(ratio "$tpsum" "$ext")" "$(ratio "$(echo "$tpsum - $load" | bc -l)" "$ext")" \
-      "$cload" "$ctp" "$cext" "$(ratio "$ctp" "$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l)")" "$cargs" "$cjoin"
+      "$cload" "$ctp" "$cext" "$(ratio "$ctp" "$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l)")" \
+      "$(ratio "$(echo "$ctp - $cload" | bc -l)" "$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l)")" "$cargs" "$cjoin" "$rss"
   done
 }
 cli_part() {
