@@ -134,12 +134,14 @@ WITH
     FROM arg
     GROUP BY arg_set_id
   ),
+  -- (joined to the events once: each join of ev indexes it anew)
+  seen AS MATERIALIZED (
+    SELECT p.run_id, p.source_file, ev.seen FROM per_event p JOIN ev USING (arg_set_id)
+  ),
   hint AS (
-    SELECT 0 AS k, 'run_id' AS kind, p.run_id AS value, ev.seen
-    FROM per_event p JOIN ev USING (arg_set_id) WHERE p.run_id IS NOT NULL
+    SELECT 0 AS k, 'run_id' AS kind, run_id AS value, seen FROM seen WHERE run_id IS NOT NULL
     UNION ALL
-    SELECT 1, 'source_file', p.source_file, ev.seen
-    FROM per_event p JOIN ev USING (arg_set_id) WHERE p.source_file IS NOT NULL
+    SELECT 1, 'source_file', source_file, seen FROM seen WHERE source_file IS NOT NULL
   )
 SELECT kind, value, count(*) AS count, min(seen) AS first_seen
 FROM hint
