@@ -96,12 +96,16 @@ CREATE PERFETTO TABLE _xplane_region_window(
   -- The region path.
   path STRING,
   -- Its number of parts.
-  depth LONG
+  depth LONG,
+  -- Its rank among the windows for an op inside several: by depth
+  -- (greatest first), then duration (shortest first), then path (greatest
+  -- first); equal ranks only for equal (depth, duration, path).
+  wrank LONG
 ) AS
 WITH
   -- (a MATERIALIZED copy: SQLite indexes it for the lookup below)
   scope AS MATERIALIZED (SELECT tf, name, s, canonical_name FROM _xplane_window_scope)
-SELECT start2, end2, dur_ps, path, depth
+SELECT start2, end2, dur_ps, path, depth, rank() OVER (ORDER BY depth DESC, dur_ps ASC, path DESC) AS wrank
 FROM (
   SELECT
     e.start_ps * 2 AS start2,
@@ -116,7 +120,17 @@ FROM (
 )
 WHERE NOT (depth = 1 AND path = canonical_name);
 
--- The windows by time bucket: the doubled time line from the first window
+-- The bucket grid of the windows: the doubled time line from the first
+-- window start cut into about as many buckets as there are windows.
+CREATE PERFETTO TABLE _xplane_window_grid(
+  -- The first window start, doubled.
+  t0 LONG,
+  -- Bucket width (doubled ps, at least 1).
+  width LONG
+) AS
+SELECT min(start2) AS t0, max(1, (max(end2) - min(start2)) / count(*) + 1) AS width FROM _xplane_region_window;
+
+-- The windows by time bucket (_xplane_window_grid): the doubled time line from the first window
 -- start cut into about as many buckets as there are windows, each window
 -- listed in every bucket it touches, so an op meets only the windows of its
 -- midpoint's bucket (an equality join) instead of all of them.
@@ -127,24 +141,21 @@ CREATE PERFETTO TABLE _xplane_window_bucket(
   start2 LONG,
   -- Window end, doubled.
   end2 LONG,
-  -- Window duration in ps.
-  dur_ps LONG,
   -- Window path.
   path STRING,
   -- Its number of parts.
-  depth LONG
+  depth LONG,
+  -- Its rank (_xplane_region_window).
+  wrank LONG
 ) AS
 WITH RECURSIVE
-  grid(t0, width) AS (
-    SELECT min(start2), max(1, (max(end2) - min(start2)) / count(*) + 1) FROM _xplane_region_window
-  ),
-  spread(bucket, last, start2, end2, dur_ps, path, depth) AS (
-    SELECT (w.start2 - g.t0) / g.width, (w.end2 - g.t0) / g.width, w.start2, w.end2, w.dur_ps, w.path, w.depth
-    FROM _xplane_region_window w, grid g
+  spread(bucket, last, start2, end2, path, depth, wrank) AS (
+    SELECT (w.start2 - g.t0) / g.width, (w.end2 - g.t0) / g.width, w.start2, w.end2, w.path, w.depth, w.wrank
+    FROM _xplane_region_window w, _xplane_window_grid g
     UNION ALL
-    SELECT bucket + 1, last, start2, end2, dur_ps, path, depth FROM spread WHERE bucket < last
+    SELECT bucket + 1, last, start2, end2, path, depth, wrank FROM spread WHERE bucket < last
   )
-SELECT bucket, start2, end2, dur_ps, path, depth FROM spread ORDER BY bucket;
+SELECT bucket, start2, end2, path, depth, wrank FROM spread ORDER BY bucket;
 
 -- Each device op with the best window open at its midpoint, in sweep order
 -- (midpoint, then op id).
@@ -159,24 +170,22 @@ CREATE PERFETTO TABLE _xplane_op_window(
   depth LONG
 ) AS
 WITH
-  grid(t0, width) AS (
-    SELECT min(start2), max(1, (max(end2) - min(start2)) / count(*) + 1) FROM _xplane_region_window
-  ),
   op(op_id, mid2, bucket) AS (
     SELECT o.op_id, o.start_ps * 2 + o.dur_ps, (o.start_ps * 2 + o.dur_ps - g.t0) / g.width
-    FROM _xplane_op_base o, grid g
+    FROM _xplane_op_base o, _xplane_window_grid g
     WHERE o.start_ps * 2 + o.dur_ps >= g.t0
   ),
-  ranked AS (
-    SELECT op.op_id, op.mid2, w.path, w.depth,
-           row_number() OVER (PARTITION BY op.op_id ORDER BY w.depth DESC, w.dur_ps ASC, w.path DESC) AS r
+  -- (min(wrank) alone in its query: SQLite takes path and depth from the
+  -- row of the best rank)
+  best AS (
+    SELECT op.op_id, op.mid2, min(w.wrank) AS wrank, w.path, w.depth
     FROM op
     JOIN _xplane_window_bucket w ON w.bucket = op.bucket
     WHERE w.start2 <= op.mid2 AND w.end2 >= op.mid2
+    GROUP BY op.op_id
   )
 SELECT op_id, row_number() OVER (ORDER BY mid2, op_id) AS seq, path, depth
-FROM ranked
-WHERE r = 1;
+FROM best;
 
 -- Device ops by the region window they ran under and their name.
 CREATE PERFETTO TABLE xplane_op_regions(
