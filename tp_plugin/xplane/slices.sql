@@ -250,18 +250,29 @@ WITH
     SELECT id, utid, line_index, event_index, parent_id, parent_line_index, parent_event_index, dur_ps
     FROM xplane_slice WHERE name IS NOT NULL AND name != '' AND dur_ps > 0
   ),
+  -- The few events whose analysis parent is on another track, and the
+  -- events that could be such a parent (an event index one of them names):
+  -- the join below then indexes these, not every event.
+  annotated AS MATERIALIZED (
+    SELECT id, utid, parent_line_index, parent_event_index FROM ev WHERE parent_event_index IS NOT NULL
+  ),
+  named AS MATERIALIZED (
+    SELECT id, utid, line_index, event_index FROM ev
+    WHERE event_index IN (SELECT parent_event_index FROM annotated)
+  ),
+  cross_parent AS MATERIALIZED (
+    SELECT a.id, p.id AS parent
+    FROM annotated a
+    JOIN named p ON p.utid = a.utid AND p.line_index = a.parent_line_index AND p.event_index = a.parent_event_index
+  ),
   parented AS MATERIALIZED (
     SELECT
       e.id,
       e.dur_ps,
       -- (CAST: a typed column, so SQLite can index the join on it)
-      CAST(CASE WHEN e.parent_event_index IS NULL THEN e.parent_id ELSE p.id END AS INT) AS analysis_parent_id
+      CAST(CASE WHEN e.parent_event_index IS NULL THEN e.parent_id ELSE c.parent END AS INT) AS analysis_parent_id
     FROM ev e
-    LEFT JOIN ev p
-      ON e.parent_event_index IS NOT NULL
-      AND p.utid = e.utid
-      AND p.line_index = e.parent_line_index
-      AND p.event_index = e.parent_event_index
+    LEFT JOIN cross_parent c ON e.parent_event_index IS NOT NULL AND c.id = e.id
   ),
   children AS (
     SELECT analysis_parent_id AS id, sum(dur_ps) AS children_ps
