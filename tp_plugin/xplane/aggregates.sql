@@ -166,10 +166,7 @@ CREATE PERFETTO TABLE _xplane_op_name_value(
 ) AS
 WITH
   op AS (
-    SELECT b.op_id, b.name, i.shape_signature, st.source_file, i.tf_op
-    FROM _xplane_op_base b
-    JOIN _xplane_op_info i USING (op_id)
-    LEFT JOIN _xplane_op_stat st ON st.arg_set_id = b.arg_set_id
+    SELECT op_id, name, shape_signature, source_file, tf_op FROM _xplane_op_info
   ),
   val AS (
     SELECT name, 0 AS kind, shape_signature AS value, op_id FROM op WHERE shape_signature IS NOT NULL
@@ -213,11 +210,10 @@ CREATE PERFETTO TABLE xplane_op_names(
 ) AS
 WITH
   grp AS (
-    SELECT b.name, min(i.canonical_name) AS canonical_name, min(i.category) AS category, count(*) AS count,
-           sum(b.dur_ps) AS total_ps, sum(max(0, b.self_ps)) AS self_ps, min(b.op_id) AS first_op_id
-    FROM _xplane_op_base b
-    JOIN _xplane_op_info i USING (op_id)
-    GROUP BY b.name
+    SELECT name, min(canonical_name) AS canonical_name, min(category) AS category, count(*) AS count,
+           sum(dur_ps) AS total_ps, sum(max(0, self_ps)) AS self_ps, min(op_id) AS first_op_id
+    FROM _xplane_op_info
+    GROUP BY name
   ),
   counted AS MATERIALIZED (SELECT name, kind, value, n, first FROM _xplane_op_name_value),
   mode AS (

@@ -194,12 +194,22 @@ CREATE PERFETTO TABLE _xplane_op_shape(
 SELECT long_name, xplane_shape_signature(long_name) AS shape_signature
 FROM (SELECT DISTINCT long_name FROM _xplane_op_stat WHERE long_name IS NOT NULL);
 
--- Each op with its name-derived columns.
+-- Each op with its name-derived columns, and what the aggregates read of
+-- _xplane_op_base and _xplane_op_stat (so they read one table per op, not
+-- three: a join on a trace processor table is a lookup per row).
 CREATE PERFETTO TABLE _xplane_op_info(
   -- The op.
   op_id LONG,
   -- Its arg set.
   arg_set_id ARGSETID,
+  -- Op name.
+  name STRING,
+  -- Exact duration in ps.
+  dur_ps LONG,
+  -- Exclusive time in ps.
+  self_ps LONG,
+  -- source, source_file or file_name stat (_xplane_op_stat).
+  source_file STRING,
   -- Canonical name.
   canonical_name STRING,
   -- Op category.
@@ -228,6 +238,10 @@ WITH
 SELECT
   b.op_id,
   b.arg_set_id,
+  b.name,
+  b.dur_ps,
+  b.self_ps,
+  st.source_file,
   n.canonical_name,
   n.category,
   st.tf_op,

@@ -214,9 +214,8 @@ WITH
   -- (MATERIALIZED: each is read several times, and SQLite indexes a
   -- materialized CTE for the lookups below; trace processor's tables it cannot)
   counted AS MATERIALIZED (
-    SELECT w.path, w.depth, w.seq, b.op_id, b.name, b.dur_ps, b.self_ps, i.shape_signature
+    SELECT w.path, w.depth, w.seq, i.op_id, i.name, i.dur_ps, i.self_ps, i.shape_signature
     FROM _xplane_op_window w
-    JOIN _xplane_op_base b USING (op_id)
     JOIN _xplane_op_info i USING (op_id)
   ),
   shapes AS MATERIALIZED (

@@ -76,10 +76,9 @@ WITH
   -- (the ops summed per region path first, then spread over its prefixes:
   -- a row per path and prefix, not per op and prefix)
   per_path AS MATERIALIZED (
-    SELECT i.scope_path AS path, i.scope_parts AS parts, count(*) AS n, sum(max(0, b.self_ps)) AS self_ps
-    FROM _xplane_op_info i
-    JOIN _xplane_op_base b USING (op_id)
-    GROUP BY i.scope_path, i.scope_parts
+    SELECT scope_path AS path, scope_parts AS parts, count(*) AS n, sum(max(0, self_ps)) AS self_ps
+    FROM _xplane_op_info
+    GROUP BY scope_path, scope_parts
   ),
   region AS MATERIALIZED (
     SELECT
