@@ -20,14 +20,18 @@ void xp_gathered_free(xp_gathered *g) {
   memset(g, 0, sizeof(*g));
 }
 
+/* Room for one more event in each array of g (util.h's xp_grow, its limits
+** included; the first growth makes room for 256); 0 on OOM. g->cap is the
+** least capacity reached. */
 static int gathered_push(xp_gathered *g) {
   if (g->n < g->cap) return 1;
-  int64_t nc = g->cap ? g->cap * 2 : 256;
-#define GROW(f)                                                                     \
-  do {                                                                              \
-    void *q = xp_realloc(g->f, sizeof(*g->f) * (uint64_t)nc);          \
-    if (!q) return 0;                                                               \
-    g->f = q;                                                                       \
+  int64_t need = g->n < 256 ? 256 : g->n + 1;
+  int64_t least = INT64_MAX;
+#define GROW(f)                                                                 \
+  do {                                                                          \
+    int64_t c = g->cap;                                                         \
+    if (!xp_grow((void **)&g->f, &c, need, sizeof(*g->f))) return 0;            \
+    if (c < least) least = c;                                                   \
   } while (0)
   GROW(start);
   GROW(dur);
@@ -37,7 +41,7 @@ static int gathered_push(xp_gathered *g) {
   GROW(msg);
   GROW(msg_n);
 #undef GROW
-  g->cap = nc;
+  g->cap = least;
   return 1;
 }
 
