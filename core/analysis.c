@@ -1,8 +1,10 @@
 /*
 ** analysis.c: the per-profile analysis record and its slots, which events enter the
-** analysis, and the accessors of a device op; the parts are built on first use
-** by pass.c, tracks.c, steps.c and regions.c and cached on the profile, so a
-** query over xplane_ops costs one pass after the first (see analysis.h).
+** analysis, the accessors of a device op, and the threads and order (heaviest
+** track first) of the walks that run tracks in parallel; the parts are built on
+** first use by pass.c, tracks.c, steps.c and regions.c and cached on the
+** profile, so a query over xplane_ops costs one pass after the first (see
+** analysis.h).
 */
 #include "analysis.h"
 
@@ -100,6 +102,17 @@ int xp_analysis_threads(const xp_profile *p, int64_t n_tasks) {
   int64_t t = p->threads < 1 ? 1 : p->threads > XP_MAX_INDEX_THREADS ? XP_MAX_INDEX_THREADS : p->threads;
   if (t > n_tasks) t = n_tasks > 0 ? n_tasks : 1;
   return (int)t;
+}
+
+static int by_weight(const void *x, const void *y) {
+  const xp_track_task *a = x, *b = y;
+  if (a->weight != b->weight) return a->weight > b->weight ? -1 : 1;
+  if (a->plane != b->plane) return a->plane < b->plane ? -1 : 1;
+  return a->first < b->first ? -1 : a->first > b->first;
+}
+
+void xp_track_tasks_heaviest_first(void *tasks, int64_t n, size_t elt) {
+  if (n > 1) qsort(tasks, (size_t)n, elt, by_weight);
 }
 
 const char *const xp_op_category_names[3] = {"compute", "communication", "stall"};

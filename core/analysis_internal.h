@@ -2,8 +2,9 @@
 ** analysis_internal.h: what the analysis files of core/ share (not for
 ** the bindings: they use analysis.h).
 **
-**   analysis.c  the per-profile analysis record, its slots, event selection
-**               and the op accessors
+**   analysis.c  the per-profile analysis record, its slots, event selection,
+**               the op accessors, and the threads and order of the walks
+**               that run tracks in parallel
 **   tracks.c    a track's analysis events gathered, and a line's self times
 **   pass.c      the one walk per track: the device ops with self time,
 **               pre-op gap and payload, and the track aggregates
@@ -64,6 +65,16 @@ void xp_gathered_free(xp_gathered *g);
 /* Threads for n_tasks tracks: p->threads, at most XP_MAX_INDEX_THREADS and
 ** n_tasks, at least 1. */
 int xp_analysis_threads(const xp_profile *p, int64_t n_tasks);
+/* A track as a task of the walks that run tracks in parallel (pass.c,
+** facts.c): the first member of their task structs. */
+typedef struct xp_track_task {
+  int32_t plane, first;  /* the track: its plane and first line */
+  int64_t weight;        /* its events (all its lines) */
+} xp_track_task;
+/* Sort n tasks of elt bytes each, each beginning with an xp_track_task,
+** heaviest first, ties in profile order (plane, then first line): the order
+** xp_cancel_run_jobs hands them out in, so the largest tracks start first. */
+void xp_track_tasks_heaviest_first(void *tasks, int64_t n, size_t elt);
 /* Build the ops and the track aggregates (pass.c) once; 0 on OOM, a changed
 ** file or an interrupt (nothing is kept then). */
 int xp_analysis_pass(xp_profile *p);

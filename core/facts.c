@@ -101,9 +101,8 @@ typedef struct part {
 } part;
 
 typedef struct ftask {
-  int32_t plane, first;
+  xp_track_task trk;      /* the track and its events: the largest tracks go first */
   int64_t op_base;        /* index of the track's first op */
-  int64_t weight;
 } ftask;
 
 typedef struct fjob {
@@ -199,8 +198,8 @@ typedef struct evt {
 /* What one event adds to the facts; `op` is its op index (-1: not an op). */
 static int take_event(fjob *j, part *w, const ftask *t, int32_t li, const evt *e, int64_t seq, int64_t op) {
   const xp_profile *p = j->p;
-  const xp_plane *pl = &p->planes[t->plane];
-  const uint8_t *kind = j->kind[t->plane], *train = j->is_train[t->plane];
+  const xp_plane *pl = &p->planes[t->trk.plane];
+  const uint8_t *kind = j->kind[t->trk.plane], *train = j->is_train[t->trk.plane];
   xp_facts *f = j->f;
   xp_stat v[P_N];
   xp_stat_pick_em(p, pl, e->analysis ? e->em : NULL, &e->ev, &w->ids, P_N, v); /* e->em is set for analysis events */
@@ -244,19 +243,19 @@ static int take_event(fjob *j, part *w, const ftask *t, int32_t li, const evt *e
   /* step markers of the three sources (steps.c) */
   int64_t number;
   if ((kind[li] & LK_STEPS) && xp_parse_int(e->name.p, e->name.n, &number) &&
-      !push_marker(w, 0, t->plane, number, e->start, e->ev.duration_ps))
+      !push_marker(w, 0, t->trk.plane, number, e->start, e->ev.duration_ps))
     return 0;
   if (train && train[e->em - pl->emeta] && xp_event_stats(p, pl, &e->ev, &w->sv)) {
     static const char *const keys[] = {"step_num", "step"};
     for (int k = 0; k < 2; k++) {
       const xp_stat *st = xp_statvec_find(&w->sv, keys[k]);
       if (st && xp_stat_int_like(st, &number)) {
-        if (!push_marker(w, 1, t->plane, number, e->start, e->ev.duration_ps)) return 0;
+        if (!push_marker(w, 1, t->trk.plane, number, e->start, e->ev.duration_ps)) return 0;
         break;
       }
     }
   }
-  if ((kind[li] & LK_MODULES) && !push_marker(w, 2, t->plane, -1, e->start, e->ev.duration_ps)) return 0;
+  if ((kind[li] & LK_MODULES) && !push_marker(w, 2, t->trk.plane, -1, e->start, e->ev.duration_ps)) return 0;
   return 1;
 }
 
@@ -265,22 +264,22 @@ static int take_event(fjob *j, part *w, const ftask *t, int32_t li, const evt *e
 ** bytes), every other line by walking its events. */
 static int run_ftask(fjob *j, part *w, const ftask *t) {
   const xp_profile *p = j->p;
-  w->ids.n = j->ids_n[t->plane];
+  w->ids.n = j->ids_n[t->trk.plane];
   for (int k = 0; k < w->ids.n; k++) {
-    w->ids.id[k] = j->pool_id[j->ids_at[t->plane] + k];
-    w->ids.slot[k] = j->pool_slot[j->ids_at[t->plane] + k];
+    w->ids.id[k] = j->pool_id[j->ids_at[t->trk.plane] + k];
+    w->ids.slot[k] = j->pool_slot[j->ids_at[t->trk.plane] + k];
   }
-  const xp_plane *pl = &p->planes[t->plane];
-  const uint8_t *kind = j->kind[t->plane];
+  const xp_plane *pl = &p->planes[t->trk.plane];
+  const uint8_t *kind = j->kind[t->trk.plane];
   const xp_op *ops = j->a->ops;
   int host = xp_str_starts(pl->name, "/host:");
   int64_t op = t->op_base;
   evt e;
-  for (int32_t li = t->first; li >= 0; li = xp_track_next(j->a, t->plane, li)) {
+  for (int32_t li = t->trk.first; li >= 0; li = xp_track_next(j->a, t->trk.plane, li)) {
     const xp_line *ln = &pl->lines[li];
-    int64_t seq = j->seq_base[j->a->line_base[t->plane] + li];
+    int64_t seq = j->seq_base[j->a->line_base[t->trk.plane] + li];
     if (kind[li] == LK_OP && !host) {
-      for (; op < j->f->n_ops && ops[op].plane == t->plane && ops[op].line == li; op++) {
+      for (; op < j->f->n_ops && ops[op].plane == t->trk.plane && ops[op].line == li; op++) {
         if ((op & 4095) == 0 && xp_cancelled()) {
           ((xp_profile *)p)->changed = p->changed ? p->changed : XP_CHANGED_INTERRUPTED;
           return 1;
@@ -359,13 +358,6 @@ void xp_facts_free(xp_facts *f) {
   xp_free(f->paths);
   xp_counter_free(&f->hints, 0);
   memset(f, 0, sizeof(*f));
-}
-
-static int by_weight(const void *x, const void *y) {
-  const ftask *a = x, *b = y;
-  if (a->weight != b->weight) return a->weight > b->weight ? -1 : 1;
-  if (a->plane != b->plane) return a->plane < b->plane ? -1 : 1;
-  return a->first < b->first ? -1 : a->first > b->first;
 }
 
 typedef struct path_ref {
@@ -591,19 +583,19 @@ int xp_facts_build(xp_profile *p, xp_facts *f) {
     for (int32_t li = 0; li < pl->n_lines; li++) {
       if (xp_track_first(a, pi, li) != li) continue;
       ftask *t = &j.tasks[j.n_tasks];
-      t->plane = pi;
-      t->first = li;
+      t->trk.plane = pi;
+      t->trk.first = li;
       t->op_base = op_at;
-      t->weight = 0;
-      for (int32_t k = li; k >= 0; k = xp_track_next(a, pi, k)) t->weight += pl->lines[k].n_events;
+      t->trk.weight = 0;
+      for (int32_t k = li; k >= 0; k = xp_track_next(a, pi, k)) t->trk.weight += pl->lines[k].n_events;
       /* the track's ops are next in op order (pass.c joins tracks in this order) */
       while (op_at < n_ops && ops[op_at].plane == pi && xp_track_first(a, pi, ops[op_at].line) == li) op_at++;
-      if (t->weight) j.n_tasks++;
+      if (t->trk.weight) j.n_tasks++;
     }
   }
   if (ok && op_at != n_ops) ok = 0; /* cannot happen: the ops are in track order */
   if (ok) {
-    if (j.n_tasks > 1) qsort(j.tasks, (size_t)j.n_tasks, sizeof(ftask), by_weight);
+    xp_track_tasks_heaviest_first(j.tasks, j.n_tasks, sizeof(ftask));
     int threads = xp_analysis_threads(p, j.n_tasks);
     j.parts = xp_malloc(sizeof(part) * (uint64_t)threads);
     ok = j.parts != NULL;

@@ -75,9 +75,8 @@ static uint8_t *emeta_facts(const xp_plane *pl) {
 
 /* One track's work and results. */
 typedef struct task {
-  int32_t plane, first;  /* the track: its plane and first line */
+  xp_track_task trk;     /* the track and its events: the largest tracks go first */
   int has_ops;           /* one of its lines is a device-op line */
-  int64_t weight;        /* its events: the largest tracks go first */
   int64_t op_room;       /* events of its device-op lines: at most that many ops */
   xp_op *ops;            /* its region of a->ops (op_room entries); payload is an index into these */
   int64_t n_ops;
@@ -111,7 +110,7 @@ static int track_aggs(task *t, const xp_gathered *g, const int64_t *self, const 
     if (!r) {
       if (!xp_grow((void **)&t->aggs, &cap, t->n_aggs + 1, sizeof(xp_track_agg))) return 0;
       r = &t->aggs[t->n_aggs++];
-      r->plane = t->plane;
+      r->plane = t->trk.plane;
       r->line = line;
       r->category = c;
       r->n_events = r->dur_ps = r->self_ps = 0;
@@ -175,7 +174,7 @@ static void scratch_free(scratch *s) {
 /* The ops of one track: its events on device-op lines, in gathered order. */
 static int track_ops(const pass *ps, task *t, scratch *s, const uint8_t *facts) {
   const xp_gathered *g = &s->g;
-  const uint8_t *is_op_line = ps->op_line[t->plane];
+  const uint8_t *is_op_line = ps->op_line[t->trk.plane];
   int64_t n = 0;
   for (int64_t k = 0; k < g->n; k++) n += is_op_line[g->line[k]];
   if (n > t->op_room) return 0;
@@ -196,7 +195,7 @@ static int track_ops(const pass *ps, task *t, scratch *s, const uint8_t *facts) 
     o->step = -1;
     o->msg = g->msg[k];
     o->msg_n = g->msg_n[k];
-    o->plane = t->plane;
+    o->plane = t->trk.plane;
     o->line = g->line[k];
     o->event_index = g->event_index[k];
     o->emeta = g->emeta[k];
@@ -213,10 +212,10 @@ static int track_ops(const pass *ps, task *t, scratch *s, const uint8_t *facts) 
 
 static int run_task(pass *ps, task *t, scratch *s) {
   s->g.n = 0;
-  int ok = xp_gather_track(ps->p, ps->a, t->plane, t->first, &s->g);
+  int ok = xp_gather_track(ps->p, ps->a, t->trk.plane, t->trk.first, &s->g);
   ok = ok && scratch_fit(s, s->g.n);
   ok = ok && xp_exclusive_times(s->g.n, s->g.start, s->g.dur, s->self);
-  const uint8_t *facts = ps->facts[t->plane];
+  const uint8_t *facts = ps->facts[t->trk.plane];
   ok = ok && track_aggs(t, &s->g, s->self, facts);
   if (ok && t->n_aggs) { /* to size: a profile may hold a million small tracks */
     xp_track_agg *fit = xp_realloc(t->aggs, sizeof(xp_track_agg) * (uint64_t)t->n_aggs);
@@ -231,16 +230,9 @@ static int task_job(void *ctx, int64_t k, int worker) {
   return !ps->p->changed && run_task(ps, &ps->tasks[k], &ps->scratch[worker]);
 }
 
-/* Heaviest first; ties (and the join) by profile order. */
-static int by_weight(const void *x, const void *y) {
-  const task *a = x, *b = y;
-  if (a->weight != b->weight) return a->weight > b->weight ? -1 : 1;
-  if (a->plane != b->plane) return a->plane < b->plane ? -1 : 1;
-  return a->first < b->first ? -1 : a->first > b->first;
-}
-
+/* The join's order: profile order. */
 static int by_profile_order(const void *x, const void *y) {
-  const task *a = x, *b = y;
+  const xp_track_task *a = &((const task *)x)->trk, *b = &((const task *)y)->trk;
   if (a->plane != b->plane) return a->plane < b->plane ? -1 : 1;
   return a->first < b->first ? -1 : a->first > b->first;
 }
@@ -320,14 +312,14 @@ int xp_analysis_pass(xp_profile *p) {
       if (xp_track_first(a, pi, li) != li) continue; /* each track once, at its first line */
       task *t = &ps.tasks[ps.n_tasks];
       memset(t, 0, sizeof(*t));
-      t->plane = pi;
-      t->first = li;
+      t->trk.plane = pi;
+      t->trk.first = li;
       for (int32_t k = li; k >= 0; k = xp_track_next(a, pi, k)) {
-        t->weight += pl->lines[k].n_events;
+        t->trk.weight += pl->lines[k].n_events;
         t->has_ops |= ps.op_line[pi][k];
         if (ps.op_line[pi][k]) t->op_room += pl->lines[k].n_events;
       }
-      if (t->weight) ps.n_tasks++; /* a track without events adds nothing */
+      if (t->trk.weight) ps.n_tasks++; /* a track without events adds nothing */
     }
   }
   /* the ops' regions, in profile order (the tasks are in that order here) */
@@ -339,7 +331,7 @@ int xp_analysis_pass(xp_profile *p) {
     at += ps.tasks[k].op_room;
   }
   if (ok) {
-    if (ps.n_tasks > 1) qsort(ps.tasks, (size_t)ps.n_tasks, sizeof(task), by_weight);
+    xp_track_tasks_heaviest_first(ps.tasks, ps.n_tasks, sizeof(task));
     int threads = xp_analysis_threads(p, ps.n_tasks);
     ps.scratch = xp_malloc(sizeof(scratch) * (uint64_t)threads);
     ok = ps.scratch != NULL;
