@@ -3,7 +3,8 @@
 #   . "$(dirname "$0")/../test_env.sh"; . "$(dirname "$0")/../hostile_common.sh"
 # Sets XSPACE (the crafted-input writer), CONV (xplane2perfetto), SANITIZED
 # (1 when the shell is the sanitizer wrapper), TMP (a temporary directory,
-# removed at exit) and the counters with ok NAME / bad NAME.
+# removed at exit) and the counters with ok NAME / bad NAME; defines
+# python_env (below) for the scripts that load the extension into Python.
 XSPACE="python3 $SRC/tests/hostile/xspace.py"
 CONV=$BUILD/tp_plugin/xplane2perfetto
 SANITIZED=0
@@ -14,3 +15,22 @@ pass=0
 fail=0
 ok() { echo "PASS $1"; pass=$((pass + 1)); }
 bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+
+# python_env BOUND: how to run Python with the extension. An instrumented
+# extension (tests/run_sanitized.sh; read from the NEEDED entries of $EXT.so:
+# nothing is executed) needs the ASan and UBSan runtimes preloaded into
+# Python, as the sqlite3 wrapper does for the shell: then PY_PRELOAD names
+# them (for LD_PRELOAD; empty otherwise) and ASAN_OPTIONS, unless set, turns
+# leak checking off (Python is no finding). LATENCY_BOUND is the bound in
+# seconds on an interrupt's latency: BOUND, and 1 s under the sanitizers,
+# where every instruction costs several times more (that run is about memory
+# safety; the plain run holds BOUND).
+python_env() {
+  PY_PRELOAD=
+  LATENCY_BOUND=$1
+  if readelf -d "$EXT.so" 2>/dev/null | grep -q 'NEEDED.*libasan'; then
+    PY_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+    LATENCY_BOUND=1.0
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+  fi
+}

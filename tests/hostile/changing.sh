@@ -47,10 +47,8 @@ TO_PF=$BUILD/tp_plugin/xplane2perfetto
 for tool in "$GEN" "$TO_PF" "$PY" "$BUILD/tests/hostile_mutate"; do
   [[ -x $tool ]] || { echo "error: $tool is missing (build the project first)" >&2; exit 1; }
 done
-TMP=$(mktemp -d)
+. "$(dirname "$0")/../hostile_common.sh"
 chmod 755 "$TMP"
-trap 'rm -rf "$TMP"' EXIT
-pass=0 fail=0
 # Sanitized builds: the fixture tools are not what this part checks.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 
@@ -218,18 +216,9 @@ lat = t1 - t_stop[0] if t_stop[0] else -1.0
 bound = float(os.environ.get("XP_LATENCY_BOUND", "0.5"))
 print("%s %s" % (res, "ok" if 0 <= lat < bound else "late(%.3fs after the stop, %.3fs in all)" % (lat, t1 - t0)))
 PYEOF
-# An instrumented extension (tests/run_sanitized.sh) needs the ASan and UBSan
-# runtimes preloaded into Python, as the sqlite3 wrapper does for the shell.
-# (Read from the file's NEEDED entries: nothing is executed.) Under the
-# sanitizers every instruction costs several times more, so there the bound on
-# the interrupt latency is 1 s instead of 0.5 s: that run is about memory
-# safety; the plain run holds the 0.5 s bound.
-PY_PRELOAD=
-LATENCY_BOUND=0.5
-if readelf -d "$EXT.so" 2>/dev/null | grep -q 'NEEDED.*libasan'; then
-  PY_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-  LATENCY_BOUND=1.0
-fi
+# PY_PRELOAD (the sanitizer runtimes an instrumented extension needs) and the
+# latency bound: 0.5 s, 1 s under the sanitizers (hostile_common.sh).
+python_env 0.5
 interrupt() { XP_LATENCY_BOUND=$LATENCY_BOUND LD_PRELOAD=$PY_PRELOAD "$PY" "$TMP/interrupt.py" "$EXT" "$@" 2>&1; }
 mkdir -p "$BIG/twice/a" "$BIG/twice/b" && cp "$BIG1" "$BIG/twice/a/" && cp "$BIG1" "$BIG/twice/b/"
 check "8: interrupt 0.1 s into a cold xplane_ops (decode + analysis)" "interrupted ok" \

@@ -25,9 +25,7 @@ set -uo pipefail
 . "$(dirname "$0")/../test_env.sh"
 PY=/usr/bin/python3
 [[ -x $PY ]] || { echo "skipped: no $PY"; exit 77; }
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0 fail=0
+. "$(dirname "$0")/../hostile_common.sh"
 check() {
   if [[ $3 == "$2" ]]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); printf 'FAIL %s\n  want: %s\n  got:  %s\n' "$1" "$2" "$3"; fi
@@ -62,13 +60,9 @@ bound = float(os.environ.get("XP_LATENCY_BOUND", "0.25"))
 print("%s %s" % (res, "ok" if 0 <= lat < bound else "late(%.3fs after the stop)" % lat))
 print("|".join(str(x) for x in db.execute(sql, [f]).fetchone()))
 PYEOF
-PY_PRELOAD=
-LATENCY_BOUND=0.25
-if readelf -d "$EXT.so" 2>/dev/null | grep -q 'NEEDED.*libasan'; then
-  PY_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-  LATENCY_BOUND=1.0
-  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
-fi
+# PY_PRELOAD (the sanitizer runtimes an instrumented extension needs) and the
+# latency bound: 0.25 s, 1 s under the sanitizers (hostile_common.sh).
+python_env 0.25
 run() { XP_LATENCY_BOUND=$LATENCY_BOUND LD_PRELOAD=$PY_PRELOAD "$PY" "$TMP/warm_interrupt.py" "$EXT" "$@" 2>&1; }
 
 check "interrupt 0.05 s into xplane_kernel_stats (kernel_details parsed per op), then the whole answer" \
