@@ -32,11 +32,12 @@ static uint64_t read_alloc_limit(void) {
   return lim + 1;
 }
 
-static int alloc_refused(uint64_t n) {
+uint64_t xp_alloc_limit(void) {
   uint64_t lim = __atomic_load_n(&alloc_limit, __ATOMIC_RELAXED);
-  if (!lim) lim = read_alloc_limit();
-  return n >= lim; /* lim = the largest allowed + 1 */
+  return lim ? lim : read_alloc_limit(); /* the largest allowed + 1 */
 }
+
+static int alloc_refused(uint64_t n) { return n >= xp_alloc_limit(); }
 
 void *xp_malloc(uint64_t n) {
   if (alloc_refused(n)) return NULL;

@@ -47,6 +47,11 @@
 void *xp_malloc(uint64_t n);
 void *xp_realloc(void *p, uint64_t n);
 void xp_free(void *p);
+/* Requests of this many bytes or more are refused: XP_ALLOC_MAX, or less
+** with XPLANE_FAIL_ALLOC_ABOVE. A caller whose growth failed can tell a
+** refused size (the data is too large for one array) from memory running
+** out. */
+uint64_t xp_alloc_limit(void);
 /* printf into a new heap string (glibc printf formats); NULL on OOM. */
 char *xp_mprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xp_vmprintf(const char *fmt, va_list ap);

@@ -74,6 +74,23 @@ if [ ${#profiles[@]} = 0 ]; then
   exit 77
 fi
 
+# An import whose array would pass the limit of one allocation says so
+# (it said "out of memory" on a machine with 20 GB free, for the 1 GB
+# generated profile): XPLANE_FAIL_ALLOC_ABOVE lowers that limit to 1 MB;
+# gemm's 22,058 args at 40 bytes each need a 1.3 MB array once it doubles
+# past 16,384 (its strings, about 0.6 MB, one of 1 MB), while its 3,794
+# slices without args stay under the limit and still import.
+if [[ " ${profiles[*]} " == *tracelens_jax08_gemm* ]]; then
+  gemm=$DATA/tracelens_jax08_gemm.xplane.pb
+  err=$(XPLANE_FAIL_ALLOC_ABOVE=1000000 sql :memory: "SELECT count(*) FROM xplane_pf_args('$gemm')" 2>&1 >/dev/null) &&
+    fail "xplane_pf_args over the allocation limit: no error"
+  [[ $err =~ $gemm:\ too\ large\ for\ the\ Perfetto-model\ tables:\ its\ (args|strings)\ need\ more\ than\ 1000000\ bytes\ in\ one\ array ]] ||
+    fail "xplane_pf_args over the allocation limit: got [$err]"
+  got=$(XPLANE_FAIL_ALLOC_ABOVE=1000000 sql :memory: "SELECT count(*) FROM xplane_pf_slice('$gemm')")
+  [ "$got" = 3794 ] || fail "xplane_pf_slice under a 1 MB allocation limit: got [$got], want 3794"
+  echo "gemm: an import past the allocation limit says so; the slices alone still import"
+fi
+
 # check_join PATH [file]: the three queries, direct and through MATERIALIZED
 # CTEs, on PATH (a file; with "file", a logdir of two files, each joined on
 # file too, so each cursor builds one import per file: 4).

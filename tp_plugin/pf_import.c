@@ -9,19 +9,29 @@
 
 #include "util.h"
 
-/* Make room for `more` elements of `size` bytes in a vector (v, n, cap). */
-static int vec_reserve(void **v, int64_t n, int64_t *cap, int64_t more, size_t size) {
-  return xp_grow(v, cap, n + more, size);
+/* Make room for `more` elements of `size` bytes in vector `what` (v, n, cap)
+** of st; 0 on OOM, noting in st->too_large when the array's next size (as
+** xp_grow doubles it) is past what one allocation may hold: the data is too
+** large, memory has not run out. */
+static int vec_reserve(pf_import *st, const char *what, void **v, int64_t n, int64_t *cap, int64_t more,
+                       size_t size) {
+  if (xp_grow(v, cap, n + more, size)) return 1;
+  int64_t nc = *cap > 0 ? *cap : 8; /* the size xp_grow asked for */
+  while (nc < n + more && nc <= INT64_MAX / 2) nc *= 2;
+  if ((uint64_t)nc >= xp_alloc_limit() / size) st->too_large = what;
+  return 0;
 }
-/* A pointer to a new last element of vector `vec`, NULL on OOM. */
-#define PUSH(vec) \
-  (vec_reserve((void **)&(vec).v, (vec).n, &(vec).cap, 1, sizeof(*(vec).v)) ? &(vec).v[(vec).n++] : NULL)
+/* A pointer to a new last element of vector `vec` (named `what`) of st, NULL
+** on OOM. */
+#define PUSH(st, vec, what) \
+  (vec_reserve(st, what, (void **)&(vec).v, (vec).n, &(vec).cap, 1, sizeof(*(vec).v)) ? &(vec).v[(vec).n++] : NULL)
 
 /* Copy prefix + p[0..n) into the pool; its offset, or -1 on OOM. */
 static int64_t pool_add(pf_import *st, const char *prefix, const char *p, size_t n) {
   size_t k = strlen(prefix);
   int64_t off = st->pool.n;
-  if (!vec_reserve((void **)&st->pool.v, st->pool.n, &st->pool.cap, (int64_t)(k + n + 1), 1)) return -1;
+  if (!vec_reserve(st, "strings", (void **)&st->pool.v, st->pool.n, &st->pool.cap, (int64_t)(k + n + 1), 1))
+    return -1;
   memcpy(st->pool.v + off, prefix, k);
   if (n) memcpy(st->pool.v + off + k, p, n);
   st->pool.v[off + (int64_t)(k + n)] = 0;
@@ -55,13 +65,18 @@ void pf_import_free(pf_import *st) {
   memset(st, 0, sizeof(*st));
 }
 
-static int nomem(char **errmsg) {
-  *errmsg = xp_mprintf("out of memory");
+static int nomem(const pf_import *st, char **errmsg) {
+  if (st->too_large)
+    *errmsg = xp_mprintf("too large for the Perfetto-model tables: its %s need more than %llu bytes in one array "
+                         "(the limit of one allocation); xplane2perfetto converts it for trace processor",
+                         st->too_large, (unsigned long long)xp_alloc_limit() - 1);
+  else
+    *errmsg = xp_mprintf("out of memory");
   return 0;
 }
 
 static int add_row3(row3_vec *v, pf_import *st, int64_t a, int64_t b, const char *name, int64_t c) {
-  pfc_row3 *r = PUSH(*v);
+  pfc_row3 *r = PUSH(st, *v, "threads and processes");
   if (!r) return 0;
   r->a = a, r->b = b, r->c = c;
   r->name = name ? pool_add(st, "", name, strlen(name)) : -1;
@@ -72,28 +87,28 @@ static int on_process(void *ctx, const pf_process *p, char **errmsg) {
   pf_import *st = ctx;
   if (!add_row3(&st->processes, st, p->upid, p->pid, p->name, 0) ||
       !add_row3(&st->threads, st, p->main_utid, p->pid, NULL, p->upid))
-    return nomem(errmsg);
+    return nomem(st, errmsg);
   return 1;
 }
 
 static int on_track(void *ctx, const pf_track *t, char **errmsg) {
   pf_import *st = ctx;
   if (!t->parent_uuid && !t->global && !add_row3(&st->threads, st, t->utid, t->tid, t->thread_name, t->upid))
-    return nomem(errmsg);
+    return nomem(st, errmsg);
   while (st->track_of_uuid.n <= (int64_t)t->uuid) {
-    int32_t *x = PUSH(st->track_of_uuid);
-    if (!x) return nomem(errmsg);
+    int32_t *x = PUSH(st, st->track_of_uuid, "tracks");
+    if (!x) return nomem(st, errmsg);
     *x = -1;
   }
-  pfc_track *tr = PUSH(st->tracks);
-  if (!tr) return nomem(errmsg);
+  pfc_track *tr = PUSH(st, st->tracks, "tracks");
+  if (!tr) return nomem(st, errmsg);
   st->track_of_uuid.v[t->uuid] = (int32_t)(st->tracks.n - 1);
   tr->id = -1;
   tr->utid = t->utid;
   tr->global = t->global;
   int named = t->parent_uuid || t->global; /* a thread's own track has no name */
   tr->name = named ? pool_add(st, "", t->name, strlen(t->name)) : -1;
-  return !named || tr->name >= 0 ? 1 : nomem(errmsg);
+  return !named || tr->name >= 0 ? 1 : nomem(st, errmsg);
 }
 
 /* The args of the slice being imported (from args.v[lo]) and a key: the
@@ -117,13 +132,13 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
   pf_import *st = ctx;
   int64_t pos = st->n_events++;
   if (e->type == PF_END) {
-    pfc_end *x = PUSH(st->ends);
-    if (!x) return nomem(errmsg);
+    pfc_end *x = PUSH(st, st->ends, "slices");
+    if (!x) return nomem(st, errmsg);
     x->ts = e->ts_ns, x->pos = pos, x->track = st->track_of_uuid.v[e->track->uuid];
     return 1;
   }
-  pfc_slice *s = PUSH(st->slices);
-  if (!s) return nomem(errmsg);
+  pfc_slice *s = PUSH(st, st->slices, "slices");
+  if (!s) return nomem(st, errmsg);
   s->pos = pos;
   s->instant = e->type == PF_INSTANT;
   s->ts = e->ts_ns;
@@ -144,13 +159,13 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
   int64_t lo = st->args.n;
   xp_hmap index = {0};
   arg_keys keys = {st, lo, NULL};
-  if (e->n_args > ARG_SCAN_MAX && !xp_hmap_init(&index, e->n_args)) return nomem(errmsg);
+  if (e->n_args > ARG_SCAN_MAX && !xp_hmap_init(&index, e->n_args)) return nomem(st, errmsg);
   for (int i = 0; i < e->n_args; i++) {
     const pf_arg *a = &e->args[i];
     int64_t key = pool_add_key(st, a->name.p, a->name.n);
     if (key < 0) {
       xp_hmap_free(&index);
-      return nomem(errmsg);
+      return nomem(st, errmsg);
     }
     keys.key = st->pool.v + key;
     int64_t same = -1;
@@ -167,10 +182,10 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
       st->pool.n = key; /* the key is already in the pool */
       r = &st->args.v[same];
     } else {
-      r = PUSH(st->args);
+      r = PUSH(st, st->args, "args");
       if (!r) {
         xp_hmap_free(&index);
-        return nomem(errmsg);
+        return nomem(st, errmsg);
       }
       r->key = key;
       if (index.mask) xp_hmap_put(&index, pos, st->args.n - 1 - lo);
@@ -181,7 +196,7 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
     r->str = a->type == PF_A_STRING ? pool_add(st, "", a->s.p, a->s.n) : -1;
     if (a->type == PF_A_STRING && r->str < 0) {
       xp_hmap_free(&index);
-      return nomem(errmsg);
+      return nomem(st, errmsg);
     }
   }
   xp_hmap_free(&index);
@@ -281,7 +296,7 @@ int pf_import_flows(pf_import *st) {
   flow_vec tagged = {0};
   for (int64_t id = 0; id < st->slices.n; id++) {
     const pfc_slice *s = &st->slices.v[st->order[id]];
-    pfc_flow *f = s->has_flow ? PUSH(tagged) : NULL;
+    pfc_flow *f = s->has_flow ? PUSH(st, tagged, "flows") : NULL;
     if (s->has_flow && !f) {
       xp_free(tagged.v);
       return 0;
@@ -292,7 +307,7 @@ int pf_import_flows(pf_import *st) {
   int ok = 1;
   for (int64_t i = 1; ok && i < tagged.n; i++) {
     if (tagged.v[i].a != tagged.v[i - 1].a) continue;
-    pfc_flow *f = PUSH(st->flows);
+    pfc_flow *f = PUSH(st, st->flows, "flows");
     if (!f) ok = 0;
     else f->a = (uint64_t)tagged.v[i].b, f->b = tagged.v[i - 1].b; /* (in, out): sorted by in */
   }

@@ -106,6 +106,8 @@ typedef struct pf_import {
   int64_t *id_of;          /* id by ordinal */
   int64_t *track_rows;     /* the thread tracks' indexes, by track id */
   int64_t n_track_rows;
+  const char *too_large;   /* the table whose growth asked for more than one
+                           ** allocation may hold (NULL: none) */
 } pf_import;
 
 /* Import profile p (file f); with want_args the args and flow ids too. 0 on
