@@ -37,7 +37,8 @@ WITH
   ),
   -- For each op, the first of the next 8 ops of its track that is a marker
   -- or not marker-like, as one integer: its rn << 32 | is_marker << 31 |
-  -- op_id (the smallest is the first; rn and op_id stay below 2^31).
+  -- op_id (the smallest is the first; rn and op_id stay below 2^31: a trace
+  -- of 2^31 ops would need terabytes in trace processor).
   stop AS (
     SELECT
       op_id, marker_like, is_marker,
