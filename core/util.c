@@ -77,17 +77,31 @@ int xp_parse_double(const char *p, size_t n, double *out) {
   return 1;
 }
 
-int xp_grow(void **arr, int64_t *cap, int64_t need, size_t elt) {
-  if (need <= *cap) return 1;
-  int64_t nc = *cap > 0 ? *cap : 8;
+/* The capacity xp_grow asks for to hold `need` (cap doubled, or exactly need
+** when doubling would pass XP_ALLOC_MAX); -1 when none fits. */
+static int64_t grow_target(int64_t cap, int64_t need, size_t elt) {
+  int64_t nc = cap > 0 ? cap : 8;
   while (nc < need) {
-    if (nc > INT64_MAX / 2) return 0;
+    if (nc > INT64_MAX / 2) return -1;
     nc *= 2;
   }
   if (elt && (uint64_t)nc > XP_ALLOC_MAX / elt) {
     nc = need; /* doubling would pass the limit: try the exact size */
-    if ((uint64_t)nc > XP_ALLOC_MAX / elt) return 0;
+    if ((uint64_t)nc > XP_ALLOC_MAX / elt) return -1;
   }
+  return nc;
+}
+
+int xp_grow_too_large(int64_t cap, int64_t need, size_t elt) {
+  if (need <= cap) return 0;
+  int64_t nc = grow_target(cap, need, elt);
+  return nc < 0 || (elt && (uint64_t)nc >= xp_alloc_limit() / elt);
+}
+
+int xp_grow(void **arr, int64_t *cap, int64_t need, size_t elt) {
+  if (need <= *cap) return 1;
+  int64_t nc = grow_target(*cap, need, elt);
+  if (nc < 0) return 0;
   void *p = xp_realloc(*arr, (uint64_t)nc * elt);
   if (!p) return 0;
   *arr = p;

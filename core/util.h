@@ -63,6 +63,10 @@ int xp_parse_double(const char *p, size_t n, double *out);
 ** (capacity doubles, from 8). Returns 1, or 0 on OOM / overflow with *arr
 ** and *cap unchanged. */
 int xp_grow(void **arr, int64_t *cap, int64_t need, size_t elt);
+/* After xp_grow(arr, &cap, need, elt) failed: 1 when the size it asked for
+** is past what one allocation may hold (xp_alloc_limit: the data is too
+** large for one array), 0 when memory ran out. */
+int xp_grow_too_large(int64_t cap, int64_t need, size_t elt);
 /* The same for arrays whose capacity is an int32_t. */
 int xp_grow32(void **arr, int32_t *cap, int32_t need, size_t elt);
 

@@ -147,7 +147,7 @@ rss_of() { tail -1 "$1" | awk '{printf "%.0f", $3 / 1024}'; }
 
 tp_part() {
   local tps=${TRACE_PROCESSOR_SHELL:-$XPLANE_SRC/../shared/tools/trace_processor_shell} f name t0 t1 conv load tpsum ext
-  local cload ctp cext cargs cjoin rss
+  local cload ctp cext cext_floor cargs cjoin rss
   if [ ! -x "$tps" ]; then
     echo "trace processor part skipped: no trace_processor_shell at $tps"
     return
@@ -179,6 +179,7 @@ tp_part() {
     (cd "$XPLANE_SRC" && /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' sqlite3 -bail -cmd ".load $EXT" \
       -cmd ".parameter set @profile '$f'" :memory: ".read queries/summary.sql" > "$BENCH_DIR/ext.json")
     t1=$(date +%s.%N); ext=$(echo "$t1 - $t0" | bc -l); cext=$(cpu_of "$BENCH_DIR/cpu")
+    cext_floor=$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l) # (the timer's resolution: no division by 0)
     # (an import the extension refuses, e.g. out of memory at 1 GB, prints
     # its error on stderr and "err" here; the row still prints)
     cargs=err cjoin=err
@@ -189,8 +190,8 @@ tp_part() {
       && cjoin=$(cpu_of "$BENCH_DIR/cpu")
     printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s | %8.2f %8.2f %8.2f %8s %13s | %8s %8s | %9s\n' "$name" "$(stat -c %s "$f")" \
       "$conv" "$load" "$tpsum" "$ext" "$(ratio "$tpsum" "$ext")" "$(ratio "$(echo "$tpsum - $load" | bc -l)" "$ext")" \
-      "$cload" "$ctp" "$cext" "$(ratio "$ctp" "$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l)")" \
-      "$(ratio "$(echo "$ctp - $cload" | bc -l)" "$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l)")" "$cargs" "$cjoin" "$rss"
+      "$cload" "$ctp" "$cext" "$(ratio "$ctp" "$cext_floor")" \
+      "$(ratio "$(echo "$ctp - $cload" | bc -l)" "$cext_floor")" "$cargs" "$cjoin" "$rss"
   done
 }
 cli_part() {

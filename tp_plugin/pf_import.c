@@ -10,15 +10,13 @@
 #include "util.h"
 
 /* Make room for `more` elements of `size` bytes in vector `what` (v, n, cap)
-** of st; 0 on OOM, noting in st->too_large when the array's next size (as
-** xp_grow doubles it) is past what one allocation may hold: the data is too
+** of st; 0 on OOM, noting in st->too_large when the array's next size is
+** past what one allocation may hold (xp_grow_too_large): the data is too
 ** large, memory has not run out. */
 static int vec_reserve(pf_import *st, const char *what, void **v, int64_t n, int64_t *cap, int64_t more,
                        size_t size) {
   if (xp_grow(v, cap, n + more, size)) return 1;
-  int64_t nc = *cap > 0 ? *cap : 8; /* the size xp_grow asked for */
-  while (nc < n + more && nc <= INT64_MAX / 2) nc *= 2;
-  if ((uint64_t)nc >= xp_alloc_limit() / size) st->too_large = what;
+  if (xp_grow_too_large(*cap, n + more, size)) st->too_large = what;
   return 0;
 }
 /* A pointer to a new last element of vector `vec` (named `what`) of st, NULL
