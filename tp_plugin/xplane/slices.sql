@@ -16,23 +16,12 @@
 -- xplane.line_display_name: nothing else in the trace holds them). Slices
 -- of other sources (without these annotations) are left out.
 
--- The xplane.* annotations of every converted slice, one row per arg set
--- (read with extract_arg per slice: an arg set has one arg per key, and
--- trace processor finds them by arg set; a pivot of the args table by key
--- costs twice as much there).
-CREATE PERFETTO TABLE _xplane_slice_args(
+-- The xplane.* annotations that few slices carry (a cross-track parent; the
+-- first slice of each line), one row per arg set that has one, from the
+-- args of those keys (looking them up in every slice's arg set costs more).
+CREATE PERFETTO TABLE _xplane_slice_rare(
   -- Arg set of the slice.
   arg_set_id ARGSETID,
-  -- XPlane index of the event's plane.
-  plane_index LONG,
-  -- XLine index of the event within its plane.
-  line_index LONG,
-  -- XEvent index within its line.
-  event_index LONG,
-  -- Exact start in picoseconds.
-  start_ps LONG,
-  -- Exact duration in picoseconds.
-  dur_ps LONG,
   -- Line of the analysis parent when it is not the slice's parent_id.
   parent_line_index LONG,
   -- Event index of that parent.
@@ -42,41 +31,44 @@ CREATE PERFETTO TABLE _xplane_slice_args(
   -- XLine display name (on the first slice of each line, else NULL).
   line_display_name STRING
 ) AS
-WITH
-  -- The keys on a few slices only (a cross-track parent; the first slice of
-  -- each line) from the args of those keys: looking them up in every slice's
-  -- arg set cost more.
-  rare AS MATERIALIZED (
-    SELECT
-      arg_set_id,
-      max(CASE WHEN key = 'debug.xplane_parent_line_index' THEN int_value END) AS parent_line_index,
-      max(CASE WHEN key = 'debug.xplane_parent_event_index' THEN int_value END) AS parent_event_index,
-      max(CASE WHEN key = 'debug.xplane_line_id' THEN int_value END) AS line_id,
-      max(CASE WHEN key = 'debug.xplane_line_display_name' THEN string_value END) AS line_display_name
-    FROM args
-    WHERE key IN ('debug.xplane_parent_line_index', 'debug.xplane_parent_event_index', 'debug.xplane_line_id',
-                  'debug.xplane_line_display_name')
-    GROUP BY arg_set_id
-  )
 SELECT
-  f.arg_set_id, f.plane_index, f.line_index, f.event_index, f.start_ps, f.dur_ps,
-  r.parent_line_index, r.parent_event_index, r.line_id, r.line_display_name
-FROM (
-  SELECT
-    arg_set_id,
-    extract_arg(arg_set_id, 'debug.xplane_plane_index') AS plane_index,
-    extract_arg(arg_set_id, 'debug.xplane_line_index') AS line_index,
-    extract_arg(arg_set_id, 'debug.xplane_event_index') AS event_index,
-    extract_arg(arg_set_id, 'debug.xplane_start_ps') AS start_ps,
-    extract_arg(arg_set_id, 'debug.xplane_dur_ps') AS dur_ps
-  FROM (SELECT DISTINCT arg_set_id FROM slice WHERE arg_set_id IS NOT NULL)
-  -- (LIMIT -1 OFFSET 0: not flattened, so each extract_arg runs once per row)
-  LIMIT -1 OFFSET 0
-) f
-LEFT JOIN rare r USING (arg_set_id)
--- (the converter writes these five on every slice it converts)
-WHERE coalesce(f.plane_index, f.line_index, f.event_index, f.start_ps, f.dur_ps) IS NOT NULL
-ORDER BY f.arg_set_id;
+  arg_set_id,
+  max(CASE WHEN key = 'debug.xplane_parent_line_index' THEN int_value END) AS parent_line_index,
+  max(CASE WHEN key = 'debug.xplane_parent_event_index' THEN int_value END) AS parent_event_index,
+  max(CASE WHEN key = 'debug.xplane_line_id' THEN int_value END) AS line_id,
+  max(CASE WHEN key = 'debug.xplane_line_display_name' THEN string_value END) AS line_display_name
+FROM args
+WHERE key IN ('debug.xplane_parent_line_index', 'debug.xplane_parent_event_index', 'debug.xplane_line_id',
+              'debug.xplane_line_display_name')
+GROUP BY arg_set_id
+ORDER BY arg_set_id;
+
+-- The thread tracks with their thread and process, one row per track.
+CREATE PERFETTO TABLE _xplane_thread_track(
+  -- Track id.
+  track_id JOINID(track.id),
+  -- Thread of the track.
+  utid JOINID(thread.id),
+  -- Process of the thread.
+  upid JOINID(process.id),
+  -- Thread id.
+  tid LONG,
+  -- Thread name.
+  thread_name STRING,
+  -- Process name without a merged trace's `[host] ` prefix.
+  process_name STRING
+) AS
+SELECT
+  tt.id AS track_id,
+  tt.utid,
+  t.upid,
+  t.tid,
+  t.name AS thread_name,
+  CASE WHEN p.name GLOB '[[]*] *' THEN substr(p.name, instr(p.name, '] ') + 2) ELSE p.name END AS process_name
+FROM thread_track tt
+JOIN thread t USING (utid)
+JOIN process p USING (upid)
+ORDER BY tt.id;
 
 -- The XLines that have slices, one row per line.
 CREATE PERFETTO TABLE _xplane_line(
@@ -93,18 +85,27 @@ CREATE PERFETTO TABLE _xplane_line(
   -- The line's label: display name, else name, else `xline:<index>`.
   line_label STRING
 ) AS
+WITH
+  -- (MATERIALIZED copies: SQLite indexes them for the lookup per slice,
+  -- where it would scan a table of trace processor)
+  firsts AS MATERIALIZED (
+    SELECT arg_set_id, line_id, line_display_name FROM _xplane_slice_rare WHERE line_id IS NOT NULL
+  ),
+  trk AS MATERIALIZED (SELECT track_id, upid FROM _xplane_thread_track)
 SELECT
-  t.upid,
-  a.line_index,
-  a.line_id,
-  s.category AS line_name,
-  a.line_display_name,
-  coalesce(nullif(a.line_display_name, ''), nullif(s.category, ''), 'xline:' || a.line_index) AS line_label
-FROM _xplane_slice_args a
-JOIN slice s USING (arg_set_id)
-JOIN thread_track tt ON tt.id = s.track_id
-JOIN thread t USING (utid)
-WHERE a.line_id IS NOT NULL;
+  k.upid,
+  x.line_index,
+  x.line_id,
+  x.category AS line_name,
+  x.line_display_name,
+  coalesce(nullif(x.line_display_name, ''), nullif(x.category, ''), 'xline:' || x.line_index) AS line_label
+FROM (
+  SELECT s.track_id, s.category, f.line_id, f.line_display_name,
+         extract_arg(s.arg_set_id, 'debug.xplane_line_index') AS line_index
+  FROM slice s
+  JOIN firsts f USING (arg_set_id)
+) x
+JOIN trk k USING (track_id);
 
 -- Every slice converted from an XPlane event (instants included).
 CREATE PERFETTO TABLE xplane_slice(
@@ -157,46 +158,67 @@ CREATE PERFETTO TABLE xplane_slice(
   -- Args of the slice (every effective XStat as debug.<name>).
   arg_set_id ARGSETID
 ) AS
--- (a MATERIALIZED copy of _xplane_line: SQLite indexes it for the lookup per
--- slice, where it would scan the table of trace processor)
-WITH line AS MATERIALIZED (SELECT upid, line_index, line_label FROM _xplane_line)
+-- (one scan of the slices reads the five annotations every converted slice
+-- has, with extract_arg; the small tables are MATERIALIZED copies, which
+-- SQLite indexes for the lookup per slice, where it would look a table of
+-- trace processor up through its filter)
+WITH
+  trk AS MATERIALIZED (SELECT * FROM _xplane_thread_track),
+  rare AS MATERIALIZED (SELECT * FROM _xplane_slice_rare),
+  line AS MATERIALIZED (SELECT upid, line_index, line_label FROM _xplane_line),
+  a AS (
+    SELECT
+      id, ts, dur, track_id, category, name, depth, parent_id, arg_set_id,
+      extract_arg(arg_set_id, 'debug.xplane_plane_index') AS plane_index,
+      extract_arg(arg_set_id, 'debug.xplane_line_index') AS line_index,
+      extract_arg(arg_set_id, 'debug.xplane_event_index') AS event_index,
+      extract_arg(arg_set_id, 'debug.xplane_start_ps') AS start_ps,
+      extract_arg(arg_set_id, 'debug.xplane_dur_ps') AS dur_ps
+    FROM slice
+    WHERE arg_set_id IS NOT NULL
+    -- (in id order, the slice table's own: no sort; LIMIT -1 OFFSET 0: not
+    -- flattened, so each extract_arg runs once per row)
+    ORDER BY id
+    LIMIT -1 OFFSET 0
+  )
 SELECT
-  s.id,
-  s.ts,
-  s.dur,
-  s.track_id,
-  tt.utid,
-  t.upid,
-  t.tid,
+  a.id,
+  a.ts,
+  a.dur,
+  a.track_id,
+  k.utid,
+  k.upid,
+  k.tid,
   a.plane_index,
   CASE
-    WHEN pn = 'xplane:' || a.plane_index THEN ''
-    ELSE pn
+    WHEN k.process_name = 'xplane:' || a.plane_index THEN ''
+    ELSE k.process_name
   END AS plane_name,
   a.line_index,
-  s.category AS line_name,
-  t.name AS thread_name,
-  coalesce(l.line_label, t.name) AS line_label,
+  a.category AS line_name,
+  k.thread_name,
+  coalesce(l.line_label, k.thread_name) AS line_label,
   a.event_index,
-  s.name,
+  a.name,
   a.start_ps,
   a.dur_ps,
   a.start_ps + a.dur_ps AS end_ps,
-  s.depth,
-  s.parent_id,
-  a.parent_line_index,
-  a.parent_event_index,
-  s.arg_set_id
-FROM slice s
-JOIN _xplane_slice_args a USING (arg_set_id)
-JOIN thread_track tt ON tt.id = s.track_id
-JOIN thread t USING (utid)
-JOIN (
-  SELECT upid, CASE WHEN name GLOB '[[]*] *' THEN substr(name, instr(name, '] ') + 2) ELSE name END AS pn
-  FROM process
-) p USING (upid)
-LEFT JOIN line l ON l.upid = t.upid AND l.line_index = a.line_index
-ORDER BY s.id;
+  a.depth,
+  a.parent_id,
+  r.parent_line_index,
+  r.parent_event_index,
+  a.arg_set_id
+-- (CROSS JOIN: the slices stay the outer loop; SQLite would otherwise scan
+-- the tracks and copy and index the slices for them)
+FROM a
+CROSS JOIN trk k USING (track_id)
+LEFT JOIN rare r USING (arg_set_id)
+LEFT JOIN line l ON l.upid = k.upid AND l.line_index = a.line_index
+-- (the converter writes these five on every slice it converts)
+WHERE coalesce(a.plane_index, a.line_index, a.event_index, a.start_ps, a.dur_ps) IS NOT NULL;
+-- (no ORDER BY: the rows come out in id order, the order of `a`, the outer
+-- loop of every join above; sorting the finished rows again cost more than
+-- the rest of the table)
 
 -- The analysis events (docs/ANALYSIS.md): a start, a duration > 0
 -- and a non-empty name, with their analysis parent and exclusive time.
