@@ -102,17 +102,21 @@ CREATE PERFETTO TABLE xplane_hints(
   first_seen LONG
 ) AS
 WITH
+  -- (one arg per key in an arg set: trace processor keeps the last value;
+  -- the args of these keys first: few events carry them, none in many
+  -- profiles)
+  arg AS MATERIALIZED (
+    SELECT a.arg_set_id, a.key, a.int_value, a.string_value, a.real_value, a.value_type
+    FROM args a
+    WHERE a.key IN ('debug.run_id', 'debug.source', 'debug.source_file', 'debug.file_name')
+  ),
+  -- (the analysis events are ranked only when some arg is there: the rank
+  -- sorts every analysis event)
   ev AS MATERIALIZED (
     SELECT e.arg_set_id, row_number() OVER (ORDER BY p.pid, e.line_index, e.event_index) AS seen
     FROM xplane_analysis_event e
     JOIN process p USING (upid)
-  ),
-  -- (one arg per key in an arg set: trace processor keeps the last value)
-  arg AS (
-    SELECT a.arg_set_id, a.key, a.int_value, a.string_value, a.real_value, a.value_type
-    FROM args a
-    WHERE a.arg_set_id IN (SELECT arg_set_id FROM ev)
-      AND a.key IN ('debug.run_id', 'debug.source', 'debug.source_file', 'debug.file_name')
+    WHERE EXISTS (SELECT 1 FROM arg)
   ),
   per_event AS (
     SELECT

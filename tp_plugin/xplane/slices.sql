@@ -287,20 +287,16 @@ WITH
     FROM annotated a
     JOIN named p ON p.utid = a.utid AND p.line_index = a.parent_line_index AND p.event_index = a.parent_event_index
   ),
-  parented AS MATERIALIZED (
-    SELECT
-      e.id,
-      e.dur_ps,
-      -- (CAST: a typed column, so SQLite can index the join on it)
-      CAST(CASE WHEN e.parent_event_index IS NULL THEN e.parent_id ELSE c.parent END AS INT) AS analysis_parent_id
-    FROM ev e
-    LEFT JOIN cross_parent c ON e.parent_event_index IS NOT NULL AND c.id = e.id
-  ),
-  children AS (
-    SELECT analysis_parent_id AS id, sum(dur_ps) AS children_ps
-    FROM parented
-    WHERE analysis_parent_id IS NOT NULL
-    GROUP BY analysis_parent_id
+  -- The durations summed per analysis parent: per parent_id for the events
+  -- without an annotated parent, per annotated parent for the others.
+  children AS MATERIALIZED (
+    SELECT id, sum(ps) AS children_ps
+    FROM (
+      SELECT parent_id AS id, dur_ps AS ps FROM ev WHERE parent_event_index IS NULL AND parent_id IS NOT NULL
+      UNION ALL
+      SELECT c.parent, e.dur_ps FROM cross_parent c JOIN ev e USING (id)
+    )
+    GROUP BY id
   )
 SELECT
   e.id,
@@ -318,14 +314,17 @@ SELECT
   e.start_ps,
   e.dur_ps,
   e.end_ps,
-  pa.analysis_parent_id,
+  CASE
+    WHEN e.parent_event_index IS NULL THEN e.parent_id
+    ELSE (SELECT c.parent FROM cross_parent c WHERE c.id = e.id)
+  END AS analysis_parent_id,
   max(0, e.dur_ps - coalesce(c.children_ps, 0)) AS self_ps,
   e.ts,
   e.dur,
   e.arg_set_id
 FROM xplane_slice e
-JOIN parented pa USING (id)
 LEFT JOIN children c USING (id)
+WHERE e.name IS NOT NULL AND e.name != '' AND e.dur_ps > 0
 ORDER BY e.id;
 
 -- The converted events with the columns of the extension's xplane_events
