@@ -16,21 +16,13 @@ fail=0
 ok() { echo "PASS $1"; pass=$((pass + 1)); }
 bad() { echo "FAIL $1"; fail=$((fail + 1)); }
 
-# python_env BOUND: how to run Python with the extension. An instrumented
-# extension (tests/run_sanitized.sh; read from the NEEDED entries of $EXT.so:
-# nothing is executed) needs the ASan and UBSan runtimes preloaded into
-# Python, as the sqlite3 wrapper does for the shell: then PY_PRELOAD names
-# them (for LD_PRELOAD; empty otherwise) and ASAN_OPTIONS, unless set, turns
-# leak checking off (Python is no finding). LATENCY_BOUND is the bound in
+# python_env BOUND: how to run Python with the extension: PY_PRELOAD from
+# ext_py_preload (tests/test_env.sh), and LATENCY_BOUND, the bound in
 # seconds on an interrupt's latency: BOUND, and 1 s under the sanitizers,
 # where every instruction costs several times more (that run is about memory
 # safety; the plain run holds BOUND).
 python_env() {
-  PY_PRELOAD=
+  ext_py_preload
   LATENCY_BOUND=$1
-  if readelf -d "$EXT.so" 2>/dev/null | grep -q 'NEEDED.*libasan'; then
-    PY_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-    LATENCY_BOUND=1.0
-    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
-  fi
+  if [ -n "$PY_PRELOAD" ]; then LATENCY_BOUND=1.0; fi
 }

@@ -333,12 +333,10 @@ fi
 # was kept): 4 devices, 50 steps of 2000 ops with tiny kernels = 4 rows.
 "$GEN" --out "$T/big" --run big --devices 4 --steps 50 --ops-per-step 2000 --heavy-every 0 --inject tiny >/dev/null ||
   fail "xplane_gen big exited $?"
-# (an instrumented extension, tests/run_sanitized.sh, needs its runtimes preloaded into Python)
-py=(/usr/bin/python3)
-if readelf -d "$EXT.so" 2>/dev/null | grep -q 'NEEDED.*libasan'; then
-  py=(env LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-      ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" /usr/bin/python3)
-fi
+# (an instrumented extension, tests/run_sanitized.sh, needs its runtimes
+# preloaded into Python: ext_py_preload, tests/test_env.sh)
+ext_py_preload
+py=(env LD_PRELOAD="$PY_PRELOAD" /usr/bin/python3)
 check "interrupted, then whole" "error: interrupted|4" "$("${py[@]}" - "$EXT" "$T/big/plugins/profile/big" <<'EOF'
 import sqlite3, sys, time
 db = sqlite3.connect(":memory:")
