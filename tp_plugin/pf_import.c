@@ -116,7 +116,7 @@ typedef struct intern_probe {
 static int interned_eq(const void *ctx, int64_t e) {
   const intern_probe *k = ctx;
   const struct pf_interned *x = &k->st->interned[e];
-  return (size_t)x->len == k->n && memcmp(pf_pool_at(&k->st->pool, x->off), k->p, k->n) == 0;
+  return (size_t)x->len == k->n && (k->n == 0 || memcmp(pf_pool_at(&k->st->pool, x->off), k->p, k->n) == 0);
 }
 
 static uint64_t interned_hash(const void *ctx, int64_t e) {
