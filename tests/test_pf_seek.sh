@@ -13,7 +13,10 @@
 #    reals, NULL, out of range), both constraints at once, IN lists, each
 #    against the same rows filtered from a MATERIALIZED copy of the table (an
 #    independent path: a plain scan, SQLite's own comparison).
-# 2. Real profiles in $XPLANE_DATA (exit 77 without them): the join of
+# 2. Real profiles in $XPLANE_DATA (exit 77 without them): gemm's import
+#    under lowered limits of one allocation (many blocks, below) gives the
+#    rows of the unlimited one; a string longer than a block imports, one
+#    longer than an allocation is a clear error; the join of
 #    xplane_pf_slice with xplane_pf_args on arg_set_id, of xplane_pf_flow with
 #    xplane_pf_slice on id, and args looked up by id give exactly the rows of
 #    the same queries over MATERIALIZED CTEs; the join has one row per arg
@@ -78,11 +81,14 @@ fi
 # the largest power of two of bytes that one allocation may hold, so no array
 # is ever one allocation past the limit (the 1 GB generated profile, about
 # 196 M args, was refused: "too large for the Perfetto-model tables").
-# XPLANE_FAIL_ALLOC_ABOVE lowers that limit: at 1,000,000 bytes the blocks are
-# 512 KiB (gemm's 22,058 args at 16 bytes each: 1 block and a part), at 20,000
-# bytes 16 KiB (22 blocks of 1,024 args; its 3,794 slices 30 blocks; the ids by
-# slice 2 blocks), so the import crosses many block boundaries; without the
-# limit every one of gemm's arrays fits in its first block (the layout of one
+# XPLANE_FAIL_ALLOC_ABOVE lowers that limit. At 1,000,000 bytes (where the
+# import used to refuse gemm: its args, 40 bytes each then, needed a 1.3 MB
+# array) the blocks are 512 KiB and gemm's 22,058 args (16 bytes each now)
+# fit in one. At 20,000 bytes the blocks are 16 KiB: 22 blocks of 1,024 args,
+# gemm's 3,794 slices (96 bytes) in 30 blocks, the ids by slice in 2, the
+# sorts merging across blocks, and only 78 distinct strings interned (of
+# gemm's 118 keys and string values: the rest are compared as text). Without
+# the limit every array of gemm fits in its first block (the layout of one
 # array per table that the import had before). Every table's rows, in full,
 # must be those of the unlimited run (sha256 of the ordered rows, and counts).
 # The join and the seeks still work under the limit (the checks of

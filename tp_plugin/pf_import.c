@@ -103,9 +103,15 @@ static int64_t pool_add(pf_import *st, const char *prefix, const char *p, size_t
 
 /* ---- interned text ---- */
 
-/* At most this many distinct strings are interned (index 16 MB): past it, a
-** new string is added to the pool each time it comes, as before interning. */
-#define PF_INTERN_MAX ((int64_t)1 << 20)
+/* At most this many distinct strings are interned: 2^20 (an index of 16 to
+** 32 MB), fewer when one allocation may hold less than 256 bytes per entry
+** (XPLANE_FAIL_ALLOC_ABOVE), so the index stays within an eighth of one
+** allocation. Past it, a new string is added to the pool each time it
+** comes, as before interning, and keys are compared as text. */
+static int64_t intern_max(void) {
+  uint64_t by_limit = xp_alloc_limit() / 256;
+  return by_limit < ((uint64_t)1 << 20) ? (int64_t)by_limit : (int64_t)1 << 20;
+}
 
 typedef struct intern_probe {
   const pf_import *st;
@@ -124,11 +130,12 @@ static uint64_t interned_hash(const void *ctx, int64_t e) {
   return xp_hash_bytes(0, pf_pool_at(&st->pool, st->interned[e].off), (size_t)st->interned[e].len);
 }
 
-/* The pool offset of text p[0..n), added once for up to PF_INTERN_MAX
+/* The pool offset of text p[0..n), added once for up to intern_max()
 ** distinct texts (keys repeat on every slice, string values often); -1 on
 ** failure. */
 static int64_t pool_intern(pf_import *st, const char *p, size_t n) {
-  if (st->n_interned >= PF_INTERN_MAX) {
+  if (st->n_interned >= intern_max()) {
+    if (!st->n_interned) return pool_add(st, "", p, n); /* a limit under 256 bytes: no index */
     intern_probe k = {st, p, n};
     uint64_t pos = xp_hmap_find(&st->intern_index, xp_hash_bytes(0, p, n), interned_eq, &k);
     return st->intern_index.slot[pos] >= 0 ? st->interned[st->intern_index.slot[pos]].off : pool_add(st, "", p, n);
@@ -305,7 +312,7 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
       hpos = xp_hmap_find(&index, xp_hash_bytes(0, keys.key, strlen(keys.key)), arg_key_eq, &keys);
       same = index.slot[hpos] >= 0 ? lo + index.slot[hpos] : -1;
     } else {
-      int by_text = st->n_interned >= PF_INTERN_MAX;
+      int by_text = st->n_interned >= intern_max();
       for (int64_t j = lo; j < st->args.n && same < 0; j++) {
         int64_t kj = pfc_arg_key(pf_arg_at(st, j));
         if (kj == key || (by_text && strcmp(pf_pool_at(&st->pool, kj), keys.key) == 0)) same = j;

@@ -134,7 +134,7 @@ typedef struct pf_import {
   int64_t *track_rows;     /* the thread tracks' indexes, by track id */
   int64_t n_track_rows;
   /* Text interned (keys, string values): the pool offset and length of
-  ** each distinct string, up to PF_INTERN_MAX of them, and their index. */
+  ** each distinct string, up to 2^20 of them (pf_import.c), and their index. */
   struct pf_interned { int64_t off, len; } *interned;
   int64_t n_interned, cap_interned;
   xp_hmap intern_index;
