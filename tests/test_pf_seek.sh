@@ -80,7 +80,7 @@ fi
 # Big profiles: the import keeps its arrays in blocks (pf_import.h), each of
 # the largest power of two of bytes that one allocation may hold, so no array
 # is ever one allocation past the limit (the 1 GB generated profile, about
-# 196 M args, was refused: "too large for the Perfetto-model tables").
+# 190 M args, was refused: "too large for the Perfetto-model tables").
 # XPLANE_FAIL_ALLOC_ABOVE lowers that limit. At 1,000,000 bytes (where the
 # import used to refuse gemm: its args, 40 bytes each then, needed a 1.3 MB
 # array) the blocks are 512 KiB and gemm's 22,058 args (16 bytes each now)

@@ -118,7 +118,7 @@ static inline const char *pf_pool_at(const pf_pool *p, int64_t off) {
 /* The imported trace: arrays by ordinal (model order), pool offsets for
 ** text, and the numbering trace processor gives. The arrays that grow with
 ** the events are chunked (xp_cvec, util.h), so none needs one allocation
-** past the limit: a profile of 1 GB (about 196 M args) imports. */
+** past the limit: a profile of 1 GB (about 190 M args) imports. */
 typedef struct pf_import {
   xp_cvec slices;          /* pfc_slice by ordinal */
   track_vec tracks;
