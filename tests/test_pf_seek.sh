@@ -78,21 +78,20 @@ if [ ${#profiles[@]} = 0 ]; then
 fi
 
 # Big profiles: the import keeps its arrays in blocks (pf_import.h), each of
-# the largest power of two of bytes that one allocation may hold, so no array
-# is ever one allocation past the limit (the 1 GB generated profile, about
+# the largest power of two of elements that one allocation may hold, so no
+# array is ever one allocation past the limit (the 1 GB generated profile, about
 # 190 M args, was refused: "too large for the Perfetto-model tables").
 # XPLANE_FAIL_ALLOC_ABOVE lowers that limit. At 1,000,000 bytes (where the
 # import used to refuse gemm: its args, 40 bytes each then, needed a 1.3 MB
-# array) the blocks are 512 KiB and gemm's 22,058 args (16 bytes each now)
-# fit in one. At 20,000 bytes the blocks are 16 KiB: 22 blocks of 1,024 args,
-# gemm's 3,794 slices (96 bytes) in 30 blocks, the ids by slice in 2, the
+# array) a block holds 32,768 args (512 KiB) and gemm's 22,058 (16 bytes each
+# now) fit in one. At 20,000 bytes: 22 blocks of 1,024 args, gemm's 3,794
+# slices (96 bytes) in 30 blocks of 128, the ids by slice in 2, the
 # sorts merging across blocks, and only 78 distinct strings interned (of
 # gemm's 118 keys and string values: the rest are compared as text). Without
 # the limit every array of gemm fits in its first block (the layout of one
 # array per table that the import had before). Every table's rows, in full,
 # must be those of the unlimited run (sha256 of the ordered rows, and counts).
-# The join and the seeks still work under the limit (the checks of
-# check_join below, and their row counts).
+# The join on arg_set_id under each limit has one row per arg (22,058).
 if [[ " ${profiles[*]} " == *tracelens_jax08_gemm* ]]; then
   gemm=$DATA/tracelens_jax08_gemm.xplane.pb
   # all_rows P: every table, every column, in id order: a count and a sha256 per table.
