@@ -502,6 +502,128 @@ int xp_sort(void *base, int64_t n, size_t size, int (*cmp)(const void *, const v
   return 1;
 }
 
+/* ---- chunked array ------------------------------------------------------ */
+
+void xp_cvec_init(xp_cvec *v, size_t elt) {
+  memset(v, 0, sizeof(*v));
+  v->elt = elt ? elt : 1;
+  uint64_t per = (xp_alloc_limit() - 1) / v->elt; /* elements one allocation holds */
+  v->shift = -1;
+  while (per > 1 && v->shift < 40) per >>= 1, v->shift++;
+  if (per == 1) v->shift++;
+}
+
+/* Bytes of a whole block. */
+static uint64_t cvec_block_bytes(const xp_cvec *v) { return ((uint64_t)1 << v->shift) * v->elt; }
+
+int xp_cvec_reserve(xp_cvec *v, int64_t need) {
+  v->refused = 0;
+  if (need <= v->cap) return 1;
+  if (v->shift < 0) {
+    v->refused = 1;
+    return 0;
+  }
+  int64_t per = (int64_t)1 << v->shift;
+  if (v->n_blocks <= 1 && v->cap < per) { /* the first block grows by doubling, up to a whole block */
+    int64_t nc = v->cap > 0 ? v->cap : 8;
+    while (nc < need && nc < per) nc *= 2;
+    if (nc > per) nc = per;
+    if (!v->block) {
+      if (!(v->block = xp_malloc(sizeof(char *)))) return 0;
+      v->cap_blocks = 1;
+    }
+    char *b = xp_realloc(v->n_blocks ? v->block[0] : NULL, (uint64_t)nc * v->elt);
+    if (!b) return 0; /* nc * elt fits in one allocation: memory ran out */
+    v->block[0] = b;
+    v->n_blocks = 1;
+    v->cap = nc;
+  }
+  while (v->cap < need) {
+    if (v->n_blocks == v->cap_blocks) {
+      if (!xp_grow((void **)&v->block, &v->cap_blocks, v->n_blocks + 1, sizeof(char *))) {
+        v->refused = xp_grow_too_large(v->cap_blocks, v->n_blocks + 1, sizeof(char *));
+        return 0;
+      }
+    }
+    char *b = xp_malloc(cvec_block_bytes(v));
+    if (!b) return 0;
+    v->block[v->n_blocks++] = b;
+    v->cap += per;
+  }
+  return 1;
+}
+
+void *xp_cvec_push(xp_cvec *v) {
+  if (v->n == v->cap && !xp_cvec_reserve(v, v->n + 1)) return NULL;
+  return xp_cvec_at(v, v->n++);
+}
+
+int xp_cvec_resize(xp_cvec *v, int64_t n) {
+  if (!xp_cvec_reserve(v, n)) return 0;
+  v->n = n;
+  return 1;
+}
+
+void xp_cvec_free(xp_cvec *v) {
+  for (int64_t b = 0; b < v->n_blocks; b++) xp_free(v->block[b]);
+  xp_free(v->block);
+  size_t elt = v->elt;
+  int shift = v->shift;
+  memset(v, 0, sizeof(*v));
+  v->elt = elt, v->shift = shift; /* still usable, empty */
+}
+
+int xp_cvec_sort(xp_cvec *v, int (*cmp)(const void *, const void *)) {
+  int64_t n = v->n, per = v->shift >= 0 ? (int64_t)1 << v->shift : 1;
+  for (int64_t lo = 0; lo < n; lo += per) /* each block, in place */
+    if (!xp_sort(xp_cvec_at(v, lo), n - lo < per ? n - lo : per, v->elt, cmp)) return 0;
+  if (n <= per) return 1;
+  xp_cvec tmp;
+  xp_cvec_init(&tmp, v->elt);
+  tmp.shift = v->shift; /* the same shape: a swap of the two is a swap of block arrays */
+  if (!xp_cvec_resize(&tmp, n)) {
+    xp_cvec_free(&tmp);
+    return 0;
+  }
+  xp_cvec *from = v, *to = &tmp;
+  size_t elt = v->elt;
+  int64_t moved = 0;
+  for (int64_t w = per; w < n; w *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * w) {
+      int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      int64_t i = lo, j = mid, k = lo;
+      while (k < hi) {
+        const void *src;
+        if (j >= hi || (i < mid && cmp(xp_cvec_at(from, j), xp_cvec_at(from, i)) >= 0)) src = xp_cvec_at(from, i++);
+        else src = xp_cvec_at(from, j++);
+        memcpy(xp_cvec_at(to, k++), src, elt);
+        if (++moved == 4096) {
+          moved = 0;
+          if (xp_cancelled()) {
+            if (from != v) { /* v's elements are in tmp: hand v the blocks that hold them */
+              xp_cvec t = *v;
+              *v = tmp;
+              tmp = t;
+            }
+            xp_cvec_free(&tmp);
+            return 0;
+          }
+        }
+      }
+    }
+    xp_cvec *t = from;
+    from = to;
+    to = t;
+  }
+  if (from != v) { /* the sorted elements are in tmp's blocks: swap them into v */
+    xp_cvec t = *v;
+    *v = tmp;
+    tmp = t;
+  }
+  xp_cvec_free(&tmp);
+  return 1;
+}
+
 /* ---- memo by address ------------------------------------------------------- */
 
 struct xp_addrmemo_entry {

@@ -8,6 +8,7 @@
 **   xp_buf *b = xp_buf_new(); xp_buf_appendall(b, "x"); char *s = xp_buf_finish(b);
 **   if (!xp_grow((void **)&v, &cap, n + 1, sizeof *v)) return OOM;  v[n++] = x;
 **   xp_hmap m = {0}; ... see xp_hmap below.
+**   xp_cvec v; xp_cvec_init(&v, sizeof(T)); ... an array past one allocation, below.
 **
 ** Allocation: xp_malloc/xp_realloc refuse requests of XP_ALLOC_MAX bytes or
 ** more (as sqlite3_malloc64 does) and any request that would overflow; they
@@ -69,6 +70,53 @@ int xp_grow(void **arr, int64_t *cap, int64_t need, size_t elt);
 int xp_grow_too_large(int64_t cap, int64_t need, size_t elt);
 /* The same for arrays whose capacity is an int32_t. */
 int xp_grow32(void **arr, int32_t *cap, int32_t need, size_t elt);
+
+/* ---- chunked array ------------------------------------------------------ */
+
+/* An array of fixed-size elements that can outgrow one allocation: blocks of
+** 2^shift elements, shift the largest for which a block's bytes fit in one
+** allocation (xp_alloc_limit, read by xp_cvec_init), and an array of the
+** block pointers. Element i is at xp_cvec_at(&v, i), O(1). The first block
+** grows by doubling (xp_grow's way) until it is a whole block, so a small
+** array is one allocation of about its size, laid out as a plain array;
+** later blocks are allocated whole (large allocations are mapped pages,
+** resident only once written). Pushing never moves the elements of a whole
+** block; while the first block grows, pointers into it do move.
+**
+**   xp_cvec v; xp_cvec_init(&v, sizeof(T));
+**   T *x = xp_cvec_push(&v);    // NULL: out of memory, or v.refused
+**   T *y = xp_cvec_at(&v, i);   // 0 <= i < v.n
+**   xp_cvec_free(&v);           // also fine on a zeroed xp_cvec
+*/
+typedef struct xp_cvec {
+  char **block;
+  int64_t n;           /* elements */
+  int64_t cap;         /* elements the allocated blocks hold */
+  int64_t n_blocks, cap_blocks;
+  size_t elt;
+  int shift;           /* log2 of the elements per whole block; -1: an element
+                       ** is larger than one allocation may hold */
+  int refused;         /* the last growth that failed asked for more than one
+                       ** allocation may hold (not memory running out) */
+} xp_cvec;
+
+void xp_cvec_init(xp_cvec *v, size_t elt);
+/* Room for `need` elements in all; 0 on failure (v->refused says which). */
+int xp_cvec_reserve(xp_cvec *v, int64_t need);
+/* A new last element (uninitialized), NULL on failure. */
+void *xp_cvec_push(xp_cvec *v);
+/* n elements (any new ones uninitialized); 0 on failure. */
+int xp_cvec_resize(xp_cvec *v, int64_t n);
+static inline void *xp_cvec_at(const xp_cvec *v, int64_t i) {
+  return v->block[i >> v->shift] + (size_t)(i & (((int64_t)1 << v->shift) - 1)) * v->elt;
+}
+/* Sort the elements by cmp, stably: each block by xp_sort, then merges of
+** runs of blocks into a second chunked array of the same shape (as much
+** memory again), asking xp_cancelled() every few thousand elements. 1 when
+** sorted; 0 when out of memory or cancelled (xp_cancel_stopped() tells),
+** the elements then in some order. */
+int xp_cvec_sort(xp_cvec *v, int (*cmp)(const void *, const void *));
+void xp_cvec_free(xp_cvec *v);
 
 /* ---- text buffer ------------------------------------------------------ */
 

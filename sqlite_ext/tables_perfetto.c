@@ -44,7 +44,7 @@ typedef struct pf_state {
   char *path, *run, *host;
   int64_t size, mtime_ns;
   int is_json, built_args, flows_linked;
-  int64_t *arg_base;       /* args table: the id of slice id's first arg, by id (n + 1) */
+  xp_cvec arg_base;        /* args table: int64_t, the id of slice id's first arg, by id (n + 1) */
   int64_t i, end;          /* current row (slice id for the args), end of the rows to yield */
   int64_t k;               /* current arg within the slice (args table) */
   int one_arg;             /* args table: an id seek, one row */
@@ -57,9 +57,8 @@ static void forget_build(pf_state *st) {
   xp_free(st->path);
   xp_free(st->run);
   xp_free(st->host);
-  xp_free(st->arg_base);
+  xp_cvec_free(&st->arg_base);
   st->path = st->run = st->host = NULL;
-  st->arg_base = NULL;
   st->built_args = st->flows_linked = 0;
 }
 
@@ -143,7 +142,7 @@ static int64_t n_threads(const pf_import *im) { return im->threads.n; }
 static int64_t n_processes(const pf_import *im) { return im->processes.n; }
 
 static void result_pool(sqlite3_context *ctx, const pf_state *st, int64_t off) {
-  if (off >= 0) sqlite3_result_text(ctx, st->im.pool.v + off, -1, SQLITE_TRANSIENT);
+  if (off >= 0) sqlite3_result_text(ctx, pf_pool_at(&st->im.pool, off), -1, SQLITE_TRANSIENT);
 }
 
 static int rows_next(xp_cursor *cur) {
@@ -164,7 +163,7 @@ static int slice_first(xp_cursor *cur) { return keyed_first(cur, n_slices, 1); }
 
 static int slice_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   pf_state *st = cur->state;
-  const pfc_slice *s = &st->im.slices.v[st->im.order[st->i]];
+  const pfc_slice *s = pf_slice_by_id(&st->im, st->i);
   switch (col) {
     case SL_ID:
     case SL_ARG_SET_ID: sqlite3_result_int64(ctx, st->i); break;
@@ -174,7 +173,7 @@ static int slice_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case SL_CATEGORY: xp_result_str(ctx, s->category); break;
     case SL_NAME: if (s->has_name) xp_result_str(ctx, s->name); break;
     case SL_DEPTH: sqlite3_result_int(ctx, s->depth); break;
-    case SL_PARENT_ID: if (s->parent_ordinal >= 0) sqlite3_result_int64(ctx, st->im.id_of[s->parent_ordinal]); break;
+    case SL_PARENT_ID: if (s->parent_ordinal >= 0) sqlite3_result_int64(ctx, pf_id_of(&st->im, s->parent_ordinal)); break;
   }
   return SQLITE_OK;
 }
@@ -291,25 +290,32 @@ enum { AR_ID = XP_COL_FIRST_OWN, AR_ARG_SET_ID, AR_KEY, AR_INT, AR_STRING, AR_RE
 static const char *const args_cols[] = {"id INTEGER", "arg_set_id INTEGER", "key TEXT", "int_value INTEGER",
                                         "string_value TEXT", "real_value REAL", "value_type TEXT"};
 
+static int64_t *arg_base(const pf_state *st, int64_t id) { return xp_cvec_at(&st->arg_base, id); }
+
 /* The arg ids, in import order (slice id, then position): slice id's first
 ** arg is arg_base[id]; arg_base[n] is the number of args. */
 static int arg_ids(pf_state *st) {
-  if (st->arg_base) return 1;
+  if (st->arg_base.n) return 1;
   int64_t n = st->im.slices.n;
-  if (!(st->arg_base = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1)))) return 0;
+  xp_cvec_init(&st->arg_base, sizeof(int64_t));
+  if (!xp_cvec_resize(&st->arg_base, n + 1)) {
+    xp_cvec_free(&st->arg_base);
+    st->arg_base.n = 0;
+    return 0;
+  }
   int64_t a = 0;
   for (int64_t id = 0; id < n; id++) {
-    st->arg_base[id] = a;
-    a += st->im.slices.v[st->im.order[id]].n_args;
+    *arg_base(st, id) = a;
+    a += pf_slice_by_id(&st->im, id)->n_args;
   }
-  st->arg_base[n] = a;
+  *arg_base(st, n) = a;
   return 1;
 }
 
 /* Rows: the args of slice id i, k-th of them; skip slices without args. */
 static void args_seek(xp_cursor *cur) {
   pf_state *st = cur->state;
-  while (st->i < st->end && st->k >= st->im.slices.v[st->im.order[st->i]].n_args) st->i++, st->k = 0;
+  while (st->i < st->end && st->k >= pf_slice_by_id(&st->im, st->i)->n_args) st->i++, st->k = 0;
   cur->file_eof = st->i >= st->end;
 }
 
@@ -334,13 +340,13 @@ static int args_first(xp_cursor *cur) {
   }
   if (cur->f.has_id) {
     int64_t id = cur->f.id;
-    if (id < 0 || id >= st->arg_base[n]) {
+    if (id < 0 || id >= *arg_base(st, n)) {
       st->end = 0;
     } else {
       int64_t lo = 0, hi = n - 1; /* the last slice whose first arg id is <= id */
       while (lo < hi) {
         int64_t mid = lo + (hi - lo + 1) / 2;
-        if (st->arg_base[mid] <= id) lo = mid;
+        if (*arg_base(st, mid) <= id) lo = mid;
         else hi = mid - 1;
       }
       if (lo < st->i || lo >= st->end) {
@@ -348,7 +354,7 @@ static int args_first(xp_cursor *cur) {
       } else {
         st->i = lo;
         st->end = lo + 1;
-        st->k = id - st->arg_base[lo];
+        st->k = id - *arg_base(st, lo);
         st->one_arg = 1;
       }
     }
@@ -371,15 +377,16 @@ static int args_next(xp_cursor *cur) {
 static int args_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   static const char *const types[] = {"int", "uint", "real", "string"};
   pf_state *st = cur->state;
-  const pfc_arg *a = &st->im.args.v[st->im.slices.v[st->im.order[st->i]].arg_lo + st->k];
+  const pfc_arg *a = pf_arg_at(&st->im, pf_slice_by_id(&st->im, st->i)->arg_lo + st->k);
+  pf_atype type = pfc_arg_type(a);
   switch (col) {
-    case AR_ID: sqlite3_result_int64(ctx, st->arg_base[st->i] + st->k); break;
+    case AR_ID: sqlite3_result_int64(ctx, *arg_base(st, st->i) + st->k); break;
     case AR_ARG_SET_ID: sqlite3_result_int64(ctx, st->i); break;
-    case AR_KEY: result_pool(ctx, st, a->key); break;
-    case AR_INT: if (a->type == PF_A_INT || a->type == PF_A_UINT) sqlite3_result_int64(ctx, a->i); break;
-    case AR_STRING: result_pool(ctx, st, a->str); break;
-    case AR_REAL: if (a->type == PF_A_DOUBLE) sqlite3_result_double(ctx, a->d); break;
-    case AR_VALUE_TYPE: sqlite3_result_text(ctx, types[a->type], -1, SQLITE_STATIC); break;
+    case AR_KEY: result_pool(ctx, st, pfc_arg_key(a)); break;
+    case AR_INT: if (type == PF_A_INT || type == PF_A_UINT) sqlite3_result_int64(ctx, pfc_arg_int(a)); break;
+    case AR_STRING: result_pool(ctx, st, pfc_arg_str(a)); break;
+    case AR_REAL: if (type == PF_A_DOUBLE) sqlite3_result_double(ctx, pfc_arg_real(a)); break;
+    case AR_VALUE_TYPE: sqlite3_result_text(ctx, types[type], -1, SQLITE_STATIC); break;
   }
   return SQLITE_OK;
 }
@@ -409,7 +416,12 @@ static int flow_first(xp_cursor *cur) {
   int rc = build(cur);
   if (rc != SQLITE_OK) return rc;
   if (!st->flows_linked) {
-    if (!pf_import_flows(&st->im)) return SQLITE_NOMEM;
+    char *err = NULL;
+    if (!pf_import_flows(&st->im, &err)) {
+      rc = xp_cursor_error(cur, "%s: %s", cur->file->path, err ? err : "out of memory");
+      xp_free(err);
+      return rc;
+    }
     st->flows_linked = 1;
   }
   key_range(cur, st->im.flows.n, 0, &st->i, &st->end);
@@ -419,7 +431,7 @@ static int flow_first(xp_cursor *cur) {
 
 static int flow_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   pf_state *st = cur->state;
-  const pfc_flow *f = &st->im.flows.v[st->i];
+  const pfc_flow *f = pf_flow(&st->im, st->i);
   switch (col) {
     case FL_ID: sqlite3_result_int64(ctx, st->i); break;
     case FL_SLICE_OUT: sqlite3_result_int64(ctx, f->b); break;

@@ -13,7 +13,10 @@
 #    reals, NULL, out of range), both constraints at once, IN lists, each
 #    against the same rows filtered from a MATERIALIZED copy of the table (an
 #    independent path: a plain scan, SQLite's own comparison).
-# 2. Real profiles in $XPLANE_DATA (exit 77 without them): the join of
+# 2. Real profiles in $XPLANE_DATA (exit 77 without them): gemm's import
+#    under lowered limits of one allocation (many blocks, below) gives the
+#    rows of the unlimited one; a string longer than a block imports, one
+#    longer than an allocation is a clear error; the join of
 #    xplane_pf_slice with xplane_pf_args on arg_set_id, of xplane_pf_flow with
 #    xplane_pf_slice on id, and args looked up by id give exactly the rows of
 #    the same queries over MATERIALIZED CTEs; the join has one row per arg
@@ -74,21 +77,59 @@ if [ ${#profiles[@]} = 0 ]; then
   exit 77
 fi
 
-# An import whose array would pass the limit of one allocation says so
-# (it said "out of memory" on a machine with 20 GB free, for the 1 GB
-# generated profile): XPLANE_FAIL_ALLOC_ABOVE lowers that limit to 1 MB;
-# gemm's 22,058 args at 40 bytes each need a 1.3 MB array once it doubles
-# past 16,384 (its strings, about 0.6 MB, one of 1 MB), while its 3,794
-# slices without args stay under the limit and still import.
+# Big profiles: the import keeps its arrays in blocks (pf_import.h), each of
+# the largest power of two of elements that one allocation may hold, so no
+# array is ever one allocation past the limit (the 1 GB generated profile, about
+# 190 M args, was refused: "too large for the Perfetto-model tables").
+# XPLANE_FAIL_ALLOC_ABOVE lowers that limit. At 1,000,000 bytes (where the
+# import used to refuse gemm: its args, 40 bytes each then, needed a 1.3 MB
+# array) a block holds 32,768 args (512 KiB) and gemm's 22,058 (16 bytes each
+# now) fit in one. At 20,000 bytes: 22 blocks of 1,024 args, gemm's 3,794
+# slices (96 bytes) in 30 blocks of 128, the ids by slice in 2, the
+# sorts merging across blocks, and only 78 distinct strings interned (of
+# gemm's 118 keys and string values: the rest are compared as text). Without
+# the limit every array of gemm fits in its first block (the layout of one
+# array per table that the import had before). Every table's rows, in full,
+# must be those of the unlimited run (sha256 of the ordered rows, and counts).
+# The join on arg_set_id under each limit has one row per arg (22,058).
 if [[ " ${profiles[*]} " == *tracelens_jax08_gemm* ]]; then
   gemm=$DATA/tracelens_jax08_gemm.xplane.pb
-  err=$(XPLANE_FAIL_ALLOC_ABOVE=1000000 sql :memory: "SELECT count(*) FROM xplane_pf_args('$gemm')" 2>&1 >/dev/null) &&
-    fail "xplane_pf_args over the allocation limit: no error"
-  [[ $err =~ $gemm:\ too\ large\ for\ the\ Perfetto-model\ tables:\ its\ (args|strings)\ need\ more\ than\ 1000000\ bytes\ in\ one\ array ]] ||
-    fail "xplane_pf_args over the allocation limit: got [$err]"
-  got=$(XPLANE_FAIL_ALLOC_ABOVE=1000000 sql :memory: "SELECT count(*) FROM xplane_pf_slice('$gemm')")
-  [ "$got" = 3794 ] || fail "xplane_pf_slice under a 1 MB allocation limit: got [$got], want 3794"
-  echo "gemm: an import past the allocation limit says so; the slices alone still import"
+  # all_rows P: every table, every column, in id order: a count and a sha256 per table.
+  all_rows() {
+    local t q
+    for t in "slice|id" "args|id" "flow|id" "thread_track|id" "thread|utid" "process|upid"; do
+      q="SELECT * FROM xplane_pf_${t%%|*}('$1') ORDER BY ${t#*|}"
+      printf '%s %s %s\n' "${t%%|*}" "$(sql :memory: "SELECT count(*) FROM ($q)")" "$(sql :memory: "$q" | sha256sum | cut -c1-64)"
+    done
+  }
+  want=$(all_rows "$gemm")
+  [ "$(echo "$want" | awk '$1 == "slice" || $1 == "args" {printf "%s=%s ", $1, $2}')" = "slice=3794 args=22058 " ] ||
+    fail "gemm: unlimited import: [$want]"
+  for lim in 1000000 20000; do
+    got=$(XPLANE_FAIL_ALLOC_ABOVE=$lim all_rows "$gemm" 2>&1) || true
+    [ "$got" = "$want" ] || fail "gemm under a $lim-byte allocation limit: got [$got], want the unlimited rows [$want]"
+    got=$(XPLANE_FAIL_ALLOC_ABOVE=$lim sql :memory: "SELECT count(*) FROM xplane_pf_slice('$gemm') s
+      JOIN xplane_pf_args('$gemm') a ON a.arg_set_id = s.arg_set_id" 2>&1) || true
+    [ "$got" = 22058 ] || fail "gemm under a $lim-byte allocation limit: the join: got [$got], want 22058"
+  done
+  echo "gemm: the import under 1 MB and 20 KB allocation limits (many blocks) gives the rows of the unlimited one"
+
+  # One string longer than a block gets a block of its own: a 1 MiB stat
+  # (tests/hostile/xspace.py bigstat 1) under a 2,000,000-byte limit (blocks
+  # of 1 MiB; the string and its NUL need 1,048,577 bytes) imports as without
+  # the limit; under 100,000 bytes no allocation can hold it, and the error
+  # says so.
+  /usr/bin/python3 "$SRC/tests/hostile/xspace.py" bigstat 1 "$tmp/big.xplane.pb"
+  q="SELECT id, key, length(string_value), substr(string_value, 1, 3), value_type FROM xplane_pf_args('$tmp/big.xplane.pb') WHERE key = 'debug.blob'"
+  want=$(sql :memory: "$q")
+  [ "$want" = "$(sql :memory: "SELECT count(*) - 1 FROM xplane_pf_args('$tmp/big.xplane.pb')")|debug.blob|1048576|aaa|string" ] ||
+    fail "bigstat: unlimited: got [$want]"
+  got=$(XPLANE_FAIL_ALLOC_ABOVE=2000000 sql :memory: "$q" 2>&1) || true
+  [ "$got" = "$want" ] || fail "bigstat under a 2 MB limit: got [$got], want [$want]"
+  err=$(XPLANE_FAIL_ALLOC_ABOVE=100000 sql :memory: "$q" 2>&1 >/dev/null) && fail "bigstat under a 100 KB limit: no error"
+  [[ $err == *"$tmp/big.xplane.pb: too large for the Perfetto-model tables: one of its strings needs 1048577 bytes, more than one allocation may hold (100000 bytes); xplane2perfetto converts it for trace processor" ]] ||
+    fail "bigstat under a 100 KB limit: got [$err]"
+  echo "bigstat: a string longer than a block imports; one longer than an allocation says so"
 fi
 
 # check_join PATH [file]: the three queries, direct and through MATERIALIZED

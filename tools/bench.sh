@@ -48,6 +48,8 @@
 # fresh sqlite3: pf_args counting xplane_pf_args alone (the import and one
 # scan), pf_join joining xplane_pf_slice with xplane_pf_args on arg_set_id
 # (seeks: about the same; a rescan per slice took 117 s on the TPU profile).
+# BENCH_PARTS=pf runs only these two, on the same profiles (generated sizes:
+# BENCH_PF_SIZES, default "10 100 1000"), with each one's peak resident MB.
 # The xplane command (BENCH_PARTS=cli runs only this part): per generated profile
 # of BENCH_SIZES, `xplane summarize PATH -o /dev/null` and the sqlite3 shell running
 # queries/summary.sql with the extension, each cold (a fresh process, the file in
@@ -145,6 +147,54 @@ cpu_of() { tail -1 "$1" | awk '{printf "%.2f", $1 + $2}'; }
 # Peak resident MB in a /usr/bin/time -f '%U %S %M' output file.
 rss_of() { tail -1 "$1" | awk '{printf "%.0f", $3 / 1024}'; }
 
+# pf_measure F: the extension's Perfetto-model tables on F, each in a fresh
+# sqlite3: PF_ARGS and PF_JOIN (CPU s; "err" when the extension refuses the
+# import, its error on stderr), PF_ARGS_RSS and PF_JOIN_RSS (peak resident MB).
+pf_measure() {
+  PF_ARGS=err PF_JOIN=err PF_ARGS_RSS=- PF_JOIN_RSS=-
+  if /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S %M' sqlite3 -bail -cmd ".load $EXT" :memory: \
+    "SELECT count(*) FROM xplane_pf_args('$1')" > /dev/null; then
+    PF_ARGS=$(cpu_of "$BENCH_DIR/cpu") PF_ARGS_RSS=$(rss_of "$BENCH_DIR/cpu")
+  fi
+  if /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S %M' sqlite3 -bail -cmd ".load $EXT" :memory: \
+    "SELECT count(*) FROM xplane_pf_slice('$1') s JOIN xplane_pf_args('$1') a USING (arg_set_id)" > /dev/null; then
+    PF_JOIN=$(cpu_of "$BENCH_DIR/cpu") PF_JOIN_RSS=$(rss_of "$BENCH_DIR/cpu")
+  fi
+}
+
+# bench_files SIZES: gpu_mw and the TPU profile of ../shared/data when
+# present, then the generated profiles of SIZES MB (made when missing), in
+# BENCH_FILES.
+bench_files() {
+  local name mb f
+  BENCH_FILES=()
+  for name in gpu_mw xprof_tpu_inference_2; do
+    [ -f "$XPLANE_SRC/../shared/data/$name.xplane.pb" ] && BENCH_FILES+=("$XPLANE_SRC/../shared/data/$name.xplane.pb")
+  done
+  for mb in $1; do
+    f=$BENCH_DIR/gpu$mb/plugins/profile/run1/host0.xplane.pb
+    [ -f "$f" ] || "$GEN" --out "$BENCH_DIR/gpu$mb" --style gpu --target-mb "$mb" --seed 11 >/dev/null
+    BENCH_FILES+=("$f")
+  done
+}
+
+# A profile's name in the tables: the file name, or gpuN/host0.xplane.pb.
+bench_name() {
+  if [[ $1 == */shared/data/* ]]; then basename "$1"
+  else echo "$(basename "$(dirname "$(dirname "$(dirname "$(dirname "$1")")")")")/$(basename "$1")"; fi
+}
+
+pf_part() {
+  local f
+  bench_files "${BENCH_PF_SIZES-10 100 1000}"
+  printf '\n%-24s %10s | %8s %8s | %11s %11s\n' profile bytes pf_args pf_join args_rss_mb join_rss_mb
+  for f in "${BENCH_FILES[@]}"; do
+    pf_measure "$f"
+    printf '%-24s %10s | %8s %8s | %11s %11s\n' "$(bench_name "$f")" "$(stat -L -c %s "$f")" "$PF_ARGS" "$PF_JOIN" \
+      "$PF_ARGS_RSS" "$PF_JOIN_RSS"
+  done
+}
+
 tp_part() {
   local tps=${TRACE_PROCESSOR_SHELL:-$XPLANE_SRC/../shared/tools/trace_processor_shell} f name t0 t1 conv load tpsum ext
   local cload ctp cext cext_floor cargs cjoin rss
@@ -153,20 +203,11 @@ tp_part() {
     return
   fi
   echo "SELECT 1;" > "$BENCH_DIR/one.sql"
-  local files=()
-  for name in gpu_mw xprof_tpu_inference_2; do
-    [ -f "$XPLANE_SRC/../shared/data/$name.xplane.pb" ] && files+=("$XPLANE_SRC/../shared/data/$name.xplane.pb")
-  done
-  for mb in ${BENCH_TP_SIZES-10 100 1000}; do
-    f=$BENCH_DIR/gpu$mb/plugins/profile/run1/host0.xplane.pb
-    [ -f "$f" ] || "$GEN" --out "$BENCH_DIR/gpu$mb" --style gpu --target-mb "$mb" --seed 11 >/dev/null
-    files+=("$f")
-  done
+  bench_files "${BENCH_TP_SIZES-10 100 1000}"
   printf '\n%-24s %10s | %8s %8s %9s | %9s | %8s %8s | %8s %8s %8s %8s %13s | %8s %8s | %9s\n' profile bytes convert tp_load tp_summary \
     ext_summary ratio sum_ratio cpu_load cpu_tp cpu_ext cpu_ratio cpu_sum_ratio pf_args pf_join tp_rss_mb
-  for f in "${files[@]}"; do
-    name=$(basename "$(dirname "$(dirname "$(dirname "$(dirname "$f")")")")")/$(basename "$f")
-    [[ $f == */shared/data/* ]] && name=$(basename "$f")
+  for f in "${BENCH_FILES[@]}"; do
+    name=$(bench_name "$f")
     t0=$(date +%s.%N); "$XPLANE_BUILD_DIR/tp_plugin/xplane2perfetto" -o "$BENCH_DIR/tp.pftrace" "$f" > /dev/null
     t1=$(date +%s.%N); conv=$(echo "$t1 - $t0" | bc -l)
     t0=$(date +%s.%N); /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' "$tps" -q "$BENCH_DIR/one.sql" "$BENCH_DIR/tp.pftrace" > /dev/null 2>&1
@@ -180,14 +221,8 @@ tp_part() {
       -cmd ".parameter set @profile '$f'" :memory: ".read queries/summary.sql" > "$BENCH_DIR/ext.json")
     t1=$(date +%s.%N); ext=$(echo "$t1 - $t0" | bc -l); cext=$(cpu_of "$BENCH_DIR/cpu")
     cext_floor=$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l) # (the timer's resolution: no division by 0)
-    # (an import the extension refuses, e.g. out of memory at 1 GB, prints
-    # its error on stderr and "err" here; the row still prints)
-    cargs=err cjoin=err
-    /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' sqlite3 -bail -cmd ".load $EXT" :memory: \
-      "SELECT count(*) FROM xplane_pf_args('$f')" > /dev/null && cargs=$(cpu_of "$BENCH_DIR/cpu")
-    /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' sqlite3 -bail -cmd ".load $EXT" :memory: \
-      "SELECT count(*) FROM xplane_pf_slice('$f') s JOIN xplane_pf_args('$f') a USING (arg_set_id)" > /dev/null \
-      && cjoin=$(cpu_of "$BENCH_DIR/cpu")
+    pf_measure "$f"
+    cargs=$PF_ARGS cjoin=$PF_JOIN
     printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s | %8.2f %8.2f %8.2f %8s %13s | %8s %8s | %9s\n' "$name" "$(stat -c %s "$f")" \
       "$conv" "$load" "$tpsum" "$ext" "$(ratio "$tpsum" "$ext")" "$(ratio "$(echo "$tpsum - $load" | bc -l)" "$ext")" \
       "$cload" "$ctp" "$cext" "$(ratio "$ctp" "$cext_floor")" \
@@ -219,6 +254,10 @@ cli_part() {
 }
 if [ "${BENCH_PARTS:-all}" = tp ]; then
   tp_part
+  exit 0
+fi
+if [ "${BENCH_PARTS:-all}" = pf ]; then
+  pf_part
   exit 0
 fi
 if [ "${BENCH_PARTS:-all}" = cli ]; then

@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cancel.h"
 #include "util.h"
 
 /* Make room for `more` elements of `size` bytes in vector `what` (v, n, cap)
 ** of st; 0 on OOM, noting in st->too_large when the array's next size is
 ** past what one allocation may hold (xp_grow_too_large): the data is too
-** large, memory has not run out. */
+** large, memory has not run out. For the arrays that grow with the tracks;
+** those that grow with the events are chunked (cpush). */
 static int vec_reserve(pf_import *st, const char *what, void **v, int64_t n, int64_t *cap, int64_t more,
                        size_t size) {
   if (xp_grow(v, cap, n + more, size)) return 1;
@@ -24,50 +26,186 @@ static int vec_reserve(pf_import *st, const char *what, void **v, int64_t n, int
 #define PUSH(st, vec, what) \
   (vec_reserve(st, what, (void **)&(vec).v, (vec).n, &(vec).cap, 1, sizeof(*(vec).v)) ? &(vec).v[(vec).n++] : NULL)
 
-/* Copy prefix + p[0..n) into the pool; its offset, or -1 on OOM. */
+/* A new last element of chunked array v (named `what`), NULL on failure
+** (st->too_large set when v refused a size past one allocation: only when
+** its array of blocks would be). */
+static void *cpush(pf_import *st, xp_cvec *v, const char *what) {
+  void *x = xp_cvec_push(v);
+  if (!x && v->refused) st->too_large = what;
+  return x;
+}
+
+/* ---- the pool of text ---- */
+
+static void pool_init(pf_pool *p) {
+  memset(p, 0, sizeof(*p));
+  uint64_t max = xp_alloc_limit() - 1;
+  p->shift = 0;
+  while (p->shift < 40 && ((uint64_t)2 << p->shift) <= max) p->shift++;
+}
+
+static void pool_free(pf_pool *p) {
+  for (int64_t b = 0; b < p->n_blocks; b++) xp_free(p->block[b]);
+  xp_free(p->block);
+  memset(p, 0, sizeof(*p));
+}
+
+/* Room for a string of `len` bytes and its NUL at a new offset; a pointer to
+** it with *off set, or NULL on failure (st->too_long / too_large set when
+** the size, not memory, is the reason). The caller fills it in. */
+static char *pool_room(pf_import *st, size_t len, int64_t *off) {
+  pf_pool *p = &st->pool;
+  int64_t block = (int64_t)1 << p->shift, need = (int64_t)len + 1;
+  if ((uint64_t)len + 1 >= xp_alloc_limit()) {
+    st->too_long = (int64_t)len + 1;
+    return NULL;
+  }
+  int64_t at = p->n, b = at >> p->shift, in = at & (block - 1);
+  if (in && in + need > block) at = ++b << p->shift, in = 0; /* not across a block's end */
+  if (b == 0 && need <= block) { /* block 0 grows by doubling */
+    if (p->first_cap < in + need) {
+      int64_t nc = p->first_cap ? p->first_cap : 256;
+      while (nc < in + need) nc *= 2;
+      if (nc > block) nc = block;
+      if (!p->block && !(p->block = xp_malloc(sizeof(char *)))) return NULL;
+      if (!p->cap_blocks) p->cap_blocks = 1;
+      char *z = xp_realloc(p->n_blocks ? p->block[0] : NULL, (uint64_t)nc);
+      if (!z) return NULL;
+      p->block[0] = z, p->n_blocks = 1, p->first_cap = nc;
+    }
+  } else if (b >= p->n_blocks) { /* a new block: whole, or the size of a string longer than one */
+    if (b >= p->cap_blocks && !xp_grow((void **)&p->block, &p->cap_blocks, b + 1, sizeof(char *))) {
+      if (xp_grow_too_large(p->cap_blocks, b + 1, sizeof(char *))) st->too_large = "strings";
+      return NULL;
+    }
+    if (b == 0) p->first_cap = block; /* block 0 holds one long string: never grown */
+    char *z = xp_malloc((uint64_t)(need > block ? need : block));
+    if (!z) return NULL;
+    p->block[p->n_blocks++] = z;
+  }
+  /* a string longer than a block ends its block: the next starts a new one */
+  p->n = need > block ? (b + 1) << p->shift : at + need;
+  *off = at;
+  return p->block[b] + in;
+}
+
+/* Copy prefix + p[0..n) into the pool; its offset, or -1 on failure. */
 static int64_t pool_add(pf_import *st, const char *prefix, const char *p, size_t n) {
   size_t k = strlen(prefix);
-  int64_t off = st->pool.n;
-  if (!vec_reserve(st, "strings", (void **)&st->pool.v, st->pool.n, &st->pool.cap, (int64_t)(k + n + 1), 1))
-    return -1;
-  memcpy(st->pool.v + off, prefix, k);
-  if (n) memcpy(st->pool.v + off + k, p, n);
-  st->pool.v[off + (int64_t)(k + n)] = 0;
-  st->pool.n += (int64_t)(k + n + 1);
+  int64_t off;
+  char *z = pool_room(st, k + n, &off);
+  if (!z) return -1;
+  memcpy(z, prefix, k);
+  if (n) memcpy(z + k, p, n);
+  z[k + n] = 0;
+  return off;
+}
+
+/* ---- interned text ---- */
+
+/* At most this many distinct strings are interned: 2^20 (an index of 16 to
+** 32 MB), fewer when one allocation may hold less than 256 bytes per entry
+** (XPLANE_FAIL_ALLOC_ABOVE), so the index stays within an eighth of one
+** allocation. Past it, a new string is added to the pool each time it
+** comes, as before interning, and keys are compared as text. */
+static int64_t intern_max(void) {
+  uint64_t by_limit = xp_alloc_limit() / 256;
+  return by_limit < ((uint64_t)1 << 20) ? (int64_t)by_limit : (int64_t)1 << 20;
+}
+
+typedef struct intern_probe {
+  const pf_import *st;
+  const char *p;
+  size_t n;
+} intern_probe;
+
+static int interned_eq(const void *ctx, int64_t e) {
+  const intern_probe *k = ctx;
+  const struct pf_interned *x = &k->st->interned[e];
+  return (size_t)x->len == k->n && (k->n == 0 || memcmp(pf_pool_at(&k->st->pool, x->off), k->p, k->n) == 0);
+}
+
+static uint64_t interned_hash(const void *ctx, int64_t e) {
+  const pf_import *st = ctx;
+  return xp_hash_bytes(0, pf_pool_at(&st->pool, st->interned[e].off), (size_t)st->interned[e].len);
+}
+
+/* The pool offset of text p[0..n), added once for up to intern_max()
+** distinct texts (keys repeat on every slice, string values often); -1 on
+** failure. */
+static int64_t pool_intern(pf_import *st, const char *p, size_t n) {
+  if (st->n_interned >= intern_max()) {
+    if (!st->n_interned) return pool_add(st, "", p, n); /* a limit under 256 bytes: no index */
+    intern_probe k = {st, p, n};
+    uint64_t pos = xp_hmap_find(&st->intern_index, xp_hash_bytes(0, p, n), interned_eq, &k);
+    return st->intern_index.slot[pos] >= 0 ? st->interned[st->intern_index.slot[pos]].off : pool_add(st, "", p, n);
+  }
+  if (!xp_hmap_reserve(&st->intern_index, interned_hash, st)) return -1;
+  intern_probe k = {st, p, n};
+  uint64_t pos = xp_hmap_find(&st->intern_index, xp_hash_bytes(0, p, n), interned_eq, &k);
+  if (st->intern_index.slot[pos] >= 0) return st->interned[st->intern_index.slot[pos]].off;
+  if (!xp_grow((void **)&st->interned, &st->cap_interned, st->n_interned + 1, sizeof(*st->interned))) return -1;
+  int64_t off = pool_add(st, "", p, n);
+  if (off < 0) return -1;
+  st->interned[st->n_interned] = (struct pf_interned){off, (int64_t)n};
+  xp_hmap_put(&st->intern_index, pos, st->n_interned++);
   return off;
 }
 
 /* Trace processor's key for a debug annotation: '.', '[' and ']' become '_'
-** (checked on trace_processor_shell v58.2 by tests/test_trace_processor.sh). */
+** (checked on trace_processor_shell v58.2 by tests/test_trace_processor.sh),
+** interned. */
 static int64_t pool_add_key(pf_import *st, const char *p, size_t n) {
-  int64_t off = pool_add(st, "debug.", p, n);
-  if (off < 0) return off;
-  for (char *c = st->pool.v + off + 6; *c; c++)
-    if (*c == '.' || *c == '[' || *c == ']') *c = '_';
-  return off;
+  if ((uint64_t)n + 7 >= xp_alloc_limit()) {
+    st->too_long = (int64_t)n + 7;
+    return -1;
+  }
+  if (!xp_grow((void **)&st->scratch, &st->cap_scratch, (int64_t)n + 6, 1)) return -1;
+  memcpy(st->scratch, "debug.", 6);
+  for (size_t i = 0; i < n; i++) st->scratch[6 + i] = p[i] == '.' || p[i] == '[' || p[i] == ']' ? '_' : p[i];
+  return pool_intern(st, st->scratch, n + 6);
+}
+
+static void init_arrays(pf_import *st) {
+  xp_cvec_init(&st->slices, sizeof(pfc_slice));
+  xp_cvec_init(&st->args, sizeof(pfc_arg));
+  xp_cvec_init(&st->flows, sizeof(pfc_flow));
+  xp_cvec_init(&st->ends, sizeof(pfc_end));
+  xp_cvec_init(&st->order, sizeof(int64_t));
+  xp_cvec_init(&st->id_of, sizeof(int64_t));
+  pool_init(&st->pool);
 }
 
 void pf_import_free(pf_import *st) {
-  xp_free(st->slices.v);
+  xp_cvec_free(&st->slices);
   xp_free(st->tracks.v);
   xp_free(st->track_of_uuid.v);
   xp_free(st->threads.v);
   xp_free(st->processes.v);
-  xp_free(st->args.v);
-  xp_free(st->flows.v);
-  xp_free(st->pool.v);
-  xp_free(st->ends.v);
-  xp_free(st->order);
-  xp_free(st->id_of);
+  xp_cvec_free(&st->args);
+  xp_cvec_free(&st->flows);
+  pool_free(&st->pool);
+  xp_cvec_free(&st->ends);
+  xp_cvec_free(&st->order);
+  xp_cvec_free(&st->id_of);
   xp_free(st->track_rows);
+  xp_free(st->interned);
+  xp_hmap_free(&st->intern_index);
+  xp_free(st->scratch);
   memset(st, 0, sizeof(*st));
 }
 
 static int nomem(const pf_import *st, char **errmsg) {
-  if (st->too_large)
+  if (st->too_long)
+    *errmsg = xp_mprintf("too large for the Perfetto-model tables: one of its strings needs %lld bytes, more than "
+                         "one allocation may hold (%llu bytes); xplane2perfetto converts it for trace processor",
+                         (long long)st->too_long, (unsigned long long)xp_alloc_limit() - 1);
+  else if (st->too_large)
     *errmsg = xp_mprintf("too large for the Perfetto-model tables: its %s need more than %llu bytes in one array "
                          "(the limit of one allocation); xplane2perfetto converts it for trace processor",
                          st->too_large, (unsigned long long)xp_alloc_limit() - 1);
+  else if (xp_cancel_stopped())
+    *errmsg = xp_mprintf("%s", XP_CANCELLED_TEXT);
   else
     *errmsg = xp_mprintf("out of memory");
   return 0;
@@ -109,7 +247,7 @@ static int on_track(void *ctx, const pf_track *t, char **errmsg) {
   return !named || tr->name >= 0 ? 1 : nomem(st, errmsg);
 }
 
-/* The args of the slice being imported (from args.v[lo]) and a key: the
+/* The args of the slice being imported (from args[lo]) and a key: the
 ** context of the key index below. */
 typedef struct arg_keys {
   const pf_import *st;
@@ -119,7 +257,7 @@ typedef struct arg_keys {
 
 static int arg_key_eq(const void *ctx, int64_t entry) {
   const arg_keys *k = ctx;
-  return strcmp(k->st->pool.v + k->st->args.v[k->lo + entry].key, k->key) == 0;
+  return strcmp(pf_pool_at(&k->st->pool, pfc_arg_key(pf_arg_at(k->st, k->lo + entry))), k->key) == 0;
 }
 
 /* Past this many args on one slice, a repeated key is found by a hash index
@@ -130,12 +268,12 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
   pf_import *st = ctx;
   int64_t pos = st->n_events++;
   if (e->type == PF_END) {
-    pfc_end *x = PUSH(st, st->ends, "slices");
+    pfc_end *x = cpush(st, &st->ends, "slices");
     if (!x) return nomem(st, errmsg);
     x->ts = e->ts_ns, x->pos = pos, x->track = st->track_of_uuid.v[e->track->uuid];
     return 1;
   }
-  pfc_slice *s = PUSH(st, st->slices, "slices");
+  pfc_slice *s = cpush(st, &st->slices, "slices");
   if (!s) return nomem(st, errmsg);
   s->pos = pos;
   s->instant = e->type == PF_INSTANT;
@@ -144,8 +282,8 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
   s->parent_ordinal = e->parent_ordinal;
   s->track = st->track_of_uuid.v[e->track->uuid];
   s->depth = e->depth;
-  s->has_name = e->has_name;
-  s->has_flow = e->has_flow;
+  s->has_name = (uint8_t)(e->has_name != 0);
+  s->has_flow = (uint8_t)(e->has_flow != 0);
   s->flow_id = e->flow_id;
   s->name = e->name;
   s->category = e->category;
@@ -153,7 +291,9 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
   /* A key given again on the slice (after the '_' rewriting) replaces the
   ** value of its first arg, which keeps its place: trace processor keeps one
   ** arg per key, the last value, at the first one's position (checked on
-  ** trace_processor_shell v58.2 by tests/test_trace_processor.sh). */
+  ** trace_processor_shell v58.2 by tests/test_trace_processor.sh). Keys are
+  ** interned (pool_intern), so equal keys have one offset -- unless the
+  ** interned strings are at their maximum: then the texts are compared. */
   int64_t lo = st->args.n;
   xp_hmap index = {0};
   arg_keys keys = {st, lo, NULL};
@@ -165,44 +305,52 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
       xp_hmap_free(&index);
       return nomem(st, errmsg);
     }
-    keys.key = st->pool.v + key;
+    keys.key = pf_pool_at(&st->pool, key);
     int64_t same = -1;
-    uint64_t pos = 0;
+    uint64_t hpos = 0;
     if (index.mask) {
-      pos = xp_hmap_find(&index, xp_hash_bytes(0, keys.key, strlen(keys.key)), arg_key_eq, &keys);
-      same = index.slot[pos] >= 0 ? lo + index.slot[pos] : -1;
+      hpos = xp_hmap_find(&index, xp_hash_bytes(0, keys.key, strlen(keys.key)), arg_key_eq, &keys);
+      same = index.slot[hpos] >= 0 ? lo + index.slot[hpos] : -1;
     } else {
-      for (int64_t j = lo; j < st->args.n && same < 0; j++)
-        if (strcmp(st->pool.v + st->args.v[j].key, keys.key) == 0) same = j;
+      int by_text = st->n_interned >= intern_max();
+      for (int64_t j = lo; j < st->args.n && same < 0; j++) {
+        int64_t kj = pfc_arg_key(pf_arg_at(st, j));
+        if (kj == key || (by_text && strcmp(pf_pool_at(&st->pool, kj), keys.key) == 0)) same = j;
+      }
     }
     pfc_arg *r;
     if (same >= 0) {
-      st->pool.n = key; /* the key is already in the pool */
-      r = &st->args.v[same];
+      r = xp_cvec_at(&st->args, same);
+      key = pfc_arg_key(r);
     } else {
-      r = PUSH(st, st->args, "args");
+      r = cpush(st, &st->args, "args");
       if (!r) {
         xp_hmap_free(&index);
         return nomem(st, errmsg);
       }
-      r->key = key;
-      if (index.mask) xp_hmap_put(&index, pos, st->args.n - 1 - lo);
+      if (index.mask) xp_hmap_put(&index, hpos, st->args.n - 1 - lo);
     }
-    r->type = a->type;
-    r->i = a->type == PF_A_UINT ? (int64_t)a->v.u : a->v.i;
-    r->d = a->v.d;
-    r->str = a->type == PF_A_STRING ? pool_add(st, "", a->s.p, a->s.n) : -1;
-    if (a->type == PF_A_STRING && r->str < 0) {
-      xp_hmap_free(&index);
-      return nomem(st, errmsg);
+    int64_t v = 0;
+    switch (a->type) {
+      case PF_A_UINT: v = (int64_t)a->v.u; break;
+      case PF_A_INT: v = a->v.i; break;
+      case PF_A_DOUBLE: memcpy(&v, &a->v.d, sizeof v); break;
+      case PF_A_STRING:
+        if ((v = pool_intern(st, a->s.p, a->s.n)) < 0) {
+          xp_hmap_free(&index);
+          return nomem(st, errmsg);
+        }
+        break;
     }
+    r->key_type = (uint64_t)key << 8 | (uint64_t)a->type;
+    r->v = v;
   }
   xp_hmap_free(&index);
   s->n_args = (int32_t)(st->args.n - lo);
   return 1;
 }
 
-/* qsort has no context argument: sort (ts, ordinal) pairs. */
+/* Slices sorted by (ts, ordinal). */
 typedef struct ts_ord {
   int64_t ts, ordinal;
 } ts_ord;
@@ -219,26 +367,41 @@ static int by_ts_pos(const void *a, const void *b) {
   return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+/* Every few thousand slices of the loops over all slices: stop when the
+** query was interrupted. */
+#define STOPPED(i) (((i) & 4095) == 4095 && xp_cancelled())
+
 /* Nest an instant in the instant before it on its track when both have one
-** ts and no BEGIN or END of the track came between them (import order). */
+** ts and no BEGIN or END of the track came between them (import order). 0
+** on out of memory or interrupt. */
 static int nest_instants(pf_import *st) {
   int64_t *open = xp_malloc(sizeof(int64_t) * (uint64_t)(st->tracks.n + 1));
   if (!open) return 0;
   for (int64_t t = 0; t < st->tracks.n; t++) open[t] = -1;
-  if (st->ends.n) qsort(st->ends.v, (size_t)st->ends.n, sizeof(pfc_end), by_ts_pos);
-  int64_t j = 0;
-  for (int64_t id = 0; id < st->slices.n; id++) {
-    pfc_slice *s = &st->slices.v[st->order[id]];
-    for (; j < st->ends.n && (st->ends.v[j].ts < s->ts || (st->ends.v[j].ts == s->ts && st->ends.v[j].pos < s->pos));
-         j++)
-      open[st->ends.v[j].track] = -1;
+  if (!xp_cvec_sort(&st->ends, by_ts_pos)) {
+    xp_free(open);
+    return 0;
+  }
+  int64_t j = 0, n = st->slices.n, n_ends = st->ends.n;
+  for (int64_t id = 0; id < n; id++) {
+    if (STOPPED(id)) {
+      xp_free(open);
+      return 0;
+    }
+    int64_t ord = *(const int64_t *)xp_cvec_at(&st->order, id);
+    pfc_slice *s = pf_slice(st, ord);
+    for (; j < n_ends; j++) {
+      const pfc_end *e = xp_cvec_at(&st->ends, j);
+      if (!(e->ts < s->ts || (e->ts == s->ts && e->pos < s->pos))) break;
+      open[e->track] = -1;
+    }
     if (!s->instant) {
       open[s->track] = -1;
       continue;
     }
-    const pfc_slice *o = open[s->track] >= 0 ? &st->slices.v[open[s->track]] : NULL;
+    const pfc_slice *o = open[s->track] >= 0 ? pf_slice(st, open[s->track]) : NULL;
     if (o && o->ts == s->ts) s->parent_ordinal = open[s->track], s->depth = o->depth + 1;
-    open[s->track] = st->order[id];
+    open[s->track] = ord;
   }
   xp_free(open);
   return 1;
@@ -247,6 +410,7 @@ static int nest_instants(pf_import *st) {
 /* Run the model over the profile and number everything as trace processor. */
 int pf_import_build(pf_import *st, const xp_file *f, xp_profile *p, int want_args, char **errmsg) {
   pf_import_free(st);
+  init_arrays(st);
   *errmsg = NULL;
   pf_sink sink = {st, on_process, on_track, on_event, want_args};
   pf_model *m = pf_model_new(&sink, 0);
@@ -256,26 +420,37 @@ int pf_import_build(pf_import *st, const xp_file *f, xp_profile *p, int want_arg
   pf_model_free(m);
   if (!ok) return 0;
   int64_t n = st->slices.n;
-  st->order = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
-  st->id_of = xp_malloc(sizeof(int64_t) * (uint64_t)(n + 1));
+  xp_cvec keys;
+  xp_cvec_init(&keys, sizeof(ts_ord));
   st->track_rows = xp_malloc(sizeof(int64_t) * (uint64_t)(st->tracks.n + 1));
-  ts_ord *keys = xp_malloc(sizeof(ts_ord) * (uint64_t)(n + 1));
-  if (!st->order || !st->id_of || !st->track_rows || !keys) {
-    xp_free(keys);
-    return 0;
+  if (!st->track_rows || !xp_cvec_resize(&st->order, n) || !xp_cvec_resize(&st->id_of, n) ||
+      !xp_cvec_resize(&keys, n)) {
+    if (st->order.refused || st->id_of.refused || keys.refused) st->too_large = "slices";
+    xp_cvec_free(&keys);
+    return nomem(st, errmsg);
   }
-  for (int64_t i = 0; i < n; i++) keys[i].ts = st->slices.v[i].ts, keys[i].ordinal = i;
-  if (n) qsort(keys, (size_t)n, sizeof(ts_ord), by_ts_ordinal);
-  for (int64_t i = 0; i < n; i++) st->order[i] = keys[i].ordinal;
-  xp_free(keys);
-  if (!nest_instants(st)) return 0;
+  for (int64_t i = 0; i < n; i++) {
+    ts_ord *k = xp_cvec_at(&keys, i);
+    k->ts = pf_slice(st, i)->ts, k->ordinal = i;
+  }
+  if (!xp_cvec_sort(&keys, by_ts_ordinal)) {
+    xp_cvec_free(&keys);
+    return nomem(st, errmsg);
+  }
+  for (int64_t i = 0; i < n; i++)
+    *(int64_t *)xp_cvec_at(&st->order, i) = ((const ts_ord *)xp_cvec_at(&keys, i))->ordinal;
+  xp_cvec_free(&keys);
+  if (!nest_instants(st)) return nomem(st, errmsg);
   int64_t n_ids = 0; /* every used track takes an id; thread tracks are listed */
   for (int64_t id = 0; id < n; id++) {
-    st->id_of[st->order[id]] = id;
-    pfc_track *t = &st->tracks.v[st->slices.v[st->order[id]].track];
+    if (STOPPED(id)) return nomem(st, errmsg);
+    int64_t ord = *(const int64_t *)xp_cvec_at(&st->order, id);
+    *(int64_t *)xp_cvec_at(&st->id_of, ord) = id;
+    int32_t track = pf_slice(st, ord)->track;
+    pfc_track *t = &st->tracks.v[track];
     if (t->id < 0) {
       t->id = n_ids++;
-      if (!t->global) st->track_rows[st->n_track_rows++] = st->slices.v[st->order[id]].track;
+      if (!t->global) st->track_rows[st->n_track_rows++] = track;
     }
   }
   return 1;
@@ -290,26 +465,28 @@ static int by_a_b(const void *x, const void *y) {
 /* The flows: the slices of each flow id in id order, each linked to the
 ** previous one, ordered by their incoming slice (a slice has at most one
 ** flow id, so each slice comes in at most once). */
-int pf_import_flows(pf_import *st) {
-  flow_vec tagged = {0};
-  for (int64_t id = 0; id < st->slices.n; id++) {
-    const pfc_slice *s = &st->slices.v[st->order[id]];
-    pfc_flow *f = s->has_flow ? PUSH(st, tagged, "flows") : NULL;
-    if (s->has_flow && !f) {
-      xp_free(tagged.v);
-      return 0;
-    }
-    if (f) f->a = s->flow_id, f->b = id;
-  }
-  if (tagged.n) qsort(tagged.v, (size_t)tagged.n, sizeof(pfc_flow), by_a_b);
+int pf_import_flows(pf_import *st, char **errmsg) {
+  *errmsg = NULL;
+  st->flows.n = 0; /* again after a failure */
+  xp_cvec tagged;
+  xp_cvec_init(&tagged, sizeof(pfc_flow));
   int ok = 1;
-  for (int64_t i = 1; ok && i < tagged.n; i++) {
-    if (tagged.v[i].a != tagged.v[i - 1].a) continue;
-    pfc_flow *f = PUSH(st, st->flows, "flows");
+  for (int64_t id = 0; ok && id < st->slices.n; id++) {
+    if (STOPPED(id)) ok = 0;
+    const pfc_slice *s = ok ? pf_slice_by_id(st, id) : NULL;
+    if (!s || !s->has_flow) continue;
+    pfc_flow *f = cpush(st, &tagged, "flows");
     if (!f) ok = 0;
-    else f->a = (uint64_t)tagged.v[i].b, f->b = tagged.v[i - 1].b; /* (in, out): sorted by in */
+    else f->a = s->flow_id, f->b = id;
   }
-  xp_free(tagged.v);
-  if (ok && st->flows.n) qsort(st->flows.v, (size_t)st->flows.n, sizeof(pfc_flow), by_a_b);
-  return ok;
+  ok = ok && xp_cvec_sort(&tagged, by_a_b);
+  for (int64_t i = 1; ok && i < tagged.n; i++) {
+    const pfc_flow *x = xp_cvec_at(&tagged, i), *prev = xp_cvec_at(&tagged, i - 1);
+    if (x->a != prev->a) continue;
+    pfc_flow *f = cpush(st, &st->flows, "flows");
+    if (!f) ok = 0;
+    else f->a = (uint64_t)x->b, f->b = prev->b; /* (in, out): sorted by in */
+  }
+  xp_cvec_free(&tagged);
+  return ok && xp_cvec_sort(&st->flows, by_a_b) ? 1 : nomem(st, errmsg);
 }
