@@ -121,18 +121,22 @@ FROM (
 WHERE NOT (depth = 1 AND path = canonical_name);
 
 -- The bucket grid of the windows: the doubled time line from the first
--- window start cut into about as many buckets as there are windows.
+-- window start cut into about one bucket per 8 windows. (A window is
+-- listed in every bucket it touches, and those rows cost more than an op's
+-- comparisons with the windows of its bucket: on the TPU profile, one bucket
+-- per window gave 40,058 rows, one per 8 windows 9,516 and 5 % fewer
+-- instructions for the whole summary; one per 16, 0.4 % fewer again.)
 CREATE PERFETTO TABLE _xplane_window_grid(
   -- The first window start, doubled.
   t0 LONG,
   -- Bucket width (doubled ps, at least 1).
   width LONG
 ) AS
-SELECT min(start2) AS t0, max(1, (max(end2) - min(start2)) / count(*) + 1) AS width FROM _xplane_region_window;
+SELECT min(start2) AS t0, max(1, (max(end2) - min(start2)) / max(1, count(*) / 8) + 1) AS width
+FROM _xplane_region_window;
 
--- The windows by time bucket (_xplane_window_grid): the doubled time line from the first window
--- start cut into about as many buckets as there are windows, each window
--- listed in every bucket it touches, so an op meets only the windows of its
+-- The windows by time bucket (_xplane_window_grid), each window listed in
+-- every bucket it touches, so an op meets only the windows of its
 -- midpoint's bucket (an equality join) instead of all of them.
 CREATE PERFETTO TABLE _xplane_window_bucket(
   -- Bucket number.
