@@ -99,13 +99,16 @@ SELECT
   x.category AS line_name,
   x.line_display_name,
   coalesce(nullif(x.line_display_name, ''), nullif(x.category, ''), 'xline:' || x.line_index) AS line_label
+-- (CROSS JOIN: one scan of the slices, each probing the few first slices;
+-- SQLite would otherwise scan the slices once per track)
 FROM (
   SELECT s.track_id, s.category, f.line_id, f.line_display_name,
          extract_arg(s.arg_set_id, 'debug.xplane_line_index') AS line_index
   FROM slice s
-  JOIN firsts f USING (arg_set_id)
+  CROSS JOIN firsts f USING (arg_set_id)
+  LIMIT -1 OFFSET 0
 ) x
-JOIN trk k USING (track_id);
+CROSS JOIN trk k USING (track_id);
 
 -- Every slice converted from an XPlane event (instants included).
 CREATE PERFETTO TABLE xplane_slice(
