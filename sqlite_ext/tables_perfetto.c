@@ -300,7 +300,6 @@ static int arg_ids(pf_state *st) {
   xp_cvec_init(&st->arg_base, sizeof(int64_t));
   if (!xp_cvec_resize(&st->arg_base, n + 1)) {
     xp_cvec_free(&st->arg_base);
-    st->arg_base.n = 0;
     return 0;
   }
   int64_t a = 0;

@@ -113,6 +113,9 @@ static int64_t intern_max(void) {
   return by_limit < ((uint64_t)1 << 20) ? (int64_t)by_limit : (int64_t)1 << 20;
 }
 
+/* Are the interned strings at intern_max()? */
+static int intern_full(const pf_import *st) { return st->n_interned >= intern_max(); }
+
 typedef struct intern_probe {
   const pf_import *st;
   const char *p;
@@ -134,16 +137,13 @@ static uint64_t interned_hash(const void *ctx, int64_t e) {
 ** distinct texts (keys repeat on every slice, string values often); -1 on
 ** failure. */
 static int64_t pool_intern(pf_import *st, const char *p, size_t n) {
-  if (st->n_interned >= intern_max()) {
-    if (!st->n_interned) return pool_add(st, "", p, n); /* a limit under 256 bytes: no index */
-    intern_probe k = {st, p, n};
-    uint64_t pos = xp_hmap_find(&st->intern_index, xp_hash_bytes(0, p, n), interned_eq, &k);
-    return st->intern_index.slot[pos] >= 0 ? st->interned[st->intern_index.slot[pos]].off : pool_add(st, "", p, n);
-  }
-  if (!xp_hmap_reserve(&st->intern_index, interned_hash, st)) return -1;
+  int full = intern_full(st); /* then a text is looked up, not added */
+  if (full && !st->n_interned) return pool_add(st, "", p, n); /* a limit under 256 bytes: no index */
+  if (!full && !xp_hmap_reserve(&st->intern_index, interned_hash, st)) return -1;
   intern_probe k = {st, p, n};
   uint64_t pos = xp_hmap_find(&st->intern_index, xp_hash_bytes(0, p, n), interned_eq, &k);
   if (st->intern_index.slot[pos] >= 0) return st->interned[st->intern_index.slot[pos]].off;
+  if (full) return pool_add(st, "", p, n);
   if (!xp_grow((void **)&st->interned, &st->cap_interned, st->n_interned + 1, sizeof(*st->interned))) return -1;
   int64_t off = pool_add(st, "", p, n);
   if (off < 0) return -1;
@@ -312,7 +312,7 @@ static int on_event(void *ctx, const pf_event *e, char **errmsg) {
       hpos = xp_hmap_find(&index, xp_hash_bytes(0, keys.key, strlen(keys.key)), arg_key_eq, &keys);
       same = index.slot[hpos] >= 0 ? lo + index.slot[hpos] : -1;
     } else {
-      int by_text = st->n_interned >= intern_max();
+      int by_text = intern_full(st);
       for (int64_t j = lo; j < st->args.n && same < 0; j++) {
         int64_t kj = pfc_arg_key(pf_arg_at(st, j));
         if (kj == key || (by_text && strcmp(pf_pool_at(&st->pool, kj), keys.key) == 0)) same = j;
