@@ -17,6 +17,21 @@ INCLUDE PERFETTO MODULE xplane.rules;
 INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
 
+-- The lines of the analysis events, each with the device-op line rule
+-- (xplane_is_device_op_line) evaluated once: the ops are the events of the
+-- lines where it holds, the region windows (xplane.regions) those of the
+-- lines where it does not.
+CREATE PERFETTO TABLE _xplane_event_line(
+  -- Plane name.
+  plane_name STRING,
+  -- Raw XLine name.
+  line_name STRING,
+  -- xplane_is_device_op_line(plane_name, line_name).
+  is_op_line BOOL
+) AS
+SELECT plane_name, line_name, xplane_is_device_op_line(plane_name, line_name) AS is_op_line
+FROM (SELECT DISTINCT plane_name, line_name FROM xplane_analysis_event);
+
 -- Device ops in the extension's op order, with the running maximum end of
 -- their track for the pre-op gap.
 CREATE PERFETTO TABLE _xplane_op_base(
@@ -66,11 +81,7 @@ CREATE PERFETTO TABLE _xplane_op_base(
 WITH
   -- (the rule functions run once per distinct line and name, not per event:
   -- a function call costs more than the rest of the row)
-  op_line AS MATERIALIZED (
-    SELECT plane_name, line_name
-    FROM (SELECT DISTINCT plane_name, line_name FROM xplane_analysis_event)
-    WHERE xplane_is_device_op_line(plane_name, line_name)
-  ),
+  op_line AS MATERIALIZED (SELECT plane_name, line_name FROM _xplane_event_line WHERE is_op_line),
   -- (the numbering sorts only the columns it orders by; the other columns
   -- are looked up by id at the end, where trace processor finds a row of a
   -- table sorted by id without a scan: sorting the whole rows twice cost

@@ -35,12 +35,8 @@ CREATE PERFETTO TABLE _xplane_window_event(
   dur_ps LONG
 ) AS
 WITH
-  -- (the line rule once per distinct line, not per event)
-  other_line AS MATERIALIZED (
-    SELECT plane_name, line_name
-    FROM (SELECT DISTINCT plane_name, line_name FROM xplane_analysis_event)
-    WHERE NOT xplane_is_device_op_line(plane_name, line_name)
-  )
+  -- (the line rule once per distinct line, not per event: _xplane_event_line)
+  other_line AS MATERIALIZED (SELECT plane_name, line_name FROM _xplane_event_line WHERE NOT is_op_line)
 SELECT e.arg_set_id, e.name, e.start_ps, e.end_ps, e.dur_ps
 FROM xplane_analysis_event e
 JOIN other_line l ON l.plane_name IS e.plane_name AND l.line_name IS e.line_name
