@@ -126,11 +126,20 @@ check_import() {
 # ---- 2. the package against the extension ----
 split=$(grep -n '^INCLUDE PERFETTO MODULE' "$GOLDEN/package_compare.sql" | head -1 | cut -d: -f1)
 
+# The keyed tables in the order their lookups rely on (trace processor finds
+# a row of a table without a scan only where the key column is sorted; no
+# query result shows the order): xplane_slice in id order, _xplane_op_base
+# in op_id order, each op at its op_id's position. Counts of rows out of
+# place, both 0.
+order_sql="SELECT 'keyed order',
+  (SELECT count(*) FROM (SELECT id, lag(id) OVER () AS prev FROM xplane_slice) WHERE id <= prev),
+  (SELECT count(*) FROM (SELECT op_id, row_number() OVER () - 1 AS pos FROM _xplane_op_base) WHERE op_id != pos);"
+
 # compare_package PROFILE TRACE LABEL [EXPECTED]: the 16 object lines, equal
 # counts, and no other line but the EXPECTED ones (the differences known to
-# be unavoidable, given exactly).
+# be unavoidable, given exactly); then the keyed tables' order (order_sql).
 compare_package() {
-  local profile=$1 trace=$2 label=$3 expected=${4:-} out
+  local profile=$1 trace=$2 label=$3 expected=${4:-} out order
   rm -f "$tmp/native.db"
   { cat "$GOLDEN/rule_cases.sql"; head -n $((split - 1)) "$GOLDEN/package_compare.sql" | sed "s#@PROFILE@#'$profile'#g"; } |
     sed 's/^CREATE TEMP TABLE/CREATE TABLE/' > "$tmp/native.sql"
@@ -139,9 +148,11 @@ compare_package() {
     return
   fi
   { "$SQLITE3" "$tmp/native.db" .dump | grep -v '^PRAGMA\|^BEGIN TRANSACTION;$\|^COMMIT;$'
-    tail -n +"$split" "$GOLDEN/package_compare.sql"; } > "$tmp/pkg.sql"
+    tail -n +"$split" "$GOLDEN/package_compare.sql"; echo "$order_sql"; } > "$tmp/pkg.sql"
   if ! out=$(tp "$trace" "$tmp/pkg.sql" | tr -d '"' | tr ',' '|'); then
     bad "$label: the package failed in trace processor: $(tp_error)"
+  elif order=$(echo "$out" | tail -1); out=$(echo "$out" | sed '$d'); [ "$order" != 'keyed order|0|0' ]; then
+    bad "$label: rows out of place in the keyed tables (xplane_slice|_xplane_op_base): $order"
   elif [ "$(echo "$out" | tail -n +17)" != "$expected" ] ||
        ! echo "$out" | head -16 | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 16 }'; then
     bad "$label: the package differs from the extension: $out"

@@ -91,14 +91,20 @@ WITH
     FROM xplane_analysis_event e
     JOIN op_line l ON l.plane_name = e.plane_name AND l.line_name = e.line_name
   ),
-  num AS MATERIALIZED (
+  -- (the track order first, then the op order: the rows leave the second
+  -- sort in op_id order, which the final join keeps, so the table needs no
+  -- third sort; one window over both orders sorted three times)
+  track_order AS MATERIALIZED (
     SELECT
-      id,
-      row_number() OVER (ORDER BY tid, line_index, event_index) - 1 AS op_id,
+      id, tid, line_index, event_index,
       row_number() OVER win AS rn,
       max(end_ps) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_max_end
     FROM op
     WINDOW win AS (PARTITION BY utid ORDER BY start_ps, end_ps, line_index, event_index)
+  ),
+  num AS MATERIALIZED (
+    SELECT id, row_number() OVER (ORDER BY tid, line_index, event_index) - 1 AS op_id, rn, prev_max_end
+    FROM track_order
   ),
   op_name AS MATERIALIZED (
     SELECT name, xplane_marker_like(name) AS marker_like FROM (SELECT DISTINCT name FROM op)
@@ -107,10 +113,11 @@ SELECT
   n.op_id, e.id, e.utid, e.tid, e.upid, e.plane_index, e.plane_name, e.line_index, e.line_name, e.event_index,
   e.name, e.start_ps, e.dur_ps, e.end_ps, e.self_ps, e.ts, e.dur, e.arg_set_id, n.rn, n.prev_max_end,
   nm.marker_like
+-- (CROSS JOIN: num stays the outer loop, so the rows come out in its op_id
+-- order; each op finds its event by id without a scan)
 FROM num n
-JOIN xplane_analysis_event e USING (id)
-JOIN op_name nm ON nm.name = e.name
-ORDER BY n.op_id;
+CROSS JOIN xplane_analysis_event e USING (id)
+CROSS JOIN op_name nm ON nm.name = e.name;
 
 -- A numeric arg as the extension shows the stat: integers, reals, and
 -- uint64 values over 2^63 - 1 as exact decimal text; NULL for text.
