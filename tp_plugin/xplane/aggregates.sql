@@ -152,6 +152,38 @@ FROM hint
 GROUP BY k, value
 ORDER BY min(seen), k;
 
+-- The device ops counted per name and combination of shape signature,
+-- source file and tf_op (few combinations: xplane_op_names and
+-- _xplane_op_name_value group these, where grouping the ops for each sorted
+-- all of them again).
+CREATE PERFETTO TABLE _xplane_op_combo(
+  -- Op name.
+  name STRING,
+  -- Canonical name (of the name).
+  canonical_name STRING,
+  -- Category (of the name).
+  category STRING,
+  -- Shape signature.
+  shape_signature STRING,
+  -- Source file.
+  source_file STRING,
+  -- Effective tf_op.
+  tf_op STRING,
+  -- Invocations.
+  n LONG,
+  -- Their summed duration in ps.
+  total_ps LONG,
+  -- Their summed exclusive time in ps (negative ones as 0).
+  self_ps LONG,
+  -- op_id of the first of them.
+  first LONG
+) AS
+SELECT
+  name, min(canonical_name) AS canonical_name, min(category) AS category, shape_signature, source_file, tf_op,
+  count(*) AS n, sum(dur_ps) AS total_ps, sum(max(0, self_ps)) AS self_ps, min(op_id) AS first
+FROM _xplane_op_info
+GROUP BY name, shape_signature, source_file, tf_op;
+
 -- Per device-op name, each value of its shape signature (kind 0), source
 -- file (1) and tf_op (2): how many invocations have it and the first of
 -- them (xplane_op_names takes the most frequent, xplane_op_tf_ops lists
@@ -169,17 +201,14 @@ CREATE PERFETTO TABLE _xplane_op_name_value(
   first LONG
 ) AS
 WITH
-  op AS (
-    SELECT op_id, name, shape_signature, source_file, tf_op FROM _xplane_op_info
-  ),
   val AS (
-    SELECT name, 0 AS kind, shape_signature AS value, op_id FROM op WHERE shape_signature IS NOT NULL
+    SELECT name, 0 AS kind, shape_signature AS value, n, first FROM _xplane_op_combo WHERE shape_signature IS NOT NULL
     UNION ALL
-    SELECT name, 1, source_file, op_id FROM op WHERE source_file IS NOT NULL
+    SELECT name, 1, source_file, n, first FROM _xplane_op_combo WHERE source_file IS NOT NULL
     UNION ALL
-    SELECT name, 2, tf_op, op_id FROM op WHERE tf_op IS NOT NULL
+    SELECT name, 2, tf_op, n, first FROM _xplane_op_combo WHERE tf_op IS NOT NULL
   )
-SELECT name, kind, value, count(*) AS n, min(op_id) AS first
+SELECT name, kind, value, sum(n) AS n, min(first) AS first
 FROM val
 GROUP BY name, kind, value;
 
@@ -214,9 +243,9 @@ CREATE PERFETTO TABLE xplane_op_names(
 ) AS
 WITH
   grp AS (
-    SELECT name, min(canonical_name) AS canonical_name, min(category) AS category, count(*) AS count,
-           sum(dur_ps) AS total_ps, sum(max(0, self_ps)) AS self_ps, min(op_id) AS first_op_id
-    FROM _xplane_op_info
+    SELECT name, min(canonical_name) AS canonical_name, min(category) AS category, sum(n) AS count,
+           sum(total_ps) AS total_ps, sum(self_ps) AS self_ps, min(first) AS first_op_id
+    FROM _xplane_op_combo
     GROUP BY name
   ),
   counted AS MATERIALIZED (SELECT name, kind, value, n, first FROM _xplane_op_name_value),

@@ -248,6 +248,6 @@ FROM _xplane_op_base b
 JOIN _xplane_op_info i USING (op_id)
 LEFT JOIN _xplane_op_payload p USING (op_id)
 LEFT JOIN _xplane_op_base pb ON pb.op_id = p.payload_op_id
-LEFT JOIN _xplane_op_stat st ON st.arg_set_id = b.arg_set_id
+LEFT JOIN _xplane_op_stat st USING (op_id)
 LEFT JOIN _xplane_op_step os USING (op_id)
 ORDER BY b.op_id;

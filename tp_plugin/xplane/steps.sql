@@ -166,7 +166,7 @@ WITH
   opc AS MATERIALIZED (
     SELECT b.op_id, b.upid, b.start_ps, st.correlation_int AS correlation
     FROM _xplane_op_base b
-    LEFT JOIN _xplane_op_stat st ON st.arg_set_id = b.arg_set_id
+    LEFT JOIN _xplane_op_stat st USING (op_id)
   ),
   op AS (
     SELECT

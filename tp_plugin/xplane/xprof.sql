@@ -689,7 +689,7 @@ WITH k AS (
   FROM _xplane_op_base b
   JOIN _xplane_xprof_op_arg x USING (arg_set_id)
   JOIN _xplane_kernel_details kd ON kd.details = x.kernel_details
-  LEFT JOIN _xplane_op_stat st USING (arg_set_id)
+  LEFT JOIN _xplane_op_stat st USING (op_id)
 ),
 g AS (
   SELECT name, grid, block, regs, static_shmem, dynamic_shmem, shared_mem, private_mem,
