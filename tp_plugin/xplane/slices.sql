@@ -223,6 +223,23 @@ WHERE coalesce(a.plane_index, a.line_index, a.event_index, a.start_ps, a.dur_ps)
 -- loop of every join above; sorting the finished rows again cost more than
 -- the rest of the table)
 
+-- The durations of the analysis events summed per parent_id, for the
+-- events whose analysis parent is their parent_id (no annotated parent):
+-- one row per parent, in id order. (A table of trace processor: it sorts
+-- the slices by parent_id itself, cheaper than SQLite's sorter, and finds a
+-- parent's row without a scan, where SQLite would index a copy.)
+CREATE PERFETTO TABLE _xplane_child_dur(
+  -- The parent slice.
+  id ID(slice.id),
+  -- The summed durations of its children in ps.
+  ps LONG
+) AS
+SELECT parent_id AS id, sum(dur_ps) AS ps
+FROM xplane_slice
+WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND parent_event_index IS NULL AND parent_id IS NOT NULL
+GROUP BY parent_id
+ORDER BY parent_id;
+
 -- The analysis events (docs/ANALYSIS.md): a start, a duration > 0
 -- and a non-empty name, with their analysis parent and exclusive time.
 CREATE PERFETTO TABLE xplane_analysis_event(
@@ -269,37 +286,31 @@ CREATE PERFETTO TABLE xplane_analysis_event(
   arg_set_id ARGSETID
 ) AS
 WITH
-  -- (MATERIALIZED: SQLite then indexes the CTEs for the joins below, which it
-  -- cannot do on the tables of trace processor)
-  ev AS MATERIALIZED (
-    SELECT id, utid, line_index, event_index, parent_id, parent_line_index, parent_event_index, dur_ps
-    FROM xplane_slice WHERE name IS NOT NULL AND name != '' AND dur_ps > 0
-  ),
   -- The few events whose analysis parent is on another track, and the
   -- events that could be such a parent (an event index one of them names):
-  -- the join below then indexes these, not every event.
+  -- the join below then indexes these, not every event. (MATERIALIZED:
+  -- SQLite then indexes the CTEs for the joins below, which it cannot do on
+  -- the tables of trace processor.)
   annotated AS MATERIALIZED (
-    SELECT id, utid, parent_line_index, parent_event_index FROM ev WHERE parent_event_index IS NOT NULL
+    SELECT id, utid, parent_line_index, parent_event_index FROM xplane_slice
+    WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND parent_event_index IS NOT NULL
   ),
   named AS MATERIALIZED (
-    SELECT id, utid, line_index, event_index FROM ev
-    WHERE event_index IN (SELECT parent_event_index FROM annotated)
+    SELECT id, utid, line_index, event_index FROM xplane_slice
+    WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND event_index IN (SELECT parent_event_index FROM annotated)
   ),
   cross_parent AS MATERIALIZED (
     SELECT a.id, p.id AS parent
     FROM annotated a
     JOIN named p ON p.utid = a.utid AND p.line_index = a.parent_line_index AND p.event_index = a.parent_event_index
   ),
-  -- The durations summed per analysis parent: per parent_id for the events
-  -- without an annotated parent, per annotated parent for the others.
-  children AS MATERIALIZED (
-    SELECT id, sum(ps) AS children_ps
-    FROM (
-      SELECT parent_id AS id, dur_ps AS ps FROM ev WHERE parent_event_index IS NULL AND parent_id IS NOT NULL
-      UNION ALL
-      SELECT c.parent, e.dur_ps FROM cross_parent c JOIN ev e USING (id)
-    )
-    GROUP BY id
+  -- The durations of the events with an annotated parent, summed per parent
+  -- (_xplane_child_dur sums the others).
+  crossed AS MATERIALIZED (
+    SELECT c.parent AS id, sum(e.dur_ps) AS ps
+    FROM cross_parent c
+    JOIN xplane_slice e USING (id)
+    GROUP BY c.parent
   )
 SELECT
   e.id,
@@ -321,12 +332,13 @@ SELECT
     WHEN e.parent_event_index IS NULL THEN e.parent_id
     ELSE (SELECT c.parent FROM cross_parent c WHERE c.id = e.id)
   END AS analysis_parent_id,
-  max(0, e.dur_ps - coalesce(c.children_ps, 0)) AS self_ps,
+  max(0, e.dur_ps - coalesce(d.ps, 0) - coalesce(x.ps, 0)) AS self_ps,
   e.ts,
   e.dur,
   e.arg_set_id
 FROM xplane_slice e
-LEFT JOIN children c USING (id)
+LEFT JOIN _xplane_child_dur d USING (id)
+LEFT JOIN crossed x USING (id)
 WHERE e.name IS NOT NULL AND e.name != '' AND e.dur_ps > 0
 ORDER BY e.id;
 
