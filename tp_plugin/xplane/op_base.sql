@@ -138,14 +138,14 @@ SELECT
   END;
 
 -- The stats of each op that the other op tables read (the text columns of
--- xplane_ops and the step's correlation), pivoted from the op's args (trace
--- processor keeps one arg per key in an arg set: the stat's last value, as
--- the extension reads it), looked up per op by arg_set_id (trace processor
--- finds an arg set without a scan of the args table). Keyed by op_id, as
--- the tables that read it are: the ops are read in op_id order, each with
--- its args (grouped by arg_set_id, the args of every op were sorted again:
--- 0.9 % of the summary's instructions at 10 MB). The numeric stats that only
--- xplane_ops shows are read there, per op, when a query reads them.
+-- xplane_ops and the step's correlation), each the op's one arg of its key
+-- (trace processor keeps one arg per key in an arg set: the stat's last
+-- value, as the extension reads it), read with extract_arg (trace processor
+-- finds an arg set without a scan of the args table; joining each op's args
+-- and grouping them cost more). One row per op that has any of them, in
+-- op_id order, the key the tables that read it join on. The numeric stats
+-- that only xplane_ops shows are read there, per op, when a query reads
+-- them.
 CREATE PERFETTO TABLE _xplane_op_stat(
   -- The op.
   op_id LONG,
@@ -158,34 +158,57 @@ CREATE PERFETTO TABLE _xplane_op_stat(
   -- correlation_id read as an integer (xplane_int_like).
   correlation_int LONG
 ) AS
-SELECT
-  op_id,
-  coalesce(
-    max(CASE WHEN key = 'debug.source' AND value_type = 'string' AND string_value != '' THEN string_value END),
-    max(CASE WHEN key = 'debug.source_file' AND value_type = 'string' AND string_value != '' THEN string_value END),
-    max(CASE WHEN key = 'debug.file_name' AND value_type = 'string' AND string_value != '' THEN string_value END)
-  ) AS source_file,
-  xplane_effective_tf_op(
-    max(CASE WHEN key = 'debug.tf_op' AND value_type = 'string' AND string_value != '' THEN string_value END),
-    max(CASE WHEN key = 'debug.name' AND value_type = 'string' AND string_value != '' THEN string_value END)
-  ) AS tf_op,
-  coalesce(
-    max(CASE WHEN key = 'debug.long_name' AND value_type = 'string' AND string_value != '' THEN string_value END),
-    max(CASE WHEN key = 'debug.xplane_metadata_name' AND string_value != '' THEN string_value END)
-  ) AS long_name,
-  max(CASE WHEN key != 'debug.correlation_id' THEN NULL
-           WHEN value_type IN ('int', 'uint') THEN int_value
-           ELSE xplane_int_like(value_type, int_value, string_value, real_value) END)
-    AS correlation_int
-FROM (
-  SELECT b.op_id, a.key, a.int_value, a.string_value, a.real_value, a.value_type
-  FROM _xplane_op_base b
-  JOIN args a ON a.arg_set_id = b.arg_set_id
-  WHERE a.key IN ('debug.tf_op', 'debug.name', 'debug.source', 'debug.source_file', 'debug.file_name',
-                  'debug.long_name', 'debug.correlation_id', 'debug.xplane_metadata_name')
-)
-GROUP BY op_id
-ORDER BY op_id;
+WITH
+  -- (extract_arg per op and key, once per row: the subquery is not
+  -- flattened; one lookup of an arg costs less than joining the op's args
+  -- and grouping them)
+  raw AS (
+    SELECT
+      op_id,
+      extract_arg(arg_set_id, 'debug.source') AS s1,
+      extract_arg(arg_set_id, 'debug.source_file') AS s2,
+      extract_arg(arg_set_id, 'debug.file_name') AS s3,
+      extract_arg(arg_set_id, 'debug.tf_op') AS tf,
+      extract_arg(arg_set_id, 'debug.name') AS nm,
+      extract_arg(arg_set_id, 'debug.long_name') AS ln,
+      extract_arg(arg_set_id, 'debug.xplane_metadata_name') AS mn,
+      extract_arg(arg_set_id, 'debug.correlation_id') AS co
+    FROM _xplane_op_base
+    ORDER BY op_id
+    LIMIT -1 OFFSET 0
+  ),
+  -- (text stats count when non-empty strings; a real or text correlation id
+  -- as xplane_int_like reads it)
+  stat AS MATERIALIZED (
+    SELECT
+      op_id,
+      coalesce(
+        CASE WHEN typeof(s1) = 'text' AND s1 != '' THEN s1 END,
+        CASE WHEN typeof(s2) = 'text' AND s2 != '' THEN s2 END,
+        CASE WHEN typeof(s3) = 'text' AND s3 != '' THEN s3 END
+      ) AS source_file,
+      CASE WHEN typeof(tf) = 'text' AND tf != '' THEN tf END AS tf,
+      CASE WHEN typeof(nm) = 'text' AND nm != '' THEN nm END AS nm,
+      coalesce(
+        CASE WHEN typeof(ln) = 'text' AND ln != '' THEN ln END,
+        CASE WHEN typeof(mn) = 'text' AND mn != '' THEN mn END
+      ) AS long_name,
+      CASE typeof(co)
+        WHEN 'integer' THEN co
+        WHEN 'real' THEN CASE WHEN co > -9.2e18 AND co < 9.2e18 THEN CAST(co AS INT) END
+        WHEN 'text' THEN xplane_parse_int(co)
+      END AS correlation_int
+    FROM raw
+  ),
+  -- (the rule once per distinct pair of stats, not per op)
+  eff AS MATERIALIZED (
+    SELECT tf, nm, xplane_effective_tf_op(tf, nm) AS tf_op FROM (SELECT DISTINCT tf, nm FROM stat)
+  )
+SELECT s.op_id, s.source_file, e.tf_op, s.long_name, s.correlation_int
+-- (CROSS JOIN: stat, in op_id order, stays the outer loop)
+FROM stat s
+CROSS JOIN eff e ON e.tf IS s.tf AND e.nm IS s.nm
+WHERE coalesce(s.source_file, s.tf, s.nm, s.long_name, s.correlation_int) IS NOT NULL;
 
 -- The region path of each distinct (tf_op, name) of the ops, with its
 -- number of parts (tf '' for no tf_op).
