@@ -319,7 +319,7 @@ CREATE PERFETTO TABLE xplane_gaps(
   first_marker_id LONG
 ) AS
 SELECT
-  p.name AS payload_name,
+  pi.name AS payload_name,
   m.name AS marker_name,
   nullif(pi.tf_op, '') AS payload_tf_op,
   count(*) AS count,
@@ -330,7 +330,6 @@ SELECT
 -- xplane_ops.gap_before_ps, is > 0)
 FROM _xplane_op_payload g
 JOIN _xplane_op_base m ON m.op_id = g.op_id
-JOIN _xplane_op_base p ON p.op_id = g.payload_op_id
 JOIN _xplane_op_info pi ON pi.op_id = g.payload_op_id
-GROUP BY p.name, m.name, nullif(pi.tf_op, '')
+GROUP BY pi.name, m.name, nullif(pi.tf_op, '')
 ORDER BY first_marker_id;

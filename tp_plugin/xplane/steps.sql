@@ -36,8 +36,11 @@ INCLUDE PERFETTO MODULE xplane.rules;
 INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
 
--- The arg of a key in the arg sets of some slices (one per key: trace
--- processor keeps the last value), read as an integer (xplane_int_like).
+-- The args of some host slices read as integers (xplane_int_like): the
+-- correlation_id of every host slice, the step_num and step of those named
+-- `train`; one row per arg (trace processor keeps one per key: the last
+-- value). Read with extract_arg per slice: trace processor finds a slice's
+-- arg without a scan, where filtering the whole args table by key cost more.
 CREATE PERFETTO TABLE _xplane_step_int_arg(
   -- Arg set of a host slice.
   arg_set_id ARGSETID,
@@ -49,22 +52,36 @@ CREATE PERFETTO TABLE _xplane_step_int_arg(
   start_ps LONG
 ) AS
 WITH
-  -- (MATERIALIZED: SQLite indexes it for the lookup per arg, where it would
-  -- scan the table of trace processor)
-  host AS MATERIALIZED (
-    SELECT arg_set_id, name, start_ps FROM xplane_slice WHERE plane_name GLOB '/host:*'
+  -- (LIMIT -1 OFFSET 0: not flattened, so each extract_arg runs once per row)
+  host AS (
+    SELECT
+      arg_set_id, start_ps,
+      extract_arg(arg_set_id, 'debug.correlation_id') AS co,
+      CASE WHEN name = 'train' THEN extract_arg(arg_set_id, 'debug.step_num') END AS step_num,
+      CASE WHEN name = 'train' THEN extract_arg(arg_set_id, 'debug.step') END AS step
+    FROM xplane_slice
+    WHERE plane_name GLOB '/host:*'
+    LIMIT -1 OFFSET 0
+  ),
+  arg AS (
+    SELECT arg_set_id, 'debug.correlation_id' AS key, co AS x, start_ps FROM host WHERE co IS NOT NULL
+    UNION ALL
+    SELECT arg_set_id, 'debug.step_num', step_num, start_ps FROM host WHERE step_num IS NOT NULL
+    UNION ALL
+    SELECT arg_set_id, 'debug.step', step, start_ps FROM host WHERE step IS NOT NULL
   )
 SELECT
-  a.arg_set_id,
-  a.key,
-  -- (integers inline: a function call per arg costs more than the rest)
-  CASE WHEN a.value_type IN ('int', 'uint') THEN a.int_value
-       ELSE xplane_int_like(a.value_type, a.int_value, a.string_value, a.real_value) END AS v,
-  s.start_ps
-FROM args a
-JOIN host s USING (arg_set_id)
-WHERE a.key IN ('debug.correlation_id', 'debug.step_num', 'debug.step')
-  AND (a.key = 'debug.correlation_id' OR s.name = 'train');
+  arg_set_id,
+  key,
+  -- (xplane_int_like inline: a function call per arg costs more than the
+  -- rest; extract_arg gives a uint as its int_value, as xplane_int_like reads it)
+  CASE typeof(x)
+    WHEN 'integer' THEN x
+    WHEN 'real' THEN CASE WHEN x > -9.2e18 AND x < 9.2e18 THEN CAST(x AS INT) END
+    WHEN 'text' THEN xplane_parse_int(x)
+  END AS v,
+  start_ps
+FROM arg;
 
 -- Every step marker of every source (0 steps_line, 1 host_annotation,
 -- 2 module).
