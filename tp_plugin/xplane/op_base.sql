@@ -81,25 +81,24 @@ CREATE PERFETTO TABLE _xplane_op_base(
 WITH
   -- (the rule functions run once per distinct line and name, not per event:
   -- a function call costs more than the rest of the row)
-  op_line AS MATERIALIZED (SELECT plane_name, line_name FROM _xplane_event_line WHERE is_op_line),
-  -- (the numbering sorts only the columns it orders by; the other columns
-  -- are looked up by id at the end, where trace processor finds a row of a
-  -- table sorted by id without a scan: sorting the whole rows twice cost
-  -- twice as much)
-  op AS MATERIALIZED (
-    SELECT e.id, e.utid, e.tid, e.line_index, e.event_index, e.start_ps, e.end_ps, e.name
-    FROM xplane_analysis_event e
-    JOIN op_line l ON l.plane_name = e.plane_name AND l.line_name = e.line_name
+  -- The ops' lines, each as one text, its plane name's length first so that
+  -- no two lines share one: a filter that leaves the scans below to trace
+  -- processor, which sorts its table itself, cheaper than SQLite's sorter
+  -- sorts a copy ((plane_name, line_name) IN (...) made SQLite copy the rows).
+  op_line AS MATERIALIZED (
+    SELECT length(plane_name) || ':' || plane_name || line_name AS k FROM _xplane_event_line WHERE is_op_line
   ),
   -- (the track order first, then the op order: the rows leave the second
   -- sort in op_id order, which the final join keeps, so the table needs no
-  -- third sort; one window over both orders sorted three times)
+  -- third sort; the numbering sorts only the columns it orders by, the
+  -- other columns are looked up by id at the end)
   track_order AS MATERIALIZED (
     SELECT
       id, tid, line_index, event_index,
       row_number() OVER win AS rn,
       max(end_ps) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_max_end
-    FROM op
+    FROM xplane_analysis_event
+    WHERE length(plane_name) || ':' || plane_name || line_name IN (SELECT k FROM op_line)
     WINDOW win AS (PARTITION BY utid ORDER BY start_ps, end_ps, line_index, event_index)
   ),
   num AS MATERIALIZED (
@@ -107,7 +106,11 @@ WITH
     FROM track_order
   ),
   op_name AS MATERIALIZED (
-    SELECT name, xplane_marker_like(name) AS marker_like FROM (SELECT DISTINCT name FROM op)
+    SELECT name, xplane_marker_like(name) AS marker_like
+    FROM (
+      SELECT DISTINCT name FROM xplane_analysis_event
+      WHERE length(plane_name) || ':' || plane_name || line_name IN (SELECT k FROM op_line)
+    )
   )
 SELECT
   n.op_id, e.id, e.utid, e.tid, e.upid, e.plane_index, e.plane_name, e.line_index, e.line_name, e.event_index,

@@ -161,57 +161,6 @@ SELECT
 FROM chosen
 ORDER BY mid;
 
--- Each op's marker (mid), where it has one.
-CREATE PERFETTO TABLE _xplane_op_marker(
-  -- An op.
-  op_id LONG,
-  -- Its marker.
-  mid LONG
-) AS
-WITH
-  -- (the launches and each op's correlation are MATERIALIZED first, and
-  -- SQLite indexes launch for the lookup per op: the same lookup inside one
-  -- statement with _xplane_op_base, the marker sources and _xplane_op_stat
-  -- cost time that grew with the square of the ops, 0.11 s at 10 MB and
-  -- 7.8 s at 100 MB, against 0.8 s at 100 MB this way)
-  launch AS MATERIALIZED (
-    SELECT a.v AS correlation, min(a.start_ps) AS t
-    FROM _xplane_step_int_arg a
-    WHERE a.key = 'debug.correlation_id' AND a.v IS NOT NULL
-    GROUP BY a.v
-  ),
-  opc AS MATERIALIZED (
-    SELECT b.op_id, b.upid, b.start_ps, st.correlation_int AS correlation
-    FROM _xplane_op_base b
-    LEFT JOIN _xplane_op_stat st USING (op_id)
-  ),
-  op AS (
-    SELECT
-      o.op_id,
-      CASE WHEN m.source = 1 THEN -1 ELSE o.upid END AS k,
-      CASE WHEN m.source = 1 THEN coalesce(l.t, o.start_ps) ELSE o.start_ps END AS t
-    FROM opc o
-    JOIN (SELECT DISTINCT source FROM _xplane_step_marker) m
-    LEFT JOIN launch l ON l.correlation = o.correlation
-  ),
-  timeline AS (
-    SELECT k, start_ps AS t, 0 AS kind, r, NULL AS op_id FROM _xplane_step_marker
-    UNION ALL
-    SELECT k, t, 1, NULL, op_id FROM op
-  ),
-  latest AS (
-    SELECT op_id, k, t, max(r) OVER (PARTITION BY k ORDER BY t, kind ROWS UNBOUNDED PRECEDING) AS r
-    FROM timeline
-  ),
-  -- (a MATERIALIZED copy: SQLite indexes it on (k, r) for the lookup per op,
-  -- where it would scan the table of trace processor)
-  marker AS MATERIALIZED (SELECT k, r, mid, start_ps, dur_ps FROM _xplane_step_marker)
-SELECT l.op_id, m.mid
-FROM latest l
-JOIN marker m ON m.k = l.k AND m.r = l.r
-WHERE l.op_id IS NOT NULL AND l.t < m.start_ps + m.dur_ps
-ORDER BY l.op_id;
-
 -- One row per step per device: a device marker, or a host annotation times
 -- each device plane that has ops (the annotation itself, on its host plane,
 -- when no device has ops).
@@ -242,7 +191,8 @@ FROM _xplane_step_marker m
 CROSS JOIN (SELECT DISTINCT upid, plane_index, plane_name FROM _xplane_op_base) d
 WHERE m.source = 1;
 
--- The step of each op that has one (op_id, step number).
+-- The step of each op that has one: its marker (mid) and the marker's step
+-- number.
 CREATE PERFETTO TABLE _xplane_op_step(
   -- An op.
   op_id LONG,
@@ -253,11 +203,51 @@ CREATE PERFETTO TABLE _xplane_op_step(
   -- Its device.
   upid JOINID(process.id)
 ) AS
-SELECT om.op_id, m.number AS step, m.mid, b.upid
-FROM _xplane_op_marker om
-JOIN _xplane_step_marker m USING (mid)
-JOIN _xplane_op_base b USING (op_id)
-ORDER BY om.op_id;
+WITH
+  -- (the launches and each op's correlation are MATERIALIZED first, and
+  -- SQLite indexes launch for the lookup per op: the same lookup inside one
+  -- statement with _xplane_op_base, the marker sources and _xplane_op_stat
+  -- cost time that grew with the square of the ops, 0.11 s at 10 MB and
+  -- 7.8 s at 100 MB, against 0.8 s at 100 MB this way)
+  launch AS MATERIALIZED (
+    SELECT a.v AS correlation, min(a.start_ps) AS t
+    FROM _xplane_step_int_arg a
+    WHERE a.key = 'debug.correlation_id' AND a.v IS NOT NULL
+    GROUP BY a.v
+  ),
+  opc AS MATERIALIZED (
+    SELECT b.op_id, b.upid, b.start_ps, st.correlation_int AS correlation
+    FROM _xplane_op_base b
+    LEFT JOIN _xplane_op_stat st USING (op_id)
+  ),
+  op AS (
+    SELECT
+      o.op_id,
+      o.upid,
+      CASE WHEN m.source = 1 THEN -1 ELSE o.upid END AS k,
+      CASE WHEN m.source = 1 THEN coalesce(l.t, o.start_ps) ELSE o.start_ps END AS t
+    FROM opc o
+    JOIN (SELECT DISTINCT source FROM _xplane_step_marker) m
+    LEFT JOIN launch l ON l.correlation = o.correlation
+  ),
+  timeline AS (
+    SELECT k, start_ps AS t, 0 AS kind, r, NULL AS op_id, NULL AS upid FROM _xplane_step_marker
+    UNION ALL
+    SELECT k, t, 1, NULL, op_id, upid FROM op
+  ),
+  latest AS (
+    SELECT op_id, upid, k, t, max(r) OVER (PARTITION BY k ORDER BY t, kind ROWS UNBOUNDED PRECEDING) AS r
+    FROM timeline
+  ),
+  -- (a MATERIALIZED copy: SQLite indexes it on (k, r) for the lookup per op,
+  -- where it would scan the table of trace processor)
+  marker AS MATERIALIZED (SELECT k, r, mid, number, start_ps, dur_ps FROM _xplane_step_marker)
+SELECT l.op_id, m.number AS step, m.mid, l.upid
+FROM latest l
+JOIN marker m ON m.k = l.k AND m.r = l.r
+WHERE l.op_id IS NOT NULL AND l.t < m.start_ps + m.dur_ps
+ORDER BY l.op_id;
+
 
 -- The steps.
 CREATE PERFETTO TABLE xplane_steps(
