@@ -84,7 +84,7 @@ WITH
   -- The ops' lines, each as one text, its plane name's length first so that
   -- no two lines share one: a filter that leaves the scans below to trace
   -- processor, which sorts its table itself, cheaper than SQLite's sorter
-  -- sorts a copy ((plane_name, line_name) IN (...) made SQLite copy the rows).
+  -- sorts a copy ((plane_name, line_name) IN (...) made SQLite sort a copy).
   op_line AS MATERIALIZED (
     SELECT length(plane_name) || ':' || plane_name || line_name AS k FROM _xplane_event_line WHERE is_op_line
   ),
