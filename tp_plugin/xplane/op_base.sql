@@ -145,13 +145,15 @@ SELECT
 -- (trace processor keeps one arg per key in an arg set: the stat's last
 -- value, as the extension reads it), read with extract_arg (trace processor
 -- finds an arg set without a scan of the args table; joining each op's args
--- and grouping them cost more). One row per op that has any of them, in
--- op_id order, the key the tables that read it join on. The numeric stats
--- that only xplane_ops shows are read there, per op, when a query reads
--- them.
+-- and grouping them cost more). One row per op, in op_id order, the key the
+-- tables that read it join on, with its name (so _xplane_op_scope reads
+-- one table). The numeric stats that only xplane_ops shows are read there,
+-- per op, when a query reads them.
 CREATE PERFETTO TABLE _xplane_op_stat(
   -- The op.
   op_id LONG,
+  -- Its name.
+  name STRING,
   -- source, source_file or file_name stat.
   source_file STRING,
   -- The effective tf_op (xplane_effective_tf_op of the tf_op and name stats).
@@ -167,7 +169,7 @@ WITH
   -- and grouping them)
   raw AS (
     SELECT
-      op_id,
+      op_id, name,
       extract_arg(arg_set_id, 'debug.source') AS s1,
       extract_arg(arg_set_id, 'debug.source_file') AS s2,
       extract_arg(arg_set_id, 'debug.file_name') AS s3,
@@ -182,9 +184,9 @@ WITH
   ),
   -- (text stats count when non-empty strings; a real or text correlation id
   -- as xplane_int_like reads it)
-  stat AS MATERIALIZED (
+  stat AS (
     SELECT
-      op_id,
+      op_id, name,
       coalesce(
         CASE WHEN typeof(s1) = 'text' AND s1 != '' THEN s1 END,
         CASE WHEN typeof(s2) = 'text' AND s2 != '' THEN s2 END,
@@ -202,16 +204,18 @@ WITH
         WHEN 'text' THEN xplane_parse_int(co)
       END AS correlation_int
     FROM raw
-  ),
-  -- (the rule once per distinct pair of stats, not per op)
-  eff AS MATERIALIZED (
-    SELECT tf, nm, xplane_effective_tf_op(tf, nm) AS tf_op FROM (SELECT DISTINCT tf, nm FROM stat)
   )
-SELECT s.op_id, s.source_file, e.tf_op, s.long_name, s.correlation_int
--- (CROSS JOIN: stat, in op_id order, stays the outer loop)
-FROM stat s
-CROSS JOIN eff e ON e.tf IS s.tf AND e.nm IS s.nm
-WHERE coalesce(s.source_file, s.tf, s.nm, s.long_name, s.correlation_int) IS NOT NULL;
+SELECT
+  s.op_id,
+  s.name,
+  s.source_file,
+  -- (the rule only where it can change the tf_op, one that holds
+  -- `XlaModule`: a function call per op costs more than the rest of the row)
+  CASE WHEN s.tf GLOB '*XlaModule*' THEN xplane_effective_tf_op(s.tf, s.nm) ELSE s.tf END AS tf_op,
+  s.long_name,
+  s.correlation_int
+-- (in op_id order, raw's)
+FROM stat s;
 
 -- The region path of each distinct (tf_op, name) of the ops, with its
 -- number of parts (tf '' for no tf_op).
@@ -224,11 +228,7 @@ CREATE PERFETTO TABLE _xplane_op_scope(
   s STRING
 ) AS
 SELECT tf, name, _xplane_scope(nullif(tf, ''), name) AS s
-FROM (
-  SELECT DISTINCT coalesce(st.tf_op, '') AS tf, b.name
-  FROM _xplane_op_base b
-  LEFT JOIN _xplane_op_stat st USING (op_id)
-);
+FROM (SELECT DISTINCT coalesce(tf_op, '') AS tf, name FROM _xplane_op_stat);
 
 -- The shape signature of each distinct long name of the ops.
 CREATE PERFETTO TABLE _xplane_op_shape(
