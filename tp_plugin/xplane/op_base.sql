@@ -79,12 +79,12 @@ CREATE PERFETTO TABLE _xplane_op_base(
   marker_like BOOL
 ) AS
 WITH
-  -- (the rule functions run once per distinct line and name, not per event:
-  -- a function call costs more than the rest of the row)
-  -- The ops' lines, each as one text, its plane name's length first so that
-  -- no two lines share one: a filter that leaves the scans below to trace
-  -- processor, which sorts its table itself, cheaper than SQLite's sorter
-  -- sorts a copy ((plane_name, line_name) IN (...) made SQLite sort a copy).
+  -- The ops' lines (the line rule ran once per distinct line:
+  -- _xplane_event_line), each as one text, its plane name's length first so
+  -- that no two lines share one: a filter that leaves the scans below to
+  -- trace processor, which sorts its table itself, cheaper than SQLite's
+  -- sorter sorts a copy ((plane_name, line_name) IN (...) made SQLite sort a
+  -- copy).
   op_line AS MATERIALIZED (
     SELECT length(plane_name) || ':' || plane_name || line_name AS k FROM _xplane_event_line WHERE is_op_line
   ),
@@ -105,6 +105,10 @@ WITH
     SELECT id, row_number() OVER (ORDER BY tid, line_index, event_index) - 1 AS op_id, rn, prev_max_end
     FROM track_order
   ),
+  -- The ops' names, from a second scan of the events with the same filter
+  -- (its DISTINCT sorted by trace processor, not a copy of the ops by
+  -- SQLite); the rule runs once per distinct name: a function call costs
+  -- more than the rest of the row.
   op_name AS MATERIALIZED (
     SELECT name, xplane_marker_like(name) AS marker_like
     FROM (
