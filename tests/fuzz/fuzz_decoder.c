@@ -39,7 +39,10 @@
 ** report aggregates) and the Perfetto mapping (tp_plugin/pf_model.h, source
 ** record included) into a counting sink: ops have 0 <= self <= dur and a
 ** gap >= 0 whose payload is an op; every event is a slice, an instant or
-** counted as skipped; every BEGIN has its END.
+** counted as skipped; every BEGIN has its END. Then trace processor's import
+** as pf_import.h emulates it (the rows of the xplane_pf_* tables): slice ids
+** in (ts, import order), a parent on its slice's track one level up, args
+** inside the args table, every flow linking two slices (check_import).
 */
 #include <fcntl.h>
 #include <stdint.h>
@@ -57,6 +60,7 @@
 #include "memory.h"
 #include "xprof.h"
 #include "json_trace.h"
+#include "pf_import.h"
 #include "pf_model.h"
 #include "profile.h"
 #include "util.h"
@@ -309,6 +313,61 @@ static int tally_event(void *ctx, const pf_event *e, char **errmsg) {
   return 1;
 }
 
+/* Trace processor's import as pf_import emulates it (the rows of the
+** extension's xplane_pf_* tables): every written event, the source record and
+** the plane records become slices, numbered 0..n-1 by (ts, import order);
+** id and ordinal map both ways; a slice's parent is on its track, one level
+** up, and starts no later; every arg of a slice is inside the args table;
+** each flow links two distinct slices, the later one coming in. */
+static void check_import(xp_profile *p, const xp_file *f, int64_t n_written) {
+  pf_import im;
+  memset(&im, 0, sizeof(im));
+  char *err = NULL;
+  int ok = pf_import_build(&im, f, p, 1, &err);
+  if (!ok) fprintf(stderr, "pf_import_build: %s\n", err ? err : "?");
+  CHECK(ok);
+  CHECK(im.slices.n == n_written + 1 + p->n_planes);
+  int64_t prev_ts = INT64_MIN, n_args = 0;
+  for (int64_t id = 0; id < im.slices.n; id++) {
+    const pfc_slice *s = pf_slice_by_id(&im, id);
+    CHECK(s->ts >= prev_ts);
+    prev_ts = s->ts;
+    CHECK(s->dur >= 0 && s->depth >= 0 && s->n_args >= 0 && s->arg_lo >= 0);
+    CHECK(s->track >= 0 && s->track < im.tracks.n && im.tracks.v[s->track].id >= 0);
+    CHECK(s->arg_lo + s->n_args <= im.args.n);
+    n_args += s->n_args;
+    if (s->parent_ordinal >= 0) {
+      const pfc_slice *par = pf_slice(&im, s->parent_ordinal);
+      CHECK(par->track == s->track && par->depth == s->depth - 1 && par->ts <= s->ts);
+      CHECK(pf_id_of(&im, s->parent_ordinal) < id);
+    } else {
+      CHECK(s->depth == 0);
+    }
+  }
+  CHECK(n_args == im.args.n);
+  for (int64_t ord = 0; ord < im.slices.n; ord++) {
+    int64_t id = pf_id_of(&im, ord);
+    CHECK(id >= 0 && id < im.slices.n && pf_slice_by_id(&im, id) == pf_slice(&im, ord));
+  }
+  for (int64_t i = 0; i < im.args.n; i++) {
+    const char *key = pf_pool_at(&im.pool, pfc_arg_key(pf_arg_at(&im, i)));
+    touch((xp_str){key, strlen(key)});
+    if (pfc_arg_str(pf_arg_at(&im, i)) >= 0) {
+      const char *v = pf_pool_at(&im.pool, pfc_arg_str(pf_arg_at(&im, i)));
+      touch((xp_str){v, strlen(v)});
+    }
+  }
+  ok = pf_import_flows(&im, &err);
+  if (!ok) fprintf(stderr, "pf_import_flows: %s\n", err ? err : "?");
+  CHECK(ok);
+  for (int64_t i = 0; i < im.flows.n; i++) {
+    const pfc_flow *fl = pf_flow(&im, i);
+    CHECK((int64_t)fl->a > fl->b && fl->b >= 0 && (int64_t)fl->a < im.slices.n);
+    CHECK(i == 0 || pf_flow(&im, i - 1)->a < fl->a);
+  }
+  pf_import_free(&im);
+}
+
 static void analyze_profile(xp_profile *p) {
   p->threads = 2; /* the parallel walks of the analysis (pass.c, facts.c), as a connection runs them */
   const xp_op *ops;
@@ -390,7 +449,9 @@ static void analyze_profile(xp_profile *p) {
   CHECK(t.begins == t.ends && t.begins == c->slices && t.instants == c->instants && t.sources == 1);
   CHECK(t.plane_records == p->n_planes);
   CHECK(c->slices + c->instants + c->skipped_untimed + c->skipped_invalid == p->n_events);
+  int64_t n_written = c->slices + c->instants;
   pf_model_free(m);
+  check_import(p, &f, n_written);
 }
 
 /* Bytes the profile reader would take for a JSON trace (see json_trace.h). */
