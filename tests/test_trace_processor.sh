@@ -204,9 +204,10 @@ ops only package|$k_dup|{tf_op:jit(b)/second}|502000|1000"
 # Repeated keys (dup_keys.json): trace processor's args of each slice in arg
 # id order, keys and values, equal xplane_pf_args' (one arg per key, the
 # last value at the first one's position; `x.y` and `x_y` are one key):
-# 37 args, 28 of `many` (7 xplane.* annotations: the first slice of its line
-# carries line_id and line_display_name; 21 of its 23 stats) and 9 of k_dup
-# (5 xplane.*, 4 of its 5 stats).
+# 33 args, 26 of `many` (5 xplane.* annotations: plane, line and event index,
+# and, being the first slice of its line, line_id and line_display_name; no
+# start_ps or dur_ps, its times being whole ns; 21 of its 23 stats) and 7 of
+# k_dup (3 xplane.*, 4 of its 5 stats).
 "$CONV" -o "$tmp/dup.pftrace" "$GOLDEN/dup_keys.json" > /dev/null
 dup_sql() {
   echo "SELECT s.name || '|' || a.key || '|' || a.value_type || '|' || coalesce(a.int_value, a.string_value) AS r
@@ -216,7 +217,7 @@ dup_sql slice args > "$tmp/dup.sql"
 tp "$tmp/dup.pftrace" "$tmp/dup.sql" | sed -e 's/^"//' -e 's/"$//' > "$tmp/dup.tp"
 dup_sql "xplane_pf_slice('$GOLDEN/dup_keys.json')" "xplane_pf_args('$GOLDEN/dup_keys.json')" |
   "$SQLITE3" -bail -cmd ".load $EXT" :memory: > "$tmp/dup.ext"
-if [ "$(grep -c . "$tmp/dup.ext")" != 37 ] || ! diff "$tmp/dup.ext" "$tmp/dup.tp" > "$tmp/diff"; then
+if [ "$(grep -c . "$tmp/dup.ext")" != 33 ] || ! diff "$tmp/dup.ext" "$tmp/dup.tp" > "$tmp/diff"; then
   bad "repeated keys: trace processor's args differ from xplane_pf_args (< extension, > trace processor):"
   head -10 "$tmp/diff"
 else

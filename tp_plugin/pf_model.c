@@ -292,8 +292,11 @@ static int build_args(pf_model *m, const pf_item *it, const xp_event_meta *em, c
   arg_int(&m->args[n++], "xplane.plane_index", m->plane_index);
   arg_int(&m->args[n++], "xplane.line_index", it->line);
   arg_int(&m->args[n++], "xplane.event_index", it->event_index);
-  arg_int(&m->args[n++], "xplane.start_ps", it->start_ps);
-  arg_int(&m->args[n++], "xplane.dur_ps", it->ev.duration_ps);
+  /* the exact times only where the slice's ts and dur (whole ns) do not
+  ** give them: start_ps = ts * 1000, dur_ps = dur * 1000 otherwise */
+  if (it->start_ps % 1000 != 0) arg_int(&m->args[n++], "xplane.start_ps", it->start_ps);
+  if (it->ev.duration_ps != (it->end_ps / 1000 - it->start_ps / 1000) * 1000)
+    arg_int(&m->args[n++], "xplane.dur_ps", it->ev.duration_ps);
   if (spec_parent) {
     arg_int(&m->args[n++], "xplane.parent_line_index", spec_parent->line);
     arg_int(&m->args[n++], "xplane.parent_event_index", spec_parent->event_index);

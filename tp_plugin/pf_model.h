@@ -55,7 +55,10 @@
 ** - category = the raw XLine name; name = display_name, else name (absent
 **   when the metadata id is unknown).
 ** - annotations (args `debug.<name>`): xplane.plane_index, xplane.line_index,
-**   xplane.event_index, xplane.start_ps, xplane.dur_ps (exact), then every
+**   xplane.event_index; the exact times where the slice's whole ns do not
+**   give them: xplane.start_ps when the start is not a whole ns (else it is
+**   ts * 1000), xplane.dur_ps when the duration is not dur * 1000 (GPU
+**   profiles have neither: 2 of 9 args per slice fewer, load -11 %); every
 **   effective stat (bytes as lower-case hex; a stat with an unknown id is
 **   named `#<id>`); xplane.metadata_id when the metadata id is unknown;
 **   xplane.metadata_name when the metadata has a display_name and a

@@ -161,8 +161,11 @@ CREATE PERFETTO TABLE xplane_slice(
   -- Args of the slice (every effective XStat as debug.<name>).
   arg_set_id ARGSETID
 ) AS
--- (one scan of the slices reads the five annotations every converted slice
--- has, with extract_arg; the small tables are MATERIALIZED copies, which
+-- (one scan of the slices reads the converter's annotations with
+-- extract_arg: the position every converted slice has, and the exact times
+-- where the slice's whole ns do not give them, start_ps = ts * 1000 and
+-- dur_ps = dur * 1000 otherwise (a trace of an older converter has both on
+-- every slice); the small tables are MATERIALIZED copies, which
 -- SQLite indexes for the lookup per slice, where it would look a table of
 -- trace processor up through its filter)
 WITH
@@ -175,8 +178,8 @@ WITH
       extract_arg(arg_set_id, 'debug.xplane_plane_index') AS plane_index,
       extract_arg(arg_set_id, 'debug.xplane_line_index') AS line_index,
       extract_arg(arg_set_id, 'debug.xplane_event_index') AS event_index,
-      extract_arg(arg_set_id, 'debug.xplane_start_ps') AS start_ps,
-      extract_arg(arg_set_id, 'debug.xplane_dur_ps') AS dur_ps
+      coalesce(extract_arg(arg_set_id, 'debug.xplane_start_ps'), ts * 1000) AS start_ps,
+      coalesce(extract_arg(arg_set_id, 'debug.xplane_dur_ps'), dur * 1000) AS dur_ps
     FROM slice
     WHERE arg_set_id IS NOT NULL
     -- (in id order, the slice table's own: no sort; LIMIT -1 OFFSET 0: not
@@ -217,8 +220,9 @@ FROM a
 CROSS JOIN trk k USING (track_id)
 LEFT JOIN rare r USING (arg_set_id)
 LEFT JOIN line l ON l.upid = k.upid AND l.line_index = a.line_index
--- (the converter writes these five on every slice it converts)
-WHERE coalesce(a.plane_index, a.line_index, a.event_index, a.start_ps, a.dur_ps) IS NOT NULL;
+-- (the converter writes these three on every slice it converts; the source
+-- and plane records have none of them)
+WHERE coalesce(a.plane_index, a.line_index, a.event_index) IS NOT NULL;
 -- (no ORDER BY: the rows come out in id order, the order of `a`, the outer
 -- loop of every join above; sorting the finished rows again cost more than
 -- the rest of the table)
