@@ -23,6 +23,9 @@
 **     line 2 `Stream #1` (id 0: key 3, display name `Stream 1 (compute)`):
 **       events out of order (the sorted path).
 **     line 3: no name (thread `xline:3`).
+**     lines 4 and 5 share id 9 and the name `Shared` (line 5 displayed
+**       `Shared (second)`): one thread whose category does not tell its
+**       lines apart, so each of their slices carries xplane.line_index.
 **   plane 2: no name (process `xplane:2`), no lines.
 ** Built with the shared fixture builder (tests/fixture/fixture.h).
 */
@@ -91,6 +94,11 @@ int main(int argc, char **argv) {
   fx_event(stream, 5, 1000, 1000);
   XLine *anon = fx_line(gpu, 7, "", NULL, 2000);
   fx_event(anon, 5, 0, 1000);
+  XLine *shared = fx_line(gpu, 9, "Shared", NULL, 2000);
+  fx_event(shared, 5, 0, 1000);
+  shared = fx_line(gpu, 9, "Shared", "Shared (second)", 2000);
+  fx_event(shared, 6, 3000, 1000);
+  fx_event(shared, 6, 5000, 1000);
 
   fx_plane(sp, 2, "");
   fx_write(sp, argv[1], NULL, 0);

@@ -18,12 +18,13 @@
 ** numbered by first use. A track is a thread's (ThreadDescriptor), a named
 ** child of a thread track (sibling merging off), or a named global track (a
 ** name and nothing else: the converter's source record). It prints SQL that
-** fills four tables:
+** fills five tables:
 **   imp_slice(id, ts, dur, track_id, category, name, depth, parent_id)
 **   imp_args(arg_set_id, key, int_value, string_value, real_value, value_type,
 **            text_value)  -- text_value: the value as exact text (uint unsigned)
 **   imp_track(id, name, tid)          -- name NULL for a thread's own track,
 **                                     -- tid NULL for a global track
+**   imp_thread(tid, pid)              -- every thread described, and its process
 **   imp_count(what, n)                -- begin, end, instant, flow_ids, ...
 ** Any violation prints `ERROR: ...` on stderr and exits 1.
 */
@@ -264,7 +265,10 @@ int main(int argc, char **argv) {
   puts("CREATE TABLE imp_slice(id, ts, dur, track_id, category, name, depth, parent_id);");
   puts("CREATE TABLE imp_args(arg_set_id, key, int_value, string_value, real_value, value_type, text_value);");
   puts("CREATE TABLE imp_track(id, name, tid);");
+  puts("CREATE TABLE imp_thread(tid, pid);");
   puts("CREATE TABLE imp_count(what, n);");
+  for (int64_t k = 0; k < n_tracks; k++)
+    if (tracks[k].is_thread) printf("INSERT INTO imp_thread VALUES(%d,%d);\n", tracks[k].tid, tracks[k].pid);
   /* Slice rows are printed when their END is seen (the duration is known then). */
   event **open_ev = xrealloc(NULL, sizeof(event *) * (size_t)(n_ev + 1));
   int64_t *slice_parent = xrealloc(NULL, sizeof(int64_t) * (size_t)(n_ev + 1));

@@ -125,7 +125,7 @@ check_flows() {
 "$BUILD/tests/make_perfetto_fixture" "$tmp/fx.xplane.pb"
 touch -d @1700000000 "$tmp/fx.xplane.pb" # its mtime_ns in the source record
 out=$("$CONV" "$tmp/fx.xplane.pb")
-[ "$out" = '{"files_in":1,"files_out":1,"slices":15,"instants":2,"skipped_untimed":1,"skipped_invalid":1,"processes":3,"threads":4,"tracks":6,"sources":1,"records":46}' ] ||
+[ "$out" = '{"files_in":1,"files_out":1,"slices":18,"instants":2,"skipped_untimed":1,"skipped_invalid":1,"processes":3,"threads":5,"tracks":7,"sources":1,"records":53}' ] ||
   fail "fixture conversion counts: $out"
 [ -f "$tmp/fx.pftrace" ] || fail "default output name is not fx.pftrace"
 decode "$tmp/fx.pftrace" | normalize > "$tmp/fx.textproto"
@@ -162,10 +162,10 @@ cmp -s "$tmp/fx.xplane.pb" "$tmp/same.xplane.pb" || fail "the input was modified
 
 # The SQL function writes the same bytes; modes and errors.
 n=$(sql :memory: "SELECT xplane_to_perfetto('$tmp/fx.xplane.pb', '$tmp/sqlfn.pftrace')")
-[ "$n" = 17 ] || fail "xplane_to_perfetto returned $n, expected 17"
+[ "$n" = 20 ] || fail "xplane_to_perfetto returned $n, expected 20"
 cmp "$tmp/fx.pftrace" "$tmp/sqlfn.pftrace" || fail "xplane_to_perfetto and xplane2perfetto differ"
 n=$(sql :memory: "SELECT xplane_to_perfetto('$tmp/fx.xplane.pb', '$tmp/sqlfn.json', 'json')")
-[ "$n" = 17 ] && normalize "$tmp/sqlfn.json" | cmp -s "$GOLDEN/fixture.json" - || fail "xplane_to_perfetto json mode"
+[ "$n" = 20 ] && normalize "$tmp/sqlfn.json" | cmp -s "$GOLDEN/fixture.json" - || fail "xplane_to_perfetto json mode"
 if sql :memory: "SELECT xplane_to_perfetto('$tmp/fx.xplane.pb', '$tmp/x.pftrace', 'bogus')" 2> "$tmp/err"; then
   fail "bad mode accepted"
 fi
@@ -183,7 +183,7 @@ for h in hostA hostB; do
       -e "s#\"$h\"#\"fx\"#" | diff -u "$tmp/fx.textproto" - || fail "per-host trace of $h"
 done
 out=$("$CONV" --merge -o "$tmp/merged.pftrace" "$tmp/logdir")
-[ "$out" = '{"files_in":2,"files_out":1,"slices":30,"instants":4,"skipped_untimed":2,"skipped_invalid":2,"processes":6,"threads":8,"tracks":12,"sources":2,"records":92}' ] ||
+[ "$out" = '{"files_in":2,"files_out":1,"slices":36,"instants":4,"skipped_untimed":2,"skipped_invalid":2,"processes":6,"threads":10,"tracks":14,"sources":2,"records":106}' ] ||
   fail "merged counts: $out"
 # one source record per host, on its own global track, at its host's first ts
 # (hostB's comes after hostA's slices of that ts: trace order breaks ties; hostA's
@@ -210,7 +210,7 @@ echo "fixture: trace, JSON, import, tables, flows, refusals, SQL function and lo
 
 # ---- 2. the package against the extension ----
 out=$(compare_package "$tmp/fx.xplane.pb")
-[ "$out" = "ops|11|11 steps|0|0 scopes|8|8 tracks|6|6 op_names|7|7 hints|0|0 breakdown|3|3 rules|186|186 files|1|1 space|1|1 gaps|1|1 op_tf_ops|1|1 events|17|17 devices|1|1 hlo_stats|7|7 kernel_stats|0|0" ] ||
+[ "$out" = "ops|11|11 steps|0|0 scopes|8|8 tracks|8|8 op_names|7|7 hints|0|0 breakdown|3|3 rules|186|186 files|1|1 space|1|1 gaps|1|1 op_tf_ops|1|1 events|20|20 devices|1|1 hlo_stats|7|7 kernel_stats|0|0" ] ||
   fail "fixture: package comparison: $out"
 cases=$GOLDEN/package_cases.json
 # Its event k_dup has the stat tf_op twice ("jit(a)/first", then
@@ -312,14 +312,29 @@ for f in "${files[@]}"; do
   [ -z "$d" ] || fail "$h: extension tables differ from the imported trace: $d"
   # Every annotation round-trips: the importer's args of each slice against
   # the event's effective stats (doubles compared as numbers, the rest as text).
+  # A slice's event: the plane of its thread's process (the plane record with
+  # that pid), its own xplane.line_index, else the line whose first slice
+  # (with xplane.line_id) has the slice's thread and category, the one line
+  # there, and its xplane.event_index.
   d=$(sql "$tmp/$h.db" "
     CREATE TEMP TABLE invalid AS SELECT plane_index, line_index, event_index FROM xplane_events('$f')
       WHERE dur_ps < 0;
-    CREATE TEMP TABLE ident AS SELECT arg_set_id,
-      max(CASE WHEN key = 'debug.xplane_plane_index' THEN int_value END) AS p,
+    CREATE TEMP TABLE own AS SELECT arg_set_id,
       max(CASE WHEN key = 'debug.xplane_line_index' THEN int_value END) AS l,
-      max(CASE WHEN key = 'debug.xplane_event_index' THEN int_value END) AS e
+      max(CASE WHEN key = 'debug.xplane_event_index' THEN int_value END) AS e,
+      max(key = 'debug.xplane_line_id') AS first
       FROM imp_args GROUP BY arg_set_id;
+    CREATE TEMP TABLE prec AS SELECT
+      max(CASE WHEN key = 'debug.xplane_plane_pid' THEN int_value END) AS pid,
+      max(CASE WHEN key = 'debug.xplane_plane_plane_index' THEN int_value END) AS p
+      FROM imp_args WHERE key GLOB 'debug.xplane_plane_*' GROUP BY arg_set_id;
+    CREATE TEMP TABLE sl AS SELECT s.id, s.category, t.tid, pr.p, o.l, o.e, o.first
+      FROM imp_slice s JOIN imp_track t ON t.id = s.track_id JOIN imp_thread USING (tid)
+      JOIN prec pr USING (pid) JOIN own o ON o.arg_set_id = s.id;
+    CREATE TEMP TABLE line AS SELECT tid, category, max(l) AS l FROM sl WHERE first
+      GROUP BY tid, category HAVING count(*) = 1;
+    CREATE TEMP TABLE ident AS SELECT s.id AS arg_set_id, s.p, coalesce(s.l, n.l) AS l, s.e
+      FROM sl s LEFT JOIN line n USING (tid, category);
     CREATE TEMP TABLE got AS SELECT i.p, i.l, i.e, substr(a.key, 7) AS name, a.text_value AS t, a.real_value AS r
       FROM imp_args a JOIN ident i USING (arg_set_id) WHERE a.key NOT LIKE 'debug.xplane\_%' ESCAPE '\'
         AND i.p IS NOT NULL;

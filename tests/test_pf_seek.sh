@@ -7,7 +7,7 @@
 #
 #   XPLANE_BUILD=build XPLANE_SRC=. XPLANE_DATA=../shared/data bash tests/test_pf_seek.sh
 #
-# 1. The converter fixture (tests/make_perfetto_fixture; its 21 slices are
+# 1. The converter fixture (tests/make_perfetto_fixture; its 24 slices are
 #    listed in tests/golden/perfetto/fixture_slices.txt): single-row seeks by
 #    id and arg_set_id, values of other types (text, integral and fractional
 #    reals, NULL, out of range), both constraints at once, IN lists, each
@@ -57,11 +57,11 @@ for w in "${lookups[@]}"; do
   [ "$got" = "$want" ] || fail "fixture: xplane_pf_args WHERE $w: got [$got], want [$want]"
 done
 # By hand (fixture_slices.txt): slice 0 is the source record, the earliest;
-# the fixture has 21 slices, the last (20) the marker; one flow (0).
+# the fixture has 24 slices, the last (23) the marker; one flow (0).
 [ "$(sql :memory: "SELECT name FROM xplane_pf_slice('$fx') WHERE id = 0")" = "xplane.source" ] ||
   fail "fixture: slice 0 is not the source record"
-[ "$(sql :memory: "SELECT group_concat(name) FROM xplane_pf_slice('$fx') WHERE id IN (20, 21)")" = "marker" ] ||
-  fail "fixture: slice 20 / 21"
+[ "$(sql :memory: "SELECT group_concat(name) FROM xplane_pf_slice('$fx') WHERE id IN (23, 24)")" = "marker" ] ||
+  fail "fixture: slice 23 / 24"
 [ "$(sql :memory: "SELECT count(*) FROM xplane_pf_flow('$fx') WHERE id = 0")|$(sql :memory: "SELECT count(*) FROM xplane_pf_flow('$fx') WHERE id = 1")" = "1|0" ] ||
   fail "fixture: flow 0 / 1"
 echo "fixture: ${#lookups[@]} lookups by id and arg_set_id equal the MATERIALIZED copies'"
@@ -83,17 +83,21 @@ fi
 # 190 M args, was refused: "too large for the Perfetto-model tables").
 # XPLANE_FAIL_ALLOC_ABOVE lowers that limit. At 1,000,000 bytes (where the
 # import used to refuse gemm: its args, 40 bytes each then, needed a 1.3 MB
-# array) a block holds 32,768 args (512 KiB) and gemm's 14,494 (16 bytes each
-# now) fit in one. At 20,000 bytes: 15 blocks of 1,024 args, gemm's 3,794
+# array) a block holds 32,768 args (512 KiB) and gemm's 6,937 (16 bytes each
+# now) fit in one. At 20,000 bytes: 7 blocks of 1,024 args, gemm's 3,794
 # slices (96 bytes) in 30 blocks of 128, the ids by slice in 2, the
-# sorts merging across blocks, and only 78 distinct strings interned (of
-# gemm's 118 keys and string values: the rest are compared as text). Without
+# sorts merging across blocks, and only part of gemm's distinct keys and
+# string values interned (the rest are compared as text). Without
 # the limit every array of gemm fits in its first block (the layout of one
 # array per table that the import had before). Every table's rows, in full,
 # must be those of the unlimited run (sha256 of the ordered rows, and counts).
-# The join on arg_set_id under each limit has one row per arg (14,494: 22,058
-# before the converter left out the exact times that whole ns give, which
-# are all 2 x 3,782 of gemm's converted slices: its times are whole ns).
+# The join on arg_set_id under each limit has one row per arg (6,937, by
+# hand: 22,058 before the converter left out the exact times that whole ns
+# give, which are all 2 x 3,782 of gemm's converted slices, its times being
+# whole ns: 14,494; then the plane index of each of the 3,782, and the line
+# index of all but the first slice of each of its 7 lines (xplane_events:
+# 3,782 converted events on 7 lines, none sharing a thread and name):
+# 14,494 - 3,782 - 3,775 = 6,937).
 if [[ " ${profiles[*]} " == *tracelens_jax08_gemm* ]]; then
   gemm=$DATA/tracelens_jax08_gemm.xplane.pb
   # all_rows P: every table, every column, in id order: a count and a sha256 per table.
@@ -105,14 +109,14 @@ if [[ " ${profiles[*]} " == *tracelens_jax08_gemm* ]]; then
     done
   }
   want=$(all_rows "$gemm")
-  [ "$(echo "$want" | awk '$1 == "slice" || $1 == "args" {printf "%s=%s ", $1, $2}')" = "slice=3794 args=14494 " ] ||
+  [ "$(echo "$want" | awk '$1 == "slice" || $1 == "args" {printf "%s=%s ", $1, $2}')" = "slice=3794 args=6937 " ] ||
     fail "gemm: unlimited import: [$want]"
   for lim in 1000000 20000; do
     got=$(XPLANE_FAIL_ALLOC_ABOVE=$lim all_rows "$gemm" 2>&1) || true
     [ "$got" = "$want" ] || fail "gemm under a $lim-byte allocation limit: got [$got], want the unlimited rows [$want]"
     got=$(XPLANE_FAIL_ALLOC_ABOVE=$lim sql :memory: "SELECT count(*) FROM xplane_pf_slice('$gemm') s
       JOIN xplane_pf_args('$gemm') a ON a.arg_set_id = s.arg_set_id" 2>&1) || true
-    [ "$got" = 14494 ] || fail "gemm under a $lim-byte allocation limit: the join: got [$got], want 14494"
+    [ "$got" = 6937 ] || fail "gemm under a $lim-byte allocation limit: the join: got [$got], want 6937"
   done
   echo "gemm: the import under 1 MB and 20 KB allocation limits (many blocks) gives the rows of the unlimited one"
 

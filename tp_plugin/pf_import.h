@@ -26,7 +26,7 @@
 ** is not a thread track, and its args are the file's xplane_files /
 ** xplane_space columns. Arg keys are `debug.<annotation>` with '.', '['
 ** and ']' of the annotation name turned into '_', as trace processor stores
-** a debug annotation (`xplane.plane_index` is `debug.xplane_plane_index`;
+** a debug annotation (`xplane.event_index` is `debug.xplane_event_index`;
 ** a key given twice on one slice is one arg, as there: the last value at
 ** the first one's position), value_type
 ** int/uint/real/string, one arg set per slice (arg_set_id = the slice id

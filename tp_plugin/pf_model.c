@@ -60,10 +60,14 @@ struct pf_model {
   int n_lanes, cap_lanes, n_other, cap_other;
   pf_open *spec;
   int n_spec, cap_spec;
-  uint8_t *line_done; /* per line of the plane: its line facts are written */
+  uint8_t *line_flags; /* per line of the plane: LINE_* */
   char *thread_name;
   char **errmsg;
 };
+
+/* line_flags: the line's facts (first slice) are written; another line of
+** its thread has the same name, so its slices carry xplane.line_index */
+enum { LINE_DONE = 1, LINE_SHARED = 2 };
 
 /* ---- small helpers ---- */
 
@@ -289,8 +293,11 @@ static int build_args(pf_model *m, const pf_item *it, const xp_event_meta *em, c
   char *ar = arena_reserve(m, need);
   if (!ar) return oom(m);
   int n = 0;
-  arg_int(&m->args[n++], "xplane.plane_index", m->plane_index);
-  arg_int(&m->args[n++], "xplane.line_index", it->line);
+  uint8_t *lf = &m->line_flags[it->line];
+  /* the plane index is the process's (its plane record), the line index
+  ** the one of the line with the slice's thread and category (its first
+  ** slice); written where those do not give it */
+  if (!(*lf & LINE_DONE) || (*lf & LINE_SHARED)) arg_int(&m->args[n++], "xplane.line_index", it->line);
   arg_int(&m->args[n++], "xplane.event_index", it->event_index);
   /* the exact times only where the slice's ts and dur (whole ns) do not
   ** give them: start_ps = ts * 1000, dur_ps = dur * 1000 otherwise */
@@ -305,9 +312,9 @@ static int build_args(pf_model *m, const pf_item *it, const xp_event_meta *em, c
   if (em && em->display_name.n &&
       (em->name.n != em->display_name.n || memcmp(em->name.p, em->display_name.p, em->name.n) != 0))
     arg_str(&m->args[n++], "xplane.metadata_name", em->name);
-  if (!m->line_done[it->line]) {
+  if (!(*lf & LINE_DONE)) {
     const xp_line *ln = &m->pl->lines[it->line];
-    m->line_done[it->line] = 1;
+    *lf |= LINE_DONE;
     arg_int(&m->args[n++], "xplane.line_id", ln->id);
     arg_str(&m->args[n++], "xplane.line_display_name", ln->display_name);
   }
@@ -466,8 +473,44 @@ static void thread_free(pf_model *m) {
   m->thread_name = NULL;
 }
 
+typedef struct named_line {
+  xp_str name;
+  int32_t line;
+} named_line;
+
+static int by_line_name(const void *a, const void *b) {
+  const xp_str *x = &((const named_line *)a)->name, *y = &((const named_line *)b)->name;
+  size_t k = x->n < y->n ? x->n : y->n;
+  int c = k ? memcmp(x->p, y->p, k) : 0;
+  return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+/* Flags LINE_SHARED on the lines of one thread whose raw name (their
+** slices' category, as far as SQL reads it) another of its lines has. */
+static int mark_shared(pf_model *m, const int32_t *lines, int n) {
+  if (n < 2) return 1;
+  named_line *v = xp_malloc(sizeof(named_line) * (uint64_t)n);
+  if (!v) return oom(m);
+  for (int k = 0; k < n; k++) {
+    /* the name as SQL reads the category: up to a NUL byte */
+    xp_str nm = m->pl->lines[lines[k]].name;
+    const char *z = nm.n ? memchr(nm.p, 0, nm.n) : NULL;
+    if (z) nm.n = (size_t)(z - nm.p);
+    v[k].name = nm, v[k].line = lines[k];
+  }
+  qsort(v, (size_t)n, sizeof(named_line), by_line_name);
+  for (int k = 1; k < n; k++)
+    if (by_line_name(&v[k - 1], &v[k]) == 0) {
+      m->line_flags[v[k - 1].line] |= LINE_SHARED;
+      m->line_flags[v[k].line] |= LINE_SHARED;
+    }
+  xp_free(v);
+  return 1;
+}
+
 /* One thread: the lines `lines[0..n)` of the current plane (one track key). */
 static int emit_thread(pf_model *m, const int32_t *lines, int n) {
+  if (!mark_shared(m, lines, n)) return 0;
   const xp_line *first = &m->pl->lines[lines[0]];
   xp_str label = first->display_name.n ? first->display_name : first->name;
   m->thread_name = label.n ? xp_mprintf("%.*s", (int)label.n, label.p) : xp_mprintf("xline:%d", lines[0]);
@@ -534,11 +577,11 @@ static int emit_plane(pf_model *m, int32_t pi, const char *host) {
   /* one thread per track (xp_plane_tracks: the lines sharing a key) */
   int32_t *lines = xp_malloc(sizeof(int32_t) * ((uint64_t)pl->n_lines + 1));
   int32_t *starts = xp_malloc(sizeof(int32_t) * ((uint64_t)pl->n_lines + 1));
-  xp_free(m->line_done);
-  m->line_done = xp_malloc((uint64_t)pl->n_lines + 1);
-  int32_t n_tracks = lines && starts && m->line_done ? xp_plane_tracks(pl, lines, starts) : -1;
+  xp_free(m->line_flags);
+  m->line_flags = xp_malloc((uint64_t)pl->n_lines + 1);
+  int32_t n_tracks = lines && starts && m->line_flags ? xp_plane_tracks(pl, lines, starts) : -1;
   if (n_tracks < 0) ok = oom(m);
-  else memset(m->line_done, 0, (size_t)pl->n_lines + 1);
+  else memset(m->line_flags, 0, (size_t)pl->n_lines + 1);
   for (int32_t t = 0; ok && t < n_tracks; t++) {
     ok = emit_thread(m, lines + starts[t], starts[t + 1] - starts[t]);
     thread_free(m);
@@ -762,7 +805,7 @@ void pf_model_free(pf_model *m) {
   xp_free(m->lanes);
   xp_free(m->other);
   xp_free(m->spec);
-  xp_free(m->line_done);
+  xp_free(m->line_flags);
   xp_free(m->args);
   xp_free(m->arena);
   xp_statvec_free(&m->sv);

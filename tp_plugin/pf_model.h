@@ -24,9 +24,9 @@
 **   too), n_threads, hostnames, errors, warnings (their JSON text),
 **   profile_start_time_ns, profile_stop_time_ns, time_base_ns, sha256,
 **   source_format, source_file, trace_events, display_time_unit (a NULL
-**   column is left out). It has none of the xplane.plane_index / line_index
-**   / event_index annotations of the converted events, so the package
-**   (tp_plugin/xplane) never takes it for an event; xplane.source reads it.
+**   column is left out). It has none of the xplane.event_index annotation
+**   of the converted events, so the package (tp_plugin/xplane) never takes
+**   it for an event; xplane.source reads it.
 ** - then, on the same track at the same ts, one INSTANT `xplane.plane`
 **   (category `xplane`) per plane, carrying what no Perfetto table holds:
 **   its plane stats (XPlane.stats: a device's peak_teraflops_per_second,
@@ -35,9 +35,10 @@
 **   times), annotated with xplane.plane.plane_index, xplane.plane.plane_id,
 **   xplane.plane.plane_name, xplane.plane.pid (its process's pid) and each
 **   plane stat under its own name, typed as event stats are (bytes as
-**   lower-case hex). Like the source record it has no
-**   xplane.plane_index annotation, so it is never taken for an event; the
-**   package's xplane.xprof reads it (xplane_devices, the roofline peaks).
+**   lower-case hex). Like the source record it has no xplane.event_index
+**   annotation, so it is never taken for an event; the package reads it
+**   (each process's plane index; xplane.xprof: xplane_devices, the roofline
+**   peaks).
 ** - plane -> process: pid = plane ordinal in the trace + 1 (plane index + 1
 **   for one host), name = plane name (`xplane:<index>` when empty); merged
 **   mode prefixes `[<host>] `.
@@ -54,17 +55,23 @@
 **   0..INT64_MAX ps are skipped and counted.
 ** - category = the raw XLine name; name = display_name, else name (absent
 **   when the metadata id is unknown).
-** - annotations (args `debug.<name>`): xplane.plane_index, xplane.line_index,
-**   xplane.event_index; the exact times where the slice's whole ns do not
-**   give them: xplane.start_ps when the start is not a whole ns (else it is
+** - annotations (args `debug.<name>`): xplane.event_index (the event's
+**   position in its line) on every slice; the plane index is its process's
+**   (the plane record), the line index the one of the line that has the
+**   slice's thread and category, so xplane.line_index is written only on the
+**   first slice of each line (below) and on every slice of a line whose
+**   thread has another line of the same name (as SQL reads the category: up
+**   to a NUL byte); the exact times where the slice's whole ns do not give
+**   them: xplane.start_ps when the start is not a whole ns (else it is
 **   ts * 1000), xplane.dur_ps when the duration is not dur * 1000 (GPU
-**   profiles have neither: 2 of 9 args per slice fewer, load -11 %); every
+**   profiles have neither; these four rules take 4 of 9 args per slice
+**   away: the 10 MB generated profile's load -22 % instructions); every
 **   effective stat (bytes as lower-case hex; a stat with an unknown id is
 **   named `#<id>`); xplane.metadata_id when the metadata id is unknown;
 **   xplane.metadata_name when the metadata has a display_name and a
 **   different name (the name is otherwise lost: TPU ops keep the HLO text
 **   there); and on the first slice written of each XLine, the line's facts
-**   that no Perfetto table holds: xplane.line_id and
+**   that no Perfetto table holds: xplane.line_index, xplane.line_id and
 **   xplane.line_display_name.
 ** - correlation_id stat (int64 or uint64, non-zero) -> flow id (host ordinal
 **   << 48 xor the id): trace processor links the slices sharing a flow id

@@ -6,15 +6,20 @@
 --
 -- The converter (tp_plugin/pf_model.h) maps plane -> process, the lines of
 -- a plane sharing an id -> thread, the XLine name -> slice category, and
--- annotates every slice with xplane.plane_index / line_index / event_index
--- (its XEvent) and xplane.start_ps / dur_ps (exact picoseconds: ts and dur
--- are floor(ps / 1000) of both ends). Partially overlapping events of one
--- thread sit on child tracks ("<thread> (overlap k)") so nesting stays
--- strict; an event whose analysis parent is on another track carries it as
--- xplane.parent_line_index / parent_event_index. The first slice of each
--- XLine carries the line's id and display name (xplane.line_id,
--- xplane.line_display_name: nothing else in the trace holds them). Slices
--- of other sources (without these annotations) are left out.
+-- annotates every slice with xplane.event_index (its XEvent within its line)
+-- and, where the slice's whole ns do not give them, xplane.start_ps /
+-- dur_ps (exact picoseconds: ts and dur are floor(ps / 1000) of both ends).
+-- The plane index is the process's (its `xplane.plane` record); the line
+-- index is on the first slice of each XLine, with the line's id and display
+-- name (xplane.line_index, xplane.line_id, xplane.line_display_name: nothing
+-- else in the trace holds them), so a slice's line is the one of its thread
+-- and category; the slices of lines that share their thread and name carry
+-- xplane.line_index each (as every slice of an older converter's trace
+-- does). Partially overlapping events of one thread sit on child tracks
+-- ("<thread> (overlap k)") so nesting stays strict; an event whose analysis
+-- parent is on another track carries it as xplane.parent_line_index /
+-- parent_event_index. Slices of other sources (without these annotations)
+-- are left out.
 
 -- The xplane.* annotations that few slices carry (a cross-track parent; the
 -- first slice of each line), one row per arg set that has one, from the
@@ -56,15 +61,29 @@ CREATE PERFETTO TABLE _xplane_thread_track(
   -- Thread name.
   thread_name STRING,
   -- Process name without a merged trace's `[host] ` prefix.
-  process_name STRING
+  process_name STRING,
+  -- XPlane index of the process's plane (from its plane record; NULL in a
+  -- trace without plane records).
+  plane_index LONG
 ) AS
+WITH
+  -- The plane records (one `xplane.plane` instant per plane): each
+  -- process's plane index, by the pid the record names.
+  plane AS MATERIALIZED (
+    SELECT
+      extract_arg(arg_set_id, 'debug.xplane_plane_pid') AS pid,
+      extract_arg(arg_set_id, 'debug.xplane_plane_plane_index') AS plane_index
+    FROM slice
+    WHERE name = 'xplane.plane' AND category = 'xplane'
+  )
 SELECT
   tt.id AS track_id,
   tt.utid,
   t.upid,
   t.tid,
   t.name AS thread_name,
-  CASE WHEN p.name GLOB '[[]*] *' THEN substr(p.name, instr(p.name, '] ') + 2) ELSE p.name END AS process_name
+  CASE WHEN p.name GLOB '[[]*] *' THEN substr(p.name, instr(p.name, '] ') + 2) ELSE p.name END AS process_name,
+  (SELECT pl.plane_index FROM plane pl WHERE pl.pid = p.pid) AS plane_index
 FROM thread_track tt
 JOIN thread t USING (utid)
 JOIN process p USING (upid)
@@ -74,6 +93,8 @@ ORDER BY tt.id;
 CREATE PERFETTO TABLE _xplane_line(
   -- Process: the line's plane.
   upid JOINID(process.id),
+  -- Thread: the line's XPlane track.
+  utid JOINID(thread.id),
   -- XLine index within its plane.
   line_index LONG,
   -- XLine id.
@@ -83,7 +104,10 @@ CREATE PERFETTO TABLE _xplane_line(
   -- XLine display name ('' when unset).
   line_display_name STRING,
   -- The line's label: display name, else name, else `xline:<index>`.
-  line_label STRING
+  line_label STRING,
+  -- Whether another line of its thread has the same name (the converter
+  -- then writes xplane.line_index on each of their slices).
+  shared BOOL
 ) AS
 WITH
   -- (MATERIALIZED copies: SQLite indexes them for the lookup per slice,
@@ -91,14 +115,16 @@ WITH
   firsts AS MATERIALIZED (
     SELECT arg_set_id, line_id, line_display_name FROM _xplane_slice_rare WHERE line_id IS NOT NULL
   ),
-  trk AS MATERIALIZED (SELECT track_id, upid FROM _xplane_thread_track)
+  trk AS MATERIALIZED (SELECT track_id, utid, upid FROM _xplane_thread_track)
 SELECT
   k.upid,
+  k.utid,
   x.line_index,
   x.line_id,
   x.category AS line_name,
   x.line_display_name,
-  coalesce(nullif(x.line_display_name, ''), nullif(x.category, ''), 'xline:' || x.line_index) AS line_label
+  coalesce(nullif(x.line_display_name, ''), nullif(x.category, ''), 'xline:' || x.line_index) AS line_label,
+  count(*) OVER (PARTITION BY k.utid, x.category) > 1 AS shared
 -- (CROSS JOIN: one scan of the slices, each probing the few first slices;
 -- SQLite would otherwise scan the slices once per track)
 FROM (
@@ -162,21 +188,24 @@ CREATE PERFETTO TABLE xplane_slice(
   arg_set_id ARGSETID
 ) AS
 -- (one scan of the slices reads the converter's annotations with
--- extract_arg: the position every converted slice has, and the exact times
--- where the slice's whole ns do not give them, start_ps = ts * 1000 and
--- dur_ps = dur * 1000 otherwise (a trace of an older converter has both on
--- every slice); the small tables are MATERIALIZED copies, which
--- SQLite indexes for the lookup per slice, where it would look a table of
--- trace processor up through its filter)
+-- extract_arg: the event index every converted slice has, and the exact
+-- times where the slice's whole ns do not give them, start_ps = ts * 1000
+-- and dur_ps = dur * 1000 otherwise (a trace of an older converter has both
+-- on every slice, and the plane and line indexes); the small tables are
+-- MATERIALIZED copies, which SQLite indexes for the lookup per slice, where
+-- it would look a table of trace processor up through its filter)
 WITH
   trk AS MATERIALIZED (SELECT * FROM _xplane_thread_track),
   rare AS MATERIALIZED (SELECT * FROM _xplane_slice_rare),
+  -- (the line of a slice by its thread and category: the lines whose name
+  -- no other line of their thread has)
+  line_by_name AS MATERIALIZED (
+    SELECT utid, coalesce(line_name, '') AS lk, line_index, line_label FROM _xplane_line WHERE NOT shared
+  ),
   line AS MATERIALIZED (SELECT upid, line_index, line_label FROM _xplane_line),
   a AS (
     SELECT
       id, ts, dur, track_id, category, name, depth, parent_id, arg_set_id,
-      extract_arg(arg_set_id, 'debug.xplane_plane_index') AS plane_index,
-      extract_arg(arg_set_id, 'debug.xplane_line_index') AS line_index,
       extract_arg(arg_set_id, 'debug.xplane_event_index') AS event_index,
       coalesce(extract_arg(arg_set_id, 'debug.xplane_start_ps'), ts * 1000) AS start_ps,
       coalesce(extract_arg(arg_set_id, 'debug.xplane_dur_ps'), dur * 1000) AS dur_ps
@@ -186,43 +215,58 @@ WITH
     -- flattened, so each extract_arg runs once per row)
     ORDER BY id
     LIMIT -1 OFFSET 0
+  ),
+  -- (the converted slices, with their thread and the plane and line indexes
+  -- the converter left out: the plane's from its process, the line's from
+  -- its thread and category; written on the slice where neither gives it)
+  b AS (
+    SELECT
+      a.*, k.utid, k.upid, k.tid, k.process_name, k.thread_name,
+      coalesce(k.plane_index, extract_arg(a.arg_set_id, 'debug.xplane_plane_index')) AS plane_index,
+      coalesce(n.line_index, extract_arg(a.arg_set_id, 'debug.xplane_line_index')) AS line_index,
+      n.line_label
+    -- (CROSS JOIN: the slices stay the outer loop; SQLite would otherwise
+    -- scan the tracks and copy and index the slices for them)
+    FROM a
+    CROSS JOIN trk k USING (track_id)
+    LEFT JOIN line_by_name n ON n.utid = k.utid AND n.lk = coalesce(a.category, '')
+    -- (the converter writes an event index on every slice it converts; the
+    -- source and plane records have none)
+    WHERE a.event_index IS NOT NULL
   )
 SELECT
-  a.id,
-  a.ts,
-  a.dur,
-  a.track_id,
-  k.utid,
-  k.upid,
-  k.tid,
-  a.plane_index,
+  b.id,
+  b.ts,
+  b.dur,
+  b.track_id,
+  b.utid,
+  b.upid,
+  b.tid,
+  b.plane_index,
   CASE
-    WHEN k.process_name = 'xplane:' || a.plane_index THEN ''
-    ELSE k.process_name
+    WHEN b.process_name = 'xplane:' || b.plane_index THEN ''
+    ELSE b.process_name
   END AS plane_name,
-  a.line_index,
-  a.category AS line_name,
-  k.thread_name,
-  coalesce(l.line_label, k.thread_name) AS line_label,
-  a.event_index,
-  a.name,
-  a.start_ps,
-  a.dur_ps,
-  a.start_ps + a.dur_ps AS end_ps,
-  a.depth,
-  a.parent_id,
+  b.line_index,
+  b.category AS line_name,
+  b.thread_name,
+  coalesce(
+    b.line_label,
+    (SELECT l.line_label FROM line l WHERE l.upid = b.upid AND l.line_index = b.line_index),
+    b.thread_name
+  ) AS line_label,
+  b.event_index,
+  b.name,
+  b.start_ps,
+  b.dur_ps,
+  b.start_ps + b.dur_ps AS end_ps,
+  b.depth,
+  b.parent_id,
   r.parent_line_index,
   r.parent_event_index,
-  a.arg_set_id
--- (CROSS JOIN: the slices stay the outer loop; SQLite would otherwise scan
--- the tracks and copy and index the slices for them)
-FROM a
-CROSS JOIN trk k USING (track_id)
-LEFT JOIN rare r USING (arg_set_id)
-LEFT JOIN line l ON l.upid = k.upid AND l.line_index = a.line_index
--- (the converter writes these three on every slice it converts; the source
--- and plane records have none of them)
-WHERE coalesce(a.plane_index, a.line_index, a.event_index) IS NOT NULL;
+  b.arg_set_id
+FROM b
+LEFT JOIN rare r USING (arg_set_id);
 -- (no ORDER BY: the rows come out in id order, the order of `a`, the outer
 -- loop of every join above; sorting the finished rows again cost more than
 -- the rest of the table)
