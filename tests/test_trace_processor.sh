@@ -189,6 +189,23 @@ fi
 "$CONV" -o "$tmp/fx.pftrace" "$tmp/fx.xplane.pb" > /dev/null
 check_import "$tmp/fx.xplane.pb" "$tmp/fx.pftrace" "fixture"
 compare_package "$tmp/fx.xplane.pb" "$tmp/fx.pftrace" "fixture"
+# Lines of one thread whose names read alike in SQL (tests/hostile/xspace.py
+# line_names: "a" 0xff, which trace processor reads repaired as "a" U+FFFD,
+# the next line's name; two names alike up to a NUL): the converter writes
+# their slices' line index, which the package otherwise takes from the
+# thread and category. Line k's events start at 10000k and 10000k + 2000 ps:
+# by hand, each slice's line and event index, and the extension says the same.
+/usr/bin/python3 "$SRC/tests/hostile/xspace.py" line_names 0 "$tmp/names.xplane.pb"
+"$CONV" -o "$tmp/names.pftrace" "$tmp/names.xplane.pb" > /dev/null
+echo "INCLUDE PERFETTO MODULE xplane.slices;
+SELECT group_concat(start_ps || ':' || line_index || '.' || event_index, ' ')
+FROM (SELECT * FROM xplane_slice ORDER BY start_ps);" > "$tmp/names.sql"
+want='0:0.0 2000:0.1 10000:1.0 12000:1.1 20000:2.0 22000:2.1 30000:3.0 32000:3.1 40000:4.0 42000:4.1'
+got=$(tp "$tmp/names.pftrace" "$tmp/names.sql" | tr -d '"')
+ext=$("$SQLITE3" -cmd ".load $EXT" :memory: "SELECT group_concat(start_ps || ':' || line_index || '.' || event_index, ' ')
+  FROM (SELECT * FROM xplane_events('$tmp/names.xplane.pb') ORDER BY start_ps)")
+[ "$got" = "$want" ] && [ "$ext" = "$want" ] && ok ||
+  bad "lines alike in SQL: the package's (line.event) by start [$got], the extension's [$ext], by hand [$want]"
 cp "$GOLDEN/package_cases.json" "$tmp/cases.json"
 "$CONV" -o "$tmp/cases.pftrace" "$tmp/cases.json" > /dev/null
 check_import "$tmp/cases.json" "$tmp/cases.pftrace" "package_cases.json"

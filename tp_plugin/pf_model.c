@@ -474,7 +474,7 @@ static void thread_free(pf_model *m) {
 }
 
 typedef struct named_line {
-  xp_str name;
+  xp_str name; /* as SQL reads the category: up to a NUL, ill-formed UTF-8 repaired */
   int32_t line;
 } named_line;
 
@@ -485,17 +485,30 @@ static int by_line_name(const void *a, const void *b) {
   return c ? c : (x->n > y->n) - (x->n < y->n);
 }
 
-/* Flags LINE_SHARED on the lines of one thread whose raw name (their
-** slices' category, as far as SQL reads it) another of its lines has. */
+/* Flags LINE_SHARED on the lines of one thread whose name (their slices'
+** category) reads in SQL as another of its lines' does: the trace's text
+** stops at a NUL byte and has ill-formed UTF-8 repaired (U+FFFD), so "a"
+** 0xff and "a" U+FFFD are alike, as are "b" NUL "x" and "b" NUL "y". */
 static int mark_shared(pf_model *m, const int32_t *lines, int n) {
   if (n < 2) return 1;
   named_line *v = xp_malloc(sizeof(named_line) * (uint64_t)n);
-  if (!v) return oom(m);
+  size_t room = 0;
+  for (int k = 0; k < n; k++) room += 3 * m->pl->lines[lines[k]].name.n;
+  char *fix = xp_malloc(room + 1), *f = fix;
+  if (!v || !fix) {
+    xp_free(v);
+    xp_free(fix);
+    return oom(m);
+  }
   for (int k = 0; k < n; k++) {
-    /* the name as SQL reads the category: up to a NUL byte */
     xp_str nm = m->pl->lines[lines[k]].name;
     const char *z = nm.n ? memchr(nm.p, 0, nm.n) : NULL;
     if (z) nm.n = (size_t)(z - nm.p);
+    if (xp_utf8_valid_prefix(nm.p, nm.n) != nm.n) { /* the repaired text, in fix */
+      size_t r = xp_utf8_repair(f, nm.p, nm.n);
+      nm.p = f, nm.n = r;
+      f += r;
+    }
     v[k].name = nm, v[k].line = lines[k];
   }
   qsort(v, (size_t)n, sizeof(named_line), by_line_name);
@@ -505,6 +518,7 @@ static int mark_shared(pf_model *m, const int32_t *lines, int n) {
       m->line_flags[v[k].line] |= LINE_SHARED;
     }
   xp_free(v);
+  xp_free(fix);
   return 1;
 }
 

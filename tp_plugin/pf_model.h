@@ -61,7 +61,7 @@
 **   slice's thread and category, so xplane.line_index is written only on the
 **   first slice of each line (below) and on every slice of a line whose
 **   thread has another line of the same name (as SQL reads the category: up
-**   to a NUL byte); the exact times where the slice's whole ns do not give
+**   to a NUL byte, ill-formed UTF-8 repaired); the exact times where the slice's whole ns do not give
 **   them: xplane.start_ps when the start is not a whole ns (else it is
 **   ts * 1000), xplane.dur_ps when the duration is not dur * 1000 (GPU
 **   profiles have neither; these four rules take 4 of 9 args per slice

@@ -37,6 +37,11 @@ schema/xplane.proto (independent of the extension's decoder). KIND:
                  (id 2), line name and one str stat value hold BAD_UTF8 (below)
                  between ASCII; one line, one op (offset 0, 1000 ps) with that
                  stat. `python3 xspace.py bad_utf8` prints BAD_UTF8 in hex.
+  line_names 0   a plane /device:GPU:0 (metadata {1: "fusion.1"}) whose five
+                 lines share id 7 (one thread), named "a" 0xff, "a" U+FFFD
+                 (what the ill-formed one reads as once repaired), "b" NUL "x",
+                 "b" NUL "y" (alike up to the NUL) and "c"; line k holds two
+                 events of 1000 ps at offsets 10000k and 10000k + 2000 ps
   bigstat MIB    the one-op profile of `lines 0` whose op carries one str stat
                  ("blob", id 2) of MIB MiB of 'a', written in 1 MiB pieces
   bigstat0 MIB   the same with MIB MiB of NUL bytes, written as a hole (a
@@ -177,6 +182,13 @@ def main():
         data = f_bytes(1, f_bytes(2, "/device:GPU:0") + metas + smeta + line)
     elif kind == "utf8":
         data = utf8_profile()
+    elif kind == "line_names":
+        names = [b"a\xff", "a\ufffd".encode(), b"b\x00x", b"b\x00y", b"c"]
+        lines = b"".join(
+            f_bytes(3, f_int(1, 7) + f_bytes(2, nm) +
+                    b"".join(f_bytes(4, f_int(1, 1) + f_int(2, 10000 * k + d) + f_int(3, 1000)) for d in (0, 2000)))
+            for k, nm in enumerate(names))
+        data = f_bytes(1, f_bytes(2, "/device:GPU:0") + meta_entry(1, "fusion.1") + lines)
     elif kind in ("kernels", "memory"):
         stats = b""
         if kind == "kernels":
