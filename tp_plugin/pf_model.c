@@ -492,25 +492,26 @@ static int by_line_name(const void *a, const void *b) {
 static int mark_shared(pf_model *m, const int32_t *lines, int n) {
   if (n < 2) return 1;
   named_line *v = xp_malloc(sizeof(named_line) * (uint64_t)n);
-  size_t room = 0;
-  for (int k = 0; k < n; k++) room += 3 * m->pl->lines[lines[k]].name.n;
-  char *fix = xp_malloc(room + 1), *f = fix;
-  if (!v || !fix) {
-    xp_free(v);
-    xp_free(fix);
-    return oom(m);
-  }
+  if (!v) return oom(m);
+  size_t room = 0; /* for the repairs: 3 bytes per byte of an ill-formed name at most */
   for (int k = 0; k < n; k++) {
     xp_str nm = m->pl->lines[lines[k]].name;
     const char *z = nm.n ? memchr(nm.p, 0, nm.n) : NULL;
     if (z) nm.n = (size_t)(z - nm.p);
-    if (xp_utf8_valid_prefix(nm.p, nm.n) != nm.n) { /* the repaired text, in fix */
-      size_t r = xp_utf8_repair(f, nm.p, nm.n);
-      nm.p = f, nm.n = r;
-      f += r;
-    }
+    if (xp_utf8_valid_prefix(nm.p, nm.n) != nm.n) room += 3 * nm.n;
     v[k].name = nm, v[k].line = lines[k];
   }
+  char *fix = room ? xp_malloc(room) : NULL, *f = fix;
+  if (room && !fix) {
+    xp_free(v);
+    return oom(m);
+  }
+  for (int k = 0; room && k < n; k++)
+    if (xp_utf8_valid_prefix(v[k].name.p, v[k].name.n) != v[k].name.n) { /* the repaired text, in fix */
+      size_t r = xp_utf8_repair(f, v[k].name.p, v[k].name.n);
+      v[k].name.p = f, v[k].name.n = r;
+      f += r;
+    }
   qsort(v, (size_t)n, sizeof(named_line), by_line_name);
   for (int k = 1; k < n; k++)
     if (by_line_name(&v[k - 1], &v[k]) == 0) {
