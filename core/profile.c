@@ -42,6 +42,12 @@ int xp_str_eq(xp_str s, const char *z) {
   return s.n == n && memcmp(s.p, z, n) == 0;
 }
 
+int xp_str_cmp(xp_str a, xp_str b) {
+  size_t n = a.n < b.n ? a.n : b.n;
+  int c = n ? memcmp(a.p, b.p, n) : 0;
+  return c ? c : (a.n > b.n) - (a.n < b.n);
+}
+
 int xp_str_starts(xp_str s, const char *prefix) {
   size_t n = strlen(prefix);
   return s.n >= n && memcmp(s.p, prefix, n) == 0;

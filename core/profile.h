@@ -350,6 +350,8 @@ const xp_stat *xp_statvec_find(const xp_statvec *sv, const char *name);
 void xp_meta_children(const xp_profile *p, const xp_event_meta *em, int64_t *out);
 
 int xp_str_eq(xp_str s, const char *z);
+/* Byte order of two views (memcmp, then the shorter first): <0, 0 or >0. */
+int xp_str_cmp(xp_str a, xp_str b);
 /* Does s begin with the NUL-terminated prefix? */
 int xp_str_starts(xp_str s, const char *prefix);
 

@@ -32,11 +32,6 @@ static int str_ends(const char *p, size_t n, const char *z) {
   size_t m = strlen(z);
   return m <= n && memcmp(p + n - m, z, m) == 0;
 }
-static int str_cmp(xp_str a, xp_str b) {
-  size_t n = a.n < b.n ? a.n : b.n;
-  int c = n ? memcmp(a.p, b.p, n) : 0;
-  return c ? c : (a.n < b.n ? -1 : a.n > b.n);
-}
 static int str_same(xp_str a, xp_str b) { return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0); }
 
 /* A numeric stat as a double; 0 when it is not a number. */
@@ -309,7 +304,7 @@ static int hlo_order(const void *x, const void *y) {
   if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
   if (a->self_ps != b->self_ps) return a->self_ps > b->self_ps ? -1 : 1;
   if (a->total_ps != b->total_ps) return a->total_ps > b->total_ps ? -1 : 1;
-  return str_cmp(a->name, b->name);
+  return xp_str_cmp(a->name, b->name);
 }
 
 /* Category counts of op rows, to pick each op's most frequent category. */
@@ -483,7 +478,7 @@ static int kernel_same(const void *row, const void *key) {
 static int kernel_order(const void *x, const void *y) {
   const xp_kernel_stat *a = x, *b = y;
   if (a->total_ps != b->total_ps) return a->total_ps > b->total_ps ? -1 : 1;
-  int c = str_cmp(a->name, b->name);
+  int c = xp_str_cmp(a->name, b->name);
   if (c) return c;
   for (int k = 0; k < 3; k++)
     if (a->kd.grid[k] != b->kd.grid[k]) return a->kd.grid[k] < b->kd.grid[k] ? -1 : 1;
@@ -495,7 +490,7 @@ static int kernel_order(const void *x, const void *y) {
   if (a->kd.shared_mem != b->kd.shared_mem) return a->kd.shared_mem < b->kd.shared_mem ? -1 : 1;
   if (a->kd.private_mem != b->kd.private_mem) return a->kd.private_mem < b->kd.private_mem ? -1 : 1;
   if (a->kd.has != b->kd.has) return a->kd.has < b->kd.has ? -1 : 1;
-  return str_cmp(a->op_name, b->op_name);
+  return xp_str_cmp(a->op_name, b->op_name);
 }
 
 static int build_kernels(xp_profile *p, kernel_stats *out) {

@@ -476,13 +476,11 @@ static void thread_free(pf_model *m) {
 typedef struct named_line {
   xp_str name; /* as SQL reads the category: up to a NUL, ill-formed UTF-8 repaired */
   int32_t line;
+  int ill_formed; /* name (up to the NUL) is not UTF-8: repaired below */
 } named_line;
 
 static int by_line_name(const void *a, const void *b) {
-  const xp_str *x = &((const named_line *)a)->name, *y = &((const named_line *)b)->name;
-  size_t k = x->n < y->n ? x->n : y->n;
-  int c = k ? memcmp(x->p, y->p, k) : 0;
-  return c ? c : (x->n > y->n) - (x->n < y->n);
+  return xp_str_cmp(((const named_line *)a)->name, ((const named_line *)b)->name);
 }
 
 /* Flags LINE_SHARED on the lines of one thread whose name (their slices'
@@ -498,7 +496,8 @@ static int mark_shared(pf_model *m, const int32_t *lines, int n) {
     xp_str nm = m->pl->lines[lines[k]].name;
     const char *z = nm.n ? memchr(nm.p, 0, nm.n) : NULL;
     if (z) nm.n = (size_t)(z - nm.p);
-    if (xp_utf8_valid_prefix(nm.p, nm.n) != nm.n) room += 3 * nm.n;
+    v[k].ill_formed = xp_utf8_valid_prefix(nm.p, nm.n) != nm.n;
+    if (v[k].ill_formed) room += 3 * nm.n;
     v[k].name = nm, v[k].line = lines[k];
   }
   char *fix = room ? xp_malloc(room) : NULL, *f = fix;
@@ -507,7 +506,7 @@ static int mark_shared(pf_model *m, const int32_t *lines, int n) {
     return oom(m);
   }
   for (int k = 0; room && k < n; k++)
-    if (xp_utf8_valid_prefix(v[k].name.p, v[k].name.n) != v[k].name.n) { /* the repaired text, in fix */
+    if (v[k].ill_formed) { /* the repaired text, in fix */
       size_t r = xp_utf8_repair(f, v[k].name.p, v[k].name.n);
       v[k].name.p = f, v[k].name.n = r;
       f += r;
