@@ -300,6 +300,32 @@ FROM _xplane_op_name_value
 WHERE kind = 2 AND value != ''
 ORDER BY first_op_id;
 
+-- Every pre-op gap, one row per gap marker, with the names it is grouped
+-- by (a table of trace processor: xplane_gaps groups it, and trace
+-- processor sorts it for the grouping, where SQLite's sorter sorted the
+-- rows of the three-way join: 2.2 times the time at 100 MB).
+CREATE PERFETTO TABLE _xplane_gap_row(
+  -- The payload op's name.
+  payload_name STRING,
+  -- The gap marker's name.
+  marker_name STRING,
+  -- The payload's tf_op, NULL when empty.
+  payload_tf_op STRING,
+  -- The gap in ps (> 0: every marker starts after prev_max_end).
+  gap_ps LONG,
+  -- The marker's op_id.
+  marker_id LONG
+) AS
+SELECT
+  pi.name AS payload_name,
+  m.name AS marker_name,
+  nullif(pi.tf_op, '') AS payload_tf_op,
+  m.start_ps - m.prev_max_end AS gap_ps,
+  m.op_id AS marker_id
+FROM _xplane_op_payload g
+JOIN _xplane_op_base m ON m.op_id = g.op_id
+JOIN _xplane_op_info pi ON pi.op_id = g.payload_op_id;
+
 -- Pre-op gaps grouped by (payload name, marker name, payload tf_op), in
 -- order of their first marker: the gap sections of the summary.
 CREATE PERFETTO TABLE xplane_gaps(
@@ -319,17 +345,13 @@ CREATE PERFETTO TABLE xplane_gaps(
   first_marker_id LONG
 ) AS
 SELECT
-  pi.name AS payload_name,
-  m.name AS marker_name,
-  nullif(pi.tf_op, '') AS payload_tf_op,
+  payload_name,
+  marker_name,
+  payload_tf_op,
   count(*) AS count,
-  sum(m.start_ps - m.prev_max_end) AS total_ps,
-  max(m.start_ps - m.prev_max_end) AS max_ps,
-  min(m.op_id) AS first_marker_id
--- (every marker of _xplane_op_payload starts after prev_max_end: its gap,
--- xplane_ops.gap_before_ps, is > 0)
-FROM _xplane_op_payload g
-JOIN _xplane_op_base m ON m.op_id = g.op_id
-JOIN _xplane_op_info pi ON pi.op_id = g.payload_op_id
-GROUP BY pi.name, m.name, nullif(pi.tf_op, '')
+  sum(gap_ps) AS total_ps,
+  max(gap_ps) AS max_ps,
+  min(marker_id) AS first_marker_id
+FROM _xplane_gap_row
+GROUP BY payload_name, marker_name, payload_tf_op
 ORDER BY first_marker_id;
