@@ -49,14 +49,22 @@ WITH
   -- once per line and name, not per event.
   per_name AS MATERIALIZED (
     SELECT
-      upid, line_index, plane_index, plane_name, line_name, name,
-      count(*) AS n_events,
-      sum(dur_ps) AS dur_ps,
-      sum(max(0, self_ps)) AS self_ps,
-      min(start_ps) AS first_start_ps,
-      max(end_ps) AS last_end_ps
-    FROM xplane_analysis_event
-    GROUP BY upid, line_index, name
+      e.upid, e.line_index, l.plane_index, l.plane_name, l.line_name, e.name, e.n_events, e.dur_ps, e.self_ps,
+      e.first_start_ps, e.last_end_ps
+    FROM (
+      SELECT
+        upid, line_index, name,
+        count(*) AS n_events,
+        sum(dur_ps) AS dur_ps,
+        sum(max(0, self_ps)) AS self_ps,
+        min(start_ps) AS first_start_ps,
+        max(start_ps + dur_ps) AS last_end_ps
+      FROM _xplane_analysis_core
+      GROUP BY upid, line_index, name
+    ) e
+    -- (the names of the line: _xplane_event_line, one row per upid and
+    -- line_index)
+    JOIN _xplane_event_line l ON l.upid = e.upid AND l.line_index IS e.line_index
   ),
   -- (the category once per distinct plane and name: a function call costs
   -- more than the rest of the row)
@@ -114,7 +122,7 @@ WITH
   -- sorts every analysis event)
   ev AS MATERIALIZED (
     SELECT e.arg_set_id, row_number() OVER (ORDER BY p.pid, e.line_index, e.event_index) AS seen
-    FROM xplane_analysis_event e
+    FROM _xplane_analysis_core e
     JOIN process p USING (upid)
     WHERE EXISTS (SELECT 1 FROM arg)
   ),

@@ -17,23 +17,24 @@ INCLUDE PERFETTO MODULE xplane.rules;
 INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
 
--- The lines of the analysis events, each with the device-op line rule
--- (xplane_is_device_op_line) evaluated once: the ops are the events of the
--- lines where it holds, the region windows (xplane.regions) those of the
--- lines where it does not.
-CREATE PERFETTO TABLE _xplane_event_line(
-  -- Plane name.
-  plane_name STRING,
-  -- Raw XLine name.
-  line_name STRING,
+-- The lines of the analysis events (_xplane_event_line), each with the
+-- device-op line rule (xplane_is_device_op_line) evaluated once: the ops
+-- are the events of the lines where it holds, the region windows
+-- (xplane.regions) those of the lines where it does not.
+CREATE PERFETTO TABLE _xplane_line_kind(
+  -- Process (XPlane plane).
+  upid JOINID(process.id),
+  -- XLine index.
+  line_index LONG,
   -- xplane_is_device_op_line(plane_name, line_name).
   is_op_line BOOL
 ) AS
-SELECT plane_name, line_name, xplane_is_device_op_line(plane_name, line_name) AS is_op_line
-FROM (SELECT DISTINCT plane_name, line_name FROM xplane_analysis_event);
+SELECT upid, line_index, xplane_is_device_op_line(plane_name, line_name) AS is_op_line
+FROM _xplane_event_line;
 
 -- Device ops in the extension's op order, with the running maximum end of
--- their track for the pre-op gap.
+-- their track for the pre-op gap. (The names of an op's plane and line are
+-- _xplane_event_line's, its ns times the slice's: xplane_ops looks them up.)
 CREATE PERFETTO TABLE _xplane_op_base(
   -- Op number (plane, track, line, event order, from 0).
   op_id LONG,
@@ -41,18 +42,12 @@ CREATE PERFETTO TABLE _xplane_op_base(
   id LONG,
   -- Thread (XPlane track).
   utid JOINID(thread.id),
-  -- Thread id (track order).
-  tid LONG,
   -- Process (XPlane plane).
   upid JOINID(process.id),
   -- XPlane index of the plane.
   plane_index LONG,
-  -- Plane name.
-  plane_name STRING,
   -- XLine index.
   line_index LONG,
-  -- Raw XLine name.
-  line_name STRING,
   -- XEvent index within its line.
   event_index LONG,
   -- Op name.
@@ -61,14 +56,8 @@ CREATE PERFETTO TABLE _xplane_op_base(
   start_ps LONG,
   -- Exact duration in ps.
   dur_ps LONG,
-  -- Exact end in ps.
-  end_ps LONG,
   -- Exclusive time in ps.
   self_ps LONG,
-  -- Start in ns.
-  ts TIMESTAMP,
-  -- Duration in ns.
-  dur DURATION,
   -- Args of the slice.
   arg_set_id ARGSETID,
   -- Position on its track in (start, end, line, event) order, from 1.
@@ -79,31 +68,34 @@ CREATE PERFETTO TABLE _xplane_op_base(
   marker_like BOOL
 ) AS
 WITH
-  -- The ops' lines (the line rule ran once per distinct line:
-  -- _xplane_event_line), each as one text, its plane name's length first so
-  -- that no two lines share one: a filter that leaves the scans below to
-  -- trace processor, which sorts its table itself, cheaper than SQLite's
-  -- sorter sorts a copy ((plane_name, line_name) IN (...) made SQLite sort a
-  -- copy).
+  -- The ops' lines (the line rule ran once per line: _xplane_line_kind),
+  -- each as one integer, upid << 32 | line_index: a filter that leaves the
+  -- scans below to trace processor, which sorts its table itself, cheaper
+  -- than SQLite's sorter sorts a copy ((upid, line_index) IN (...) made
+  -- SQLite sort a copy). (Line indexes are below 2^31: the converter
+  -- writes an XLine's position in its plane.)
   op_line AS MATERIALIZED (
-    SELECT length(plane_name) || ':' || plane_name || line_name AS k FROM _xplane_event_line WHERE is_op_line
+    SELECT (upid << 32) | line_index AS k FROM _xplane_line_kind WHERE is_op_line
   ),
   -- (the track order first, then the op order: the rows leave the second
   -- sort in op_id order, which the final join keeps, so the table needs no
   -- third sort; the numbering sorts only the columns it orders by, the
-  -- other columns are looked up by id at the end)
+  -- other columns are looked up by id at the end; the track order is
+  -- (plane, line) within a process, so tid orders as upid's tracks do)
   track_order AS MATERIALIZED (
     SELECT
-      id, tid, line_index, event_index,
+      id, utid, line_index, event_index,
       row_number() OVER win AS rn,
-      max(end_ps) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_max_end
-    FROM xplane_analysis_event
-    WHERE length(plane_name) || ':' || plane_name || line_name IN (SELECT k FROM op_line)
-    WINDOW win AS (PARTITION BY utid ORDER BY start_ps, end_ps, line_index, event_index)
+      max(start_ps + dur_ps) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_max_end
+    FROM _xplane_analysis_core
+    WHERE (upid << 32) | line_index IN (SELECT k FROM op_line)
+    WINDOW win AS (PARTITION BY utid ORDER BY start_ps, start_ps + dur_ps, line_index, event_index)
   ),
+  trk AS MATERIALIZED (SELECT DISTINCT utid, tid FROM _xplane_thread_track),
   num AS MATERIALIZED (
-    SELECT id, row_number() OVER (ORDER BY tid, line_index, event_index) - 1 AS op_id, rn, prev_max_end
-    FROM track_order
+    SELECT o.id, row_number() OVER (ORDER BY t.tid, o.line_index, o.event_index) - 1 AS op_id, o.rn, o.prev_max_end
+    FROM track_order o
+    JOIN trk t USING (utid)
   ),
   -- The ops' names, from a second scan of the events with the same filter
   -- (its DISTINCT sorted by trace processor, not a copy of the ops by
@@ -112,18 +104,18 @@ WITH
   op_name AS MATERIALIZED (
     SELECT name, xplane_marker_like(name) AS marker_like
     FROM (
-      SELECT DISTINCT name FROM xplane_analysis_event
-      WHERE length(plane_name) || ':' || plane_name || line_name IN (SELECT k FROM op_line)
+      SELECT DISTINCT name FROM _xplane_analysis_core
+      WHERE (upid << 32) | line_index IN (SELECT k FROM op_line)
     )
   )
 SELECT
-  n.op_id, e.id, e.utid, e.tid, e.upid, e.plane_index, e.plane_name, e.line_index, e.line_name, e.event_index,
-  e.name, e.start_ps, e.dur_ps, e.end_ps, e.self_ps, e.ts, e.dur, e.arg_set_id, n.rn, n.prev_max_end,
+  n.op_id, e.id, e.utid, e.upid, e.plane_index, e.line_index, e.event_index,
+  e.name, e.start_ps, e.dur_ps, e.self_ps, e.arg_set_id, n.rn, n.prev_max_end,
   nm.marker_like
 -- (CROSS JOIN: num stays the outer loop, so the rows come out in its op_id
 -- order; each op finds its event by id without a scan)
 FROM num n
-CROSS JOIN xplane_analysis_event e USING (id)
+CROSS JOIN _xplane_analysis_core e USING (id)
 CROSS JOIN op_name nm ON nm.name = e.name;
 
 -- A numeric arg as the extension shows the stat: integers, reals, and

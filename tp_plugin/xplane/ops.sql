@@ -20,6 +20,7 @@
 
 INCLUDE PERFETTO MODULE xplane.format;
 INCLUDE PERFETTO MODULE xplane.rules;
+INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
 INCLUDE PERFETTO MODULE xplane.steps;
 
@@ -171,11 +172,14 @@ CREATE PERFETTO VIEW xplane_ops(
   -- Its thread (XPlane track).
   utid JOINID(thread.id)
 ) AS
+WITH
+  -- (a MATERIALIZED copy: SQLite indexes it for the lookup per op)
+  line AS MATERIALIZED (SELECT upid, line_index, plane_name, line_name FROM _xplane_event_line)
 SELECT
   b.plane_index,
-  b.plane_name,
+  l.plane_name,
   b.line_index,
-  b.line_name,
+  l.line_name,
   b.event_index,
   b.op_id,
   b.name,
@@ -199,7 +203,7 @@ SELECT
    WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.bytes_accessed') AS bytes_accessed,
   b.start_ps,
   b.dur_ps,
-  b.end_ps,
+  b.start_ps + b.dur_ps AS end_ps,
   b.self_ps,
   CASE WHEN p.op_id IS NOT NULL THEN b.start_ps - b.prev_max_end ELSE 0 END AS gap_before_ps,
   p.payload_op_id AS gap_payload_op_id,
@@ -240,11 +244,13 @@ SELECT
       ORDER BY a.id
     )
   ) AS stats,
-  b.ts,
-  b.dur,
+  s.ts,
+  s.dur,
   b.id AS slice_id,
   b.utid
 FROM _xplane_op_base b
+JOIN slice s ON s.id = b.id
+LEFT JOIN line l ON l.upid = b.upid AND l.line_index = b.line_index
 JOIN _xplane_op_info i USING (op_id)
 LEFT JOIN _xplane_op_payload p USING (op_id)
 LEFT JOIN _xplane_op_base pb ON pb.op_id = p.payload_op_id

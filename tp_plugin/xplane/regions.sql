@@ -35,11 +35,12 @@ CREATE PERFETTO TABLE _xplane_window_event(
   dur_ps LONG
 ) AS
 WITH
-  -- (the line rule once per distinct line, not per event: _xplane_event_line)
-  other_line AS MATERIALIZED (SELECT plane_name, line_name FROM _xplane_event_line WHERE NOT is_op_line)
-SELECT e.arg_set_id, e.name, e.start_ps, e.end_ps, e.dur_ps
-FROM xplane_analysis_event e
-JOIN other_line l ON l.plane_name IS e.plane_name AND l.line_name IS e.line_name
+  -- (the line rule once per line, not per event: _xplane_line_kind; each
+  -- line as one integer key, as _xplane_op_base filters its lines)
+  other_line AS MATERIALIZED (SELECT (upid << 32) | line_index AS k FROM _xplane_line_kind WHERE NOT is_op_line)
+SELECT e.arg_set_id, e.name, e.start_ps, e.start_ps + e.dur_ps AS end_ps, e.dur_ps
+FROM _xplane_analysis_core e
+WHERE (e.upid << 32) | e.line_index IN (SELECT k FROM other_line)
 ORDER BY e.arg_set_id;
 
 -- The effective tf_op of each analysis event that is not a device op.
@@ -99,22 +100,30 @@ CREATE PERFETTO TABLE _xplane_region_window(
   wrank LONG
 ) AS
 WITH
-  -- (a MATERIALIZED copy: SQLite indexes it for the lookup below)
-  scope AS MATERIALIZED (SELECT tf, name, s, canonical_name FROM _xplane_window_scope)
+  -- The (tf_op, name) pairs whose region path is not the fallback (one
+  -- part equal to the canonical name): the windows' (a MATERIALIZED copy:
+  -- SQLite indexes it for the lookup below).
+  scope AS MATERIALIZED (
+    SELECT tf, name, path, depth
+    FROM (
+      SELECT
+        tf, name, canonical_name,
+        substr(s, instr(s, ':') + 1) AS path,
+        CAST(substr(s, 1, instr(s, ':') - 1) AS INT) AS depth
+      FROM _xplane_window_scope
+    )
+    WHERE NOT (depth = 1 AND path = canonical_name)
+  )
 SELECT start2, end2, dur_ps, path, depth, rank() OVER (ORDER BY depth DESC, dur_ps ASC, path DESC) AS wrank
 FROM (
-  SELECT
-    e.start_ps * 2 AS start2,
-    e.end_ps * 2 AS end2,
-    e.dur_ps,
-    substr(sc.s, instr(sc.s, ':') + 1) AS path,
-    CAST(substr(sc.s, 1, instr(sc.s, ':') - 1) AS INT) AS depth,
-    sc.canonical_name
+  SELECT e.start_ps * 2 AS start2, e.end_ps * 2 AS end2, e.dur_ps, sc.path, sc.depth
   FROM _xplane_window_event e
   LEFT JOIN _xplane_window_tf t USING (arg_set_id)
   JOIN scope sc ON sc.tf = coalesce(t.tf_op, '') AND sc.name = e.name
-)
-WHERE NOT (depth = 1 AND path = canonical_name);
+  -- (only the events of a window's name look their tf_op up; none when no
+  -- pair is a window, a constant condition SQLite tests once)
+  WHERE EXISTS (SELECT 1 FROM scope) AND e.name IN (SELECT name FROM scope)
+);
 
 -- The bucket grid of the windows: the doubled time line from the first
 -- window start cut into about one bucket per 8 windows. (A window is

@@ -136,8 +136,108 @@ FROM (
 ) x
 CROSS JOIN trk k USING (track_id);
 
--- Every slice converted from an XPlane event (instants included).
-CREATE PERFETTO TABLE xplane_slice(
+-- Every slice converted from an XPlane event (instants included), with the
+-- columns the other tables read: the narrow table xplane_slice is a view
+-- of (the names and the slice's own ns times are looked up when read; each
+-- column of a table costs its building per row).
+CREATE PERFETTO TABLE _xplane_slice_core(
+  -- Slice id.
+  id ID(slice.id),
+  -- Thread: one XPlane track (the lines of a plane sharing an id).
+  utid JOINID(thread.id),
+  -- Process: one XPlane plane.
+  upid JOINID(process.id),
+  -- XPlane index of the plane.
+  plane_index LONG,
+  -- XLine index of the event.
+  line_index LONG,
+  -- XEvent index within its line.
+  event_index LONG,
+  -- Event name (display name, else name); NULL for an unknown metadata id.
+  name STRING,
+  -- Exact start in picoseconds.
+  start_ps LONG,
+  -- Exact duration in picoseconds.
+  dur_ps LONG,
+  -- Enclosing slice on its track.
+  parent_id JOINID(slice.id),
+  -- Line of the analysis parent when it is not parent_id (else NULL).
+  parent_line_index LONG,
+  -- Event index of that parent.
+  parent_event_index LONG,
+  -- Args of the slice (every effective XStat as debug.<name>).
+  arg_set_id ARGSETID
+) AS
+-- (one scan of the slices reads the converter's annotations with
+-- extract_arg: the event index every converted slice has, and the exact
+-- times where the slice's whole ns do not give them, start_ps = ts * 1000
+-- and dur_ps = dur * 1000 otherwise (a trace of an older converter has both
+-- on every slice, and the plane and line indexes); the small tables are
+-- MATERIALIZED copies, which SQLite indexes for the lookup per slice, where
+-- it would look a table of trace processor up through its filter)
+WITH
+  trk AS MATERIALIZED (SELECT track_id, utid, upid, plane_index FROM _xplane_thread_track),
+  rare AS MATERIALIZED (SELECT arg_set_id, parent_line_index, parent_event_index FROM _xplane_slice_rare),
+  -- (the line of a slice by its thread and category: the lines whose name
+  -- no other line of their thread has)
+  line_by_name AS MATERIALIZED (
+    SELECT utid, coalesce(line_name, '') AS lk, line_index FROM _xplane_line WHERE NOT shared
+  ),
+  a AS (
+    SELECT
+      id, ts, dur, track_id, category, name, parent_id, arg_set_id,
+      extract_arg(arg_set_id, 'debug.xplane_event_index') AS event_index,
+      coalesce(extract_arg(arg_set_id, 'debug.xplane_start_ps'), ts * 1000) AS start_ps,
+      coalesce(extract_arg(arg_set_id, 'debug.xplane_dur_ps'), dur * 1000) AS dur_ps
+    FROM slice
+    WHERE arg_set_id IS NOT NULL
+    -- (in id order, the slice table's own: no sort; LIMIT -1 OFFSET 0: not
+    -- flattened, so each extract_arg runs once per row)
+    ORDER BY id
+    LIMIT -1 OFFSET 0
+  ),
+  -- (the converted slices, with their thread and the plane and line indexes
+  -- the converter left out: the plane's from its process, the line's from
+  -- its thread and category; written on the slice where neither gives it)
+  b AS (
+    SELECT
+      a.*, k.utid, k.upid,
+      coalesce(k.plane_index, extract_arg(a.arg_set_id, 'debug.xplane_plane_index')) AS plane_index,
+      coalesce(n.line_index, extract_arg(a.arg_set_id, 'debug.xplane_line_index')) AS line_index
+    -- (CROSS JOIN: the slices stay the outer loop; SQLite would otherwise
+    -- scan the tracks and copy and index the slices for them)
+    FROM a
+    CROSS JOIN trk k USING (track_id)
+    LEFT JOIN line_by_name n ON n.utid = k.utid AND n.lk = coalesce(a.category, '')
+    -- (the converter writes an event index on every slice it converts; the
+    -- source and plane records have none)
+    WHERE a.event_index IS NOT NULL
+  )
+SELECT
+  b.id,
+  b.utid,
+  b.upid,
+  b.plane_index,
+  b.line_index,
+  b.event_index,
+  b.name,
+  b.start_ps,
+  b.dur_ps,
+  b.parent_id,
+  r.parent_line_index,
+  r.parent_event_index,
+  b.arg_set_id
+FROM b
+LEFT JOIN rare r USING (arg_set_id);
+-- (no ORDER BY: the rows come out in id order, the order of `a`, the outer
+-- loop of every join above; sorting the finished rows again cost more than
+-- the rest of the table)
+
+-- Every slice converted from an XPlane event (instants included). A view
+-- of _xplane_slice_core: the slice's ns times, track and depth, its
+-- thread's and process's names and its line's label are looked up per row
+-- when read.
+CREATE PERFETTO VIEW xplane_slice(
   -- Slice id.
   id ID(slice.id),
   -- Start in ns (floor of start_ps / 1000).
@@ -187,89 +287,40 @@ CREATE PERFETTO TABLE xplane_slice(
   -- Args of the slice (every effective XStat as debug.<name>).
   arg_set_id ARGSETID
 ) AS
--- (one scan of the slices reads the converter's annotations with
--- extract_arg: the event index every converted slice has, and the exact
--- times where the slice's whole ns do not give them, start_ps = ts * 1000
--- and dur_ps = dur * 1000 otherwise (a trace of an older converter has both
--- on every slice, and the plane and line indexes); the small tables are
--- MATERIALIZED copies, which SQLite indexes for the lookup per slice, where
--- it would look a table of trace processor up through its filter)
 WITH
-  trk AS MATERIALIZED (SELECT * FROM _xplane_thread_track),
-  rare AS MATERIALIZED (SELECT * FROM _xplane_slice_rare),
-  -- (the line of a slice by its thread and category: the lines whose name
-  -- no other line of their thread has)
-  line_by_name AS MATERIALIZED (
-    SELECT utid, coalesce(line_name, '') AS lk, line_index, line_label FROM _xplane_line WHERE NOT shared
-  ),
-  line AS MATERIALIZED (SELECT upid, line_index, line_label FROM _xplane_line),
-  a AS (
-    SELECT
-      id, ts, dur, track_id, category, name, depth, parent_id, arg_set_id,
-      extract_arg(arg_set_id, 'debug.xplane_event_index') AS event_index,
-      coalesce(extract_arg(arg_set_id, 'debug.xplane_start_ps'), ts * 1000) AS start_ps,
-      coalesce(extract_arg(arg_set_id, 'debug.xplane_dur_ps'), dur * 1000) AS dur_ps
-    FROM slice
-    WHERE arg_set_id IS NOT NULL
-    -- (in id order, the slice table's own: no sort; LIMIT -1 OFFSET 0: not
-    -- flattened, so each extract_arg runs once per row)
-    ORDER BY id
-    LIMIT -1 OFFSET 0
-  ),
-  -- (the converted slices, with their thread and the plane and line indexes
-  -- the converter left out: the plane's from its process, the line's from
-  -- its thread and category; written on the slice where neither gives it)
-  b AS (
-    SELECT
-      a.*, k.utid, k.upid, k.tid, k.process_name, k.thread_name,
-      coalesce(k.plane_index, extract_arg(a.arg_set_id, 'debug.xplane_plane_index')) AS plane_index,
-      coalesce(n.line_index, extract_arg(a.arg_set_id, 'debug.xplane_line_index')) AS line_index,
-      n.line_label
-    -- (CROSS JOIN: the slices stay the outer loop; SQLite would otherwise
-    -- scan the tracks and copy and index the slices for them)
-    FROM a
-    CROSS JOIN trk k USING (track_id)
-    LEFT JOIN line_by_name n ON n.utid = k.utid AND n.lk = coalesce(a.category, '')
-    -- (the converter writes an event index on every slice it converts; the
-    -- source and plane records have none)
-    WHERE a.event_index IS NOT NULL
-  )
+  -- (MATERIALIZED copies: SQLite indexes them for the lookup per slice)
+  trk AS MATERIALIZED (SELECT track_id, tid, thread_name, process_name FROM _xplane_thread_track),
+  line AS MATERIALIZED (SELECT upid, line_index, line_label FROM _xplane_line)
 SELECT
-  b.id,
-  b.ts,
-  b.dur,
-  b.track_id,
-  b.utid,
-  b.upid,
-  b.tid,
-  b.plane_index,
-  CASE
-    WHEN b.process_name = 'xplane:' || b.plane_index THEN ''
-    ELSE b.process_name
-  END AS plane_name,
-  b.line_index,
-  b.category AS line_name,
-  b.thread_name,
-  coalesce(
-    b.line_label,
-    (SELECT l.line_label FROM line l WHERE l.upid = b.upid AND l.line_index = b.line_index),
-    b.thread_name
-  ) AS line_label,
-  b.event_index,
-  b.name,
-  b.start_ps,
-  b.dur_ps,
-  b.start_ps + b.dur_ps AS end_ps,
-  b.depth,
-  b.parent_id,
-  r.parent_line_index,
-  r.parent_event_index,
-  b.arg_set_id
-FROM b
-LEFT JOIN rare r USING (arg_set_id);
--- (no ORDER BY: the rows come out in id order, the order of `a`, the outer
--- loop of every join above; sorting the finished rows again cost more than
--- the rest of the table)
+  c.id,
+  s.ts,
+  s.dur,
+  s.track_id,
+  c.utid,
+  c.upid,
+  k.tid,
+  c.plane_index,
+  CASE WHEN k.process_name = 'xplane:' || c.plane_index THEN '' ELSE k.process_name END AS plane_name,
+  c.line_index,
+  s.category AS line_name,
+  k.thread_name,
+  coalesce((SELECT l.line_label FROM line l WHERE l.upid = c.upid AND l.line_index = c.line_index), k.thread_name)
+    AS line_label,
+  c.event_index,
+  c.name,
+  c.start_ps,
+  c.dur_ps,
+  c.start_ps + c.dur_ps AS end_ps,
+  s.depth,
+  c.parent_id,
+  c.parent_line_index,
+  c.parent_event_index,
+  c.arg_set_id
+-- (CROSS JOIN: the core stays the outer loop, in id order; each slice and
+-- track is found by its id)
+FROM _xplane_slice_core c
+CROSS JOIN slice s USING (id)
+CROSS JOIN trk k ON k.track_id = s.track_id;
 
 -- The durations of the analysis events summed per parent_id, for the
 -- events whose analysis parent is their parent_id (no annotated parent):
@@ -283,14 +334,126 @@ CREATE PERFETTO TABLE _xplane_child_dur(
   ps LONG
 ) AS
 SELECT parent_id AS id, sum(dur_ps) AS ps
-FROM xplane_slice
+FROM _xplane_slice_core
 WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND parent_event_index IS NULL AND parent_id IS NOT NULL
 GROUP BY parent_id
 ORDER BY parent_id;
 
+-- The analysis events (docs/ANALYSIS.md): a start, a duration > 0 and a
+-- non-empty name, with their analysis parent and exclusive time; the
+-- columns the other tables read (xplane_analysis_event is a view of it).
+CREATE PERFETTO TABLE _xplane_analysis_core(
+  -- Slice id.
+  id ID(slice.id),
+  -- Thread (XPlane track).
+  utid JOINID(thread.id),
+  -- Process (XPlane plane).
+  upid JOINID(process.id),
+  -- XPlane index of the plane.
+  plane_index LONG,
+  -- XLine index.
+  line_index LONG,
+  -- XEvent index within its line.
+  event_index LONG,
+  -- Event name.
+  name STRING,
+  -- Exact start in picoseconds.
+  start_ps LONG,
+  -- Exact duration in picoseconds.
+  dur_ps LONG,
+  -- The analysis parent: the annotated one, else parent_id.
+  analysis_parent_id JOINID(slice.id),
+  -- Exclusive time: duration minus the durations of the events whose
+  -- analysis parent this is, at least 0.
+  self_ps LONG,
+  -- Args of the slice.
+  arg_set_id ARGSETID
+) AS
+WITH
+  -- The few events whose analysis parent is on another track, and the
+  -- events that could be such a parent (an event index one of them names):
+  -- the join below then indexes these, not every event. (MATERIALIZED:
+  -- SQLite then indexes the CTEs for the joins below, which it cannot do on
+  -- the tables of trace processor.)
+  annotated AS MATERIALIZED (
+    SELECT id, utid, parent_line_index, parent_event_index FROM _xplane_slice_core
+    WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND parent_event_index IS NOT NULL
+  ),
+  named AS MATERIALIZED (
+    SELECT id, utid, line_index, event_index FROM _xplane_slice_core
+    WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND event_index IN (SELECT parent_event_index FROM annotated)
+  ),
+  cross_parent AS MATERIALIZED (
+    SELECT a.id, p.id AS parent
+    FROM annotated a
+    JOIN named p ON p.utid = a.utid AND p.line_index = a.parent_line_index AND p.event_index = a.parent_event_index
+  ),
+  -- The durations of the events with an annotated parent, summed per parent
+  -- (_xplane_child_dur sums the others).
+  crossed AS MATERIALIZED (
+    SELECT c.parent AS id, sum(e.dur_ps) AS ps
+    FROM cross_parent c
+    JOIN _xplane_slice_core e USING (id)
+    GROUP BY c.parent
+  )
+SELECT
+  e.id,
+  e.utid,
+  e.upid,
+  e.plane_index,
+  e.line_index,
+  e.event_index,
+  e.name,
+  e.start_ps,
+  e.dur_ps,
+  CASE
+    WHEN e.parent_event_index IS NULL THEN e.parent_id
+    ELSE (SELECT c.parent FROM cross_parent c WHERE c.id = e.id)
+  END AS analysis_parent_id,
+  max(0, e.dur_ps - coalesce(d.ps, 0) - coalesce(x.ps, 0)) AS self_ps,
+  e.arg_set_id
+FROM _xplane_slice_core e
+LEFT JOIN _xplane_child_dur d USING (id)
+LEFT JOIN crossed x USING (id)
+WHERE e.name IS NOT NULL AND e.name != '' AND e.dur_ps > 0
+ORDER BY e.id;
+
+-- The lines of the analysis events, one row per (plane, line), with the
+-- names the events of a line share (its thread's and process's, its
+-- category and label): the tables that filter or group events by line read
+-- these, not a name per event. From the line's first event.
+CREATE PERFETTO TABLE _xplane_event_line(
+  -- Process (XPlane plane).
+  upid JOINID(process.id),
+  -- XLine index.
+  line_index LONG,
+  -- Thread (XPlane track).
+  utid JOINID(thread.id),
+  -- Thread id (track order).
+  tid LONG,
+  -- XPlane index of the plane.
+  plane_index LONG,
+  -- Plane name (as xplane_slice.plane_name).
+  plane_name STRING,
+  -- Raw XLine name.
+  line_name STRING,
+  -- Thread name.
+  thread_name STRING,
+  -- The line's own label (as xplane_slice.line_label).
+  line_label STRING
+) AS
+WITH
+  first AS MATERIALIZED (
+    SELECT upid, line_index, min(id) AS id FROM _xplane_analysis_core GROUP BY upid, line_index
+  )
+SELECT f.upid, f.line_index, v.utid, v.tid, v.plane_index, v.plane_name, v.line_name, v.thread_name, v.line_label
+FROM first f
+CROSS JOIN xplane_slice v USING (id);
+
 -- The analysis events (docs/ANALYSIS.md): a start, a duration > 0
 -- and a non-empty name, with their analysis parent and exclusive time.
-CREATE PERFETTO TABLE xplane_analysis_event(
+-- A view of _xplane_analysis_core and xplane_slice's lookups.
+CREATE PERFETTO VIEW xplane_analysis_event(
   -- Slice id.
   id ID(slice.id),
   -- Thread (XPlane track).
@@ -334,61 +497,34 @@ CREATE PERFETTO TABLE xplane_analysis_event(
   arg_set_id ARGSETID
 ) AS
 WITH
-  -- The few events whose analysis parent is on another track, and the
-  -- events that could be such a parent (an event index one of them names):
-  -- the join below then indexes these, not every event. (MATERIALIZED:
-  -- SQLite then indexes the CTEs for the joins below, which it cannot do on
-  -- the tables of trace processor.)
-  annotated AS MATERIALIZED (
-    SELECT id, utid, parent_line_index, parent_event_index FROM xplane_slice
-    WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND parent_event_index IS NOT NULL
-  ),
-  named AS MATERIALIZED (
-    SELECT id, utid, line_index, event_index FROM xplane_slice
-    WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND event_index IN (SELECT parent_event_index FROM annotated)
-  ),
-  cross_parent AS MATERIALIZED (
-    SELECT a.id, p.id AS parent
-    FROM annotated a
-    JOIN named p ON p.utid = a.utid AND p.line_index = a.parent_line_index AND p.event_index = a.parent_event_index
-  ),
-  -- The durations of the events with an annotated parent, summed per parent
-  -- (_xplane_child_dur sums the others).
-  crossed AS MATERIALIZED (
-    SELECT c.parent AS id, sum(e.dur_ps) AS ps
-    FROM cross_parent c
-    JOIN xplane_slice e USING (id)
-    GROUP BY c.parent
-  )
+  -- (MATERIALIZED copies: SQLite indexes them for the lookup per event)
+  trk AS MATERIALIZED (SELECT track_id, tid, thread_name, process_name FROM _xplane_thread_track),
+  line AS MATERIALIZED (SELECT upid, line_index, line_label FROM _xplane_line)
 SELECT
   e.id,
   e.utid,
-  e.tid,
+  k.tid,
   e.upid,
   e.plane_index,
-  e.plane_name,
+  CASE WHEN k.process_name = 'xplane:' || e.plane_index THEN '' ELSE k.process_name END AS plane_name,
   e.line_index,
-  e.line_name,
-  e.thread_name,
-  e.line_label,
+  s.category AS line_name,
+  k.thread_name,
+  coalesce((SELECT l.line_label FROM line l WHERE l.upid = e.upid AND l.line_index = e.line_index), k.thread_name)
+    AS line_label,
   e.event_index,
   e.name,
   e.start_ps,
   e.dur_ps,
-  e.end_ps,
-  CASE
-    WHEN e.parent_event_index IS NULL THEN e.parent_id
-    ELSE (SELECT c.parent FROM cross_parent c WHERE c.id = e.id)
-  END AS analysis_parent_id,
-  max(0, e.dur_ps - coalesce(d.ps, 0) - coalesce(x.ps, 0)) AS self_ps,
-  e.ts,
-  e.dur,
+  e.start_ps + e.dur_ps AS end_ps,
+  e.analysis_parent_id,
+  e.self_ps,
+  s.ts,
+  s.dur,
   e.arg_set_id
-FROM xplane_slice e
-LEFT JOIN _xplane_child_dur d USING (id)
-LEFT JOIN crossed x USING (id)
-WHERE e.name IS NOT NULL AND e.name != '' AND e.dur_ps > 0
-ORDER BY e.id;
+FROM _xplane_analysis_core e
+CROSS JOIN slice s USING (id)
+CROSS JOIN trk k ON k.track_id = s.track_id;
 
 -- The converted events with the columns of the extension's xplane_events
 -- that a trace holds (the canned summary's global breakdown reads them):
@@ -427,25 +563,31 @@ CREATE PERFETTO VIEW xplane_events(
   -- Exclusive time of an analysis event (xplane_analysis_event), else NULL.
   self_ps LONG
 ) AS
+WITH
+  -- (MATERIALIZED copies: SQLite indexes them for the lookup per slice)
+  trk AS MATERIALIZED (SELECT track_id, process_name FROM _xplane_thread_track),
+  line AS MATERIALIZED (SELECT upid, line_index, line_id, line_display_name FROM _xplane_line)
 SELECT
-  s.plane_index,
-  s.plane_name,
-  s.line_index,
+  c.plane_index,
+  CASE WHEN k.process_name = 'xplane:' || c.plane_index THEN '' ELSE k.process_name END AS plane_name,
+  c.line_index,
   l.line_id,
-  s.line_name,
+  s.category AS line_name,
   l.line_display_name,
-  s.event_index,
-  coalesce(m.display_name_of, s.name) AS name,
-  CASE WHEN m.display_name_of IS NOT NULL THEN s.name ELSE '' END AS display_name,
-  s.start_ps,
-  s.end_ps,
-  s.dur_ps,
+  c.event_index,
+  coalesce(m.display_name_of, c.name) AS name,
+  CASE WHEN m.display_name_of IS NOT NULL THEN c.name ELSE '' END AS display_name,
+  c.start_ps,
+  c.start_ps + c.dur_ps AS end_ps,
+  c.dur_ps,
   e.self_ps
-FROM xplane_slice s
+FROM _xplane_slice_core c
+CROSS JOIN slice s USING (id)
+CROSS JOIN trk k ON k.track_id = s.track_id
 LEFT JOIN (
   SELECT arg_set_id, string_value AS display_name_of
   FROM args
   WHERE key = 'debug.xplane_metadata_name'
-) m USING (arg_set_id)
-LEFT JOIN _xplane_line l ON l.upid = s.upid AND l.line_index = s.line_index
-LEFT JOIN xplane_analysis_event e USING (id);
+) m ON m.arg_set_id = c.arg_set_id
+LEFT JOIN line l ON l.upid = c.upid AND l.line_index = c.line_index
+LEFT JOIN _xplane_analysis_core e ON e.id = c.id;

@@ -52,6 +52,11 @@ CREATE PERFETTO TABLE _xplane_step_int_arg(
   start_ps LONG
 ) AS
 WITH
+  -- (the processes of the host planes: `/host:*`, the plane name being the
+  -- process name or its part after a merged trace's `[host] `)
+  host_process AS MATERIALIZED (
+    SELECT DISTINCT upid FROM _xplane_thread_track WHERE process_name GLOB '/host:*'
+  ),
   -- (LIMIT -1 OFFSET 0: not flattened, so each extract_arg runs once per row)
   host AS (
     SELECT
@@ -59,8 +64,8 @@ WITH
       extract_arg(arg_set_id, 'debug.correlation_id') AS co,
       CASE WHEN name = 'train' THEN extract_arg(arg_set_id, 'debug.step_num') END AS step_num,
       CASE WHEN name = 'train' THEN extract_arg(arg_set_id, 'debug.step') END AS step
-    FROM xplane_slice
-    WHERE plane_name GLOB '/host:*'
+    FROM _xplane_slice_core
+    WHERE upid IN (SELECT upid FROM host_process)
     LIMIT -1 OFFSET 0
   ),
   arg AS (
@@ -101,12 +106,32 @@ CREATE PERFETTO TABLE _xplane_step_candidate(
   -- Exact duration in ps.
   dur_ps LONG
 ) AS
-SELECT 0 AS source, upid, plane_index, plane_name, xplane_parse_int(name) AS number, start_ps, dur_ps
-FROM xplane_analysis_event
-WHERE plane_name GLOB '/device:*' AND line_label = 'Steps' AND xplane_parse_int(name) IS NOT NULL
+WITH
+  -- (the lines by kind, each as one integer key upid << 32 | line_index,
+  -- as _xplane_op_base filters its lines: 0 the `Steps` lines and 2 the
+  -- `XLA Modules` lines of the device planes; 1 the host planes' lines)
+  line AS MATERIALIZED (
+    SELECT
+      (upid << 32) | line_index AS k,
+      utid,
+      plane_name,
+      CASE
+        WHEN plane_name GLOB '/device:*' AND line_label = 'Steps' THEN 0
+        WHEN plane_name GLOB '/host:*' THEN 1
+        WHEN plane_name GLOB '/device:*' AND line_label = 'XLA Modules' THEN 2
+      END AS kind
+    FROM _xplane_event_line
+  )
+-- (the events of the lines' threads first, a filter trace processor runs
+-- itself; then CROSS JOIN: those events stay the outer loop, each looking
+-- its line up, where SQLite would scan the events once per line)
+SELECT 0 AS source, e.upid, e.plane_index, l.plane_name, xplane_parse_int(e.name) AS number, e.start_ps, e.dur_ps
+FROM (SELECT * FROM _xplane_analysis_core WHERE utid IN (SELECT utid FROM line WHERE kind = 0)) e
+CROSS JOIN line l ON l.k = (e.upid << 32) | e.line_index
+WHERE l.kind = 0 AND xplane_parse_int(e.name) IS NOT NULL
 UNION ALL
-SELECT 1, e.upid, e.plane_index, e.plane_name, n.number, e.start_ps, e.dur_ps
-FROM xplane_analysis_event e
+SELECT 1, e.upid, e.plane_index, l.plane_name, n.number, e.start_ps, e.dur_ps
+FROM (SELECT * FROM _xplane_analysis_core WHERE utid IN (SELECT utid FROM line WHERE kind = 1) AND name = 'train') e
 JOIN (
   SELECT
     arg_set_id,
@@ -115,11 +140,13 @@ JOIN (
   WHERE key IN ('debug.step_num', 'debug.step')
   GROUP BY arg_set_id
 ) n USING (arg_set_id)
-WHERE e.plane_name GLOB '/host:*' AND e.name = 'train' AND n.number IS NOT NULL
+CROSS JOIN line l ON l.k = (e.upid << 32) | e.line_index
+WHERE l.kind = 1 AND e.name = 'train' AND n.number IS NOT NULL
 UNION ALL
-SELECT 2, upid, plane_index, plane_name, NULL, start_ps, dur_ps
-FROM xplane_analysis_event
-WHERE plane_name GLOB '/device:*' AND line_label = 'XLA Modules';
+SELECT 2, e.upid, e.plane_index, l.plane_name, NULL, e.start_ps, e.dur_ps
+FROM (SELECT * FROM _xplane_analysis_core WHERE utid IN (SELECT utid FROM line WHERE kind = 2)) e
+CROSS JOIN line l ON l.k = (e.upid << 32) | e.line_index
+WHERE l.kind = 2;
 
 -- The markers of the source used, numbered (mid), with their search key
 -- (the device, or -1: host annotations serve every device) and rank r in
@@ -188,7 +215,11 @@ WHERE m.source != 1 OR NOT EXISTS (SELECT 1 FROM _xplane_op_base)
 UNION ALL
 SELECT m.mid, m.source, d.upid, d.plane_index, d.plane_name, m.number, m.start_ps, m.dur_ps
 FROM _xplane_step_marker m
-CROSS JOIN (SELECT DISTINCT upid, plane_index, plane_name FROM _xplane_op_base) d
+CROSS JOIN (
+  SELECT DISTINCT l.upid, l.plane_index, l.plane_name
+  FROM _xplane_event_line l
+  WHERE l.upid IN (SELECT upid FROM _xplane_op_base)
+) d
 WHERE m.source = 1;
 
 -- The step of each op that has one: its marker (mid) and the marker's step

@@ -145,11 +145,11 @@ WITH
 SELECT
   pk.allocator, pk.n_allocations, pk.n_deallocations, pk.allocated_bytes, pk.peak_in_use_bytes, pk.peak_time_ps,
   pk.reported_peak_bytes, pk.final_in_use_bytes, pk.first_time_ps, pk.last_time_ps,
-  (SELECT count(*) FROM _xplane_op_base o WHERE o.start_ps <= pk.peak_time_ps AND pk.peak_time_ps < o.end_ps)
+  (SELECT count(*) FROM _xplane_op_base o WHERE o.start_ps <= pk.peak_time_ps AND pk.peak_time_ps < o.start_ps + o.dur_ps)
     AS n_ops_at_peak,
   '[' || coalesce((SELECT group_concat(xplane_json_string(name), ',') FROM (
       SELECT o.name, min(o.op_id) AS first_op FROM _xplane_op_base o
-      WHERE o.start_ps <= pk.peak_time_ps AND pk.peak_time_ps < o.end_ps
+      WHERE o.start_ps <= pk.peak_time_ps AND pk.peak_time_ps < o.start_ps + o.dur_ps
       GROUP BY o.name ORDER BY first_op LIMIT 10)), '') || ']' AS ops_at_peak
 FROM pk
 ORDER BY pk.first_seen;
