@@ -80,8 +80,9 @@ WITH
   -- (the track order first, then the op order: the rows leave the second
   -- sort in op_id order, which the final join keeps, so the table needs no
   -- third sort; the numbering sorts only the columns it orders by, the
-  -- other columns are looked up by id at the end; the track order is
-  -- (plane, line) within a process, so tid orders as upid's tracks do)
+  -- other columns are looked up by id at the end; (start, end) orders as
+  -- (start, dur) does, and the window orders by columns only, which trace
+  -- processor sorts itself: an expression made SQLite sort a copy)
   track_order AS MATERIALIZED (
     SELECT
       id, utid, line_index, event_index,
@@ -89,13 +90,15 @@ WITH
       max(start_ps + dur_ps) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_max_end
     FROM _xplane_analysis_core
     WHERE (upid << 32) | line_index IN (SELECT k FROM op_line)
-    WINDOW win AS (PARTITION BY utid ORDER BY start_ps, start_ps + dur_ps, line_index, event_index)
+    WINDOW win AS (PARTITION BY utid ORDER BY start_ps, dur_ps, line_index, event_index)
   ),
   trk AS MATERIALIZED (SELECT DISTINCT utid, tid FROM _xplane_thread_track),
   num AS MATERIALIZED (
     SELECT o.id, row_number() OVER (ORDER BY t.tid, o.line_index, o.event_index) - 1 AS op_id, o.rn, o.prev_max_end
+    -- (CROSS JOIN: the ops stay the outer loop, each looking its thread's
+    -- tid up; SQLite would otherwise index the ops for each thread)
     FROM track_order o
-    JOIN trk t USING (utid)
+    CROSS JOIN trk t USING (utid)
   ),
   -- The ops' names, from a second scan of the events with the same filter
   -- (its DISTINCT sorted by trace processor, not a copy of the ops by
