@@ -26,10 +26,12 @@ CREATE PERFETTO TABLE _xplane_line_kind(
   upid JOINID(process.id),
   -- XLine index.
   line_index LONG,
+  -- The line as one integer (_xplane_analysis_core.line_key).
+  line_key LONG,
   -- xplane_is_device_op_line(plane_name, line_name).
   is_op_line BOOL
 ) AS
-SELECT upid, line_index, xplane_is_device_op_line(plane_name, line_name) AS is_op_line
+SELECT upid, line_index, line_key, xplane_is_device_op_line(plane_name, line_name) AS is_op_line
 FROM _xplane_event_line;
 
 -- Device ops in the extension's op order, with the running maximum end of
@@ -69,13 +71,12 @@ CREATE PERFETTO TABLE _xplane_op_base(
 ) AS
 WITH
   -- The ops' lines (the line rule ran once per line: _xplane_line_kind),
-  -- each as one integer, upid << 32 | line_index: a filter that leaves the
-  -- scans below to trace processor, which sorts its table itself, cheaper
-  -- than SQLite's sorter sorts a copy ((upid, line_index) IN (...) made
-  -- SQLite sort a copy). (Line indexes are below 2^31: the converter
-  -- writes an XLine's position in its plane.)
+  -- each as one integer, line_key: a filter that leaves the scans below to
+  -- trace processor, which sorts its table itself, cheaper than SQLite's
+  -- sorter sorts a copy ((upid, line_index) IN (...) made SQLite sort a
+  -- copy).
   op_line AS MATERIALIZED (
-    SELECT (upid << 32) | line_index AS k FROM _xplane_line_kind WHERE is_op_line
+    SELECT line_key AS k FROM _xplane_line_kind WHERE is_op_line AND line_key IS NOT NULL
   ),
   -- (the track order first, then the op order: the rows leave the second
   -- sort in op_id order, which the final join keeps, so the table needs no
@@ -89,7 +90,7 @@ WITH
       row_number() OVER win AS rn,
       max(start_ps + dur_ps) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_max_end
     FROM _xplane_analysis_core
-    WHERE (upid << 32) | line_index IN (SELECT k FROM op_line)
+    WHERE line_key IN (SELECT k FROM op_line)
     WINDOW win AS (PARTITION BY utid ORDER BY start_ps, dur_ps, line_index, event_index)
   ),
   trk AS MATERIALIZED (SELECT DISTINCT utid, tid FROM _xplane_thread_track),
@@ -108,7 +109,7 @@ WITH
     SELECT name, xplane_marker_like(name) AS marker_like
     FROM (
       SELECT DISTINCT name FROM _xplane_analysis_core
-      WHERE (upid << 32) | line_index IN (SELECT k FROM op_line)
+      WHERE line_key IN (SELECT k FROM op_line)
     )
   )
 SELECT

@@ -37,10 +37,12 @@ CREATE PERFETTO TABLE _xplane_window_event(
 WITH
   -- (the line rule once per line, not per event: _xplane_line_kind; each
   -- line as one integer key, as _xplane_op_base filters its lines)
-  other_line AS MATERIALIZED (SELECT (upid << 32) | line_index AS k FROM _xplane_line_kind WHERE NOT is_op_line)
+  other_line AS MATERIALIZED (
+    SELECT line_key AS k FROM _xplane_line_kind WHERE NOT is_op_line AND line_key IS NOT NULL
+  )
 SELECT e.arg_set_id, e.name, e.start_ps, e.start_ps + e.dur_ps AS end_ps, e.dur_ps
 FROM _xplane_analysis_core e
-WHERE (e.upid << 32) | e.line_index IN (SELECT k FROM other_line)
+WHERE e.line_key IN (SELECT k FROM other_line)
 ORDER BY e.arg_set_id;
 
 -- The effective tf_op of each analysis event that is not a device op.

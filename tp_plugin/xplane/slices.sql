@@ -353,6 +353,11 @@ CREATE PERFETTO TABLE _xplane_analysis_core(
   plane_index LONG,
   -- XLine index.
   line_index LONG,
+  -- The line as one integer, upid << 32 | line_index: the key the tables
+  -- that pick events by line filter on (NULL for a line index outside
+  -- 0 .. 2^32 - 1, which no converter writes: an XLine's index is its
+  -- position in its plane).
+  line_key LONG,
   -- XEvent index within its line.
   event_index LONG,
   -- Event name.
@@ -402,6 +407,7 @@ SELECT
   e.upid,
   e.plane_index,
   e.line_index,
+  CASE WHEN e.line_index BETWEEN 0 AND 4294967295 THEN (e.upid << 32) | e.line_index END AS line_key,
   e.event_index,
   e.name,
   e.start_ps,
@@ -427,6 +433,8 @@ CREATE PERFETTO TABLE _xplane_event_line(
   upid JOINID(process.id),
   -- XLine index.
   line_index LONG,
+  -- The line as one integer (_xplane_analysis_core.line_key).
+  line_key LONG,
   -- Thread (XPlane track).
   utid JOINID(thread.id),
   -- Thread id (track order).
@@ -444,9 +452,9 @@ CREATE PERFETTO TABLE _xplane_event_line(
 ) AS
 WITH
   first AS MATERIALIZED (
-    SELECT upid, line_index, min(id) AS id FROM _xplane_analysis_core GROUP BY upid, line_index
+    SELECT upid, line_index, min(line_key) AS line_key, min(id) AS id FROM _xplane_analysis_core GROUP BY upid, line_index
   )
-SELECT f.upid, f.line_index, v.utid, v.tid, v.plane_index, v.plane_name, v.line_name, v.thread_name, v.line_label
+SELECT f.upid, f.line_index, f.line_key, v.utid, v.tid, v.plane_index, v.plane_name, v.line_name, v.thread_name, v.line_label
 FROM first f
 CROSS JOIN xplane_slice v USING (id);
 

@@ -107,12 +107,12 @@ CREATE PERFETTO TABLE _xplane_step_candidate(
   dur_ps LONG
 ) AS
 WITH
-  -- (the lines by kind, each as one integer key upid << 32 | line_index,
-  -- as _xplane_op_base filters its lines: 0 the `Steps` lines and 2 the
-  -- `XLA Modules` lines of the device planes; 1 the host planes' lines)
+  -- (the lines by kind, each by its line_key, as _xplane_op_base filters
+  -- its lines: 0 the `Steps` lines and 2 the `XLA Modules` lines of the
+  -- device planes; 1 the host planes' lines)
   line AS MATERIALIZED (
     SELECT
-      (upid << 32) | line_index AS k,
+      line_key AS k,
       utid,
       plane_name,
       CASE
@@ -127,7 +127,7 @@ WITH
 -- its line up, where SQLite would scan the events once per line)
 SELECT 0 AS source, e.upid, e.plane_index, l.plane_name, xplane_parse_int(e.name) AS number, e.start_ps, e.dur_ps
 FROM (SELECT * FROM _xplane_analysis_core WHERE utid IN (SELECT utid FROM line WHERE kind = 0)) e
-CROSS JOIN line l ON l.k = (e.upid << 32) | e.line_index
+CROSS JOIN line l ON l.k = e.line_key
 WHERE l.kind = 0 AND xplane_parse_int(e.name) IS NOT NULL
 UNION ALL
 SELECT 1, e.upid, e.plane_index, l.plane_name, n.number, e.start_ps, e.dur_ps
@@ -140,12 +140,12 @@ JOIN (
   WHERE key IN ('debug.step_num', 'debug.step')
   GROUP BY arg_set_id
 ) n USING (arg_set_id)
-CROSS JOIN line l ON l.k = (e.upid << 32) | e.line_index
+CROSS JOIN line l ON l.k = e.line_key
 WHERE l.kind = 1 AND e.name = 'train' AND n.number IS NOT NULL
 UNION ALL
 SELECT 2, e.upid, e.plane_index, l.plane_name, NULL, e.start_ps, e.dur_ps
 FROM (SELECT * FROM _xplane_analysis_core WHERE utid IN (SELECT utid FROM line WHERE kind = 2)) e
-CROSS JOIN line l ON l.k = (e.upid << 32) | e.line_index
+CROSS JOIN line l ON l.k = e.line_key
 WHERE l.kind = 2;
 
 -- The markers of the source used, numbered (mid), with their search key
