@@ -460,7 +460,7 @@ CROSS JOIN xplane_slice v USING (id);
 
 -- The analysis events (docs/ANALYSIS.md): a start, a duration > 0
 -- and a non-empty name, with their analysis parent and exclusive time.
--- A view of _xplane_analysis_core and xplane_slice's lookups.
+-- A view of _xplane_analysis_core and xplane_slice.
 CREATE PERFETTO VIEW xplane_analysis_event(
   -- Slice id.
   id ID(slice.id),
@@ -504,35 +504,30 @@ CREATE PERFETTO VIEW xplane_analysis_event(
   -- Args of the slice.
   arg_set_id ARGSETID
 ) AS
-WITH
-  -- (MATERIALIZED copies: SQLite indexes them for the lookup per event)
-  trk AS MATERIALIZED (SELECT track_id, tid, thread_name, process_name FROM _xplane_thread_track),
-  line AS MATERIALIZED (SELECT upid, line_index, line_label FROM _xplane_line)
 SELECT
   e.id,
   e.utid,
-  k.tid,
+  v.tid,
   e.upid,
   e.plane_index,
-  CASE WHEN k.process_name = 'xplane:' || e.plane_index THEN '' ELSE k.process_name END AS plane_name,
+  v.plane_name,
   e.line_index,
-  s.category AS line_name,
-  k.thread_name,
-  coalesce((SELECT l.line_label FROM line l WHERE l.upid = e.upid AND l.line_index = e.line_index), k.thread_name)
-    AS line_label,
+  v.line_name,
+  v.thread_name,
+  v.line_label,
   e.event_index,
   e.name,
   e.start_ps,
   e.dur_ps,
-  e.start_ps + e.dur_ps AS end_ps,
+  v.end_ps,
   e.analysis_parent_id,
   e.self_ps,
-  s.ts,
-  s.dur,
+  v.ts,
+  v.dur,
   e.arg_set_id
+-- (the names and ns times as xplane_slice looks them up, by id)
 FROM _xplane_analysis_core e
-CROSS JOIN slice s USING (id)
-CROSS JOIN trk k ON k.track_id = s.track_id;
+CROSS JOIN xplane_slice v USING (id);
 
 -- The converted events with the columns of the extension's xplane_events
 -- that a trace holds (the canned summary's global breakdown reads them):
