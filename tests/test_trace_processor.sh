@@ -186,6 +186,56 @@ if command -v protoc > /dev/null; then
     bad "trace processor's debug annotation keys: $keys (expected '.', '[', ']' -> '_')"
 fi
 
+# A line index no converter writes (2^32 and above): the package keys a line
+# as upid << 32 | line_index, so the host line below (upid 1, index 3 << 32)
+# would read as the device's op line (upid 3, index 0) if the key took it;
+# its key is NULL, so its event is an analysis event and a track of its
+# own but no op. Expected by hand: 2 analysis events, the op `fusion`
+# alone (the device's `XLA Ops` line), 2 tracks. (A dummy process between
+# the two makes the device upid 3: trace processor numbers processes in
+# order of first use, after process 0.)
+cat > "$tmp/lkey.textproto" <<'EOF'
+packet { trusted_packet_sequence_id: 1 sequence_flags: 1 interned_data { event_categories { iid: 1 name: "XLA Ops" } event_categories { iid: 2 name: "Other" } } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 20 process { pid: 20 process_name: "/host:CPU" } } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 21 parent_uuid: 20 thread { pid: 20 tid: 21 thread_name: "Other" } } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 30 process { pid: 30 process_name: "/host:idle" } } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 10 process { pid: 10 process_name: "/device:GPU:0" } } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 11 parent_uuid: 10 thread { pid: 10 tid: 11 thread_name: "XLA Ops" } } }
+packet {
+  timestamp: 1000 trusted_packet_sequence_id: 1 sequence_flags: 2
+  track_event {
+    type: TYPE_SLICE_BEGIN track_uuid: 11 name: "fusion" category_iids: 1
+    debug_annotations { name: "xplane.event_index" int_value: 0 }
+    debug_annotations { name: "xplane.line_index" int_value: 0 }
+    debug_annotations { name: "xplane.line_id" int_value: 1 }
+    debug_annotations { name: "xplane.line_display_name" string_value: "" }
+  }
+}
+packet { timestamp: 2000 trusted_packet_sequence_id: 1 sequence_flags: 2 track_event { type: TYPE_SLICE_END track_uuid: 11 } }
+packet {
+  timestamp: 3000 trusted_packet_sequence_id: 1 sequence_flags: 2
+  track_event {
+    type: TYPE_SLICE_BEGIN track_uuid: 21 name: "work" category_iids: 2
+    debug_annotations { name: "xplane.event_index" int_value: 0 }
+    debug_annotations { name: "xplane.line_index" int_value: 12884901888 }
+    debug_annotations { name: "xplane.line_id" int_value: 2 }
+    debug_annotations { name: "xplane.line_display_name" string_value: "" }
+  }
+}
+packet { timestamp: 4000 trusted_packet_sequence_id: 1 sequence_flags: 2 track_event { type: TYPE_SLICE_END track_uuid: 21 } }
+EOF
+if command -v protoc > /dev/null; then
+  protoc --encode=perfetto.protos.Trace -I schema schema/perfetto_trace.proto < "$tmp/lkey.textproto" > "$tmp/lkey.pftrace"
+  cat > "$tmp/lkey.sql" <<'EOF'
+INCLUDE PERFETTO MODULE xplane.summary;
+SELECT (SELECT group_concat(upid || ':' || name, ' ') FROM (SELECT upid, name FROM process WHERE upid > 0 ORDER BY upid)),
+  (SELECT count(*) FROM xplane_analysis_event), (SELECT group_concat(name) FROM _xplane_op_base), (SELECT count(*) FROM xplane_tracks);
+EOF
+  got=$(tp "$tmp/lkey.pftrace" "$tmp/lkey.sql" | tail -1)
+  [ "$got" = '"1:/host:CPU 2:/host:idle 3:/device:GPU:0",2,"fusion",2' ] && ok ||
+    bad "a line index above 2^32 - 1: $got (expected the upids 1 host, 3 device; 2 events, the op fusion alone, 2 tracks)"
+fi
+
 # the converter fixture and package_cases.json
 "$BUILD/tests/make_perfetto_fixture" "$tmp/fx.xplane.pb"
 "$CONV" -o "$tmp/fx.pftrace" "$tmp/fx.xplane.pb" > /dev/null
