@@ -13,6 +13,7 @@
 INCLUDE PERFETTO MODULE xplane.rules;
 INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
+INCLUDE PERFETTO MODULE xplane.line_sums;
 INCLUDE PERFETTO MODULE xplane.op_base;
 INCLUDE PERFETTO MODULE xplane.ops;
 
@@ -45,26 +46,12 @@ CREATE PERFETTO TABLE xplane_tracks(
   last_end_ps LONG
 ) AS
 WITH
-  -- The events summed per line and name first: the joins below then run
-  -- once per line and name, not per event.
+  -- The events summed per line and name first (_xplane_line_name_sum): the
+  -- joins below then run once per line and name, not per event.
   per_name AS MATERIALIZED (
-    SELECT
-      e.upid, e.line_index, l.plane_index, l.plane_name, l.line_name, e.name, e.n_events, e.dur_ps, e.self_ps,
-      e.first_start_ps, e.last_end_ps
-    FROM (
-      SELECT
-        upid, line_index, name,
-        count(*) AS n_events,
-        sum(dur_ps) AS dur_ps,
-        sum(max(0, self_ps)) AS self_ps,
-        min(start_ps) AS first_start_ps,
-        max(start_ps + dur_ps) AS last_end_ps
-      FROM _xplane_analysis_core
-      GROUP BY upid, line_index, name
-    ) e
-    -- (the names of the line: _xplane_event_line, one row per upid and
-    -- line_index)
-    JOIN _xplane_event_line l ON l.upid = e.upid AND l.line_index IS e.line_index
+    SELECT upid, line_index, plane_index, plane_name, line_name, name, n_events, dur_ps, self_ps,
+      first_start_ps, last_end_ps
+    FROM _xplane_line_name_sum
   ),
   -- (the category once per distinct plane and name: a function call costs
   -- more than the rest of the row)

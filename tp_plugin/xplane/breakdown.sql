@@ -10,7 +10,7 @@
 -- five, and share = part / total (0 when the total is 0).
 
 INCLUDE PERFETTO MODULE xplane.rules;
-INCLUDE PERFETTO MODULE xplane.slices;
+INCLUDE PERFETTO MODULE xplane.line_sums;
 
 -- One row per category, all five always present.
 CREATE PERFETTO TABLE xplane_breakdown(
@@ -23,17 +23,10 @@ CREATE PERFETTO TABLE xplane_breakdown(
 ) AS
 WITH
   cats(category) AS (VALUES ('compute'), ('communication'), ('host'), ('stall'), ('other')),
-  -- (summed per line and name first: the category rule and the line's
-  -- label once per group, not per event)
   sums AS (
-    SELECT xplane_event_category(l.plane_name, e.name) AS category, sum(e.self_ps) AS self_ps
-    FROM (
-      SELECT upid, line_index, name, sum(self_ps) AS self_ps
-      FROM _xplane_analysis_core
-      GROUP BY upid, line_index, name
-    ) e
-    JOIN _xplane_event_line l ON l.upid = e.upid AND l.line_index IS e.line_index
-    WHERE l.line_label != 'Steps'
+    SELECT xplane_event_category(plane_name, name) AS category, sum(self_ps) AS self_ps
+    FROM _xplane_line_name_sum
+    WHERE line_label != 'Steps'
     GROUP BY 1
   ),
   total AS (SELECT coalesce(sum(self_ps), 0) AS t FROM sums)

@@ -137,9 +137,9 @@ FROM (
 CROSS JOIN trk k USING (track_id);
 
 -- Every slice converted from an XPlane event (instants included), with the
--- columns the other tables read: the narrow table xplane_slice is a view
--- of (the names and the slice's own ns times are looked up when read; each
--- column of a table costs its building per row).
+-- columns the other tables read: the narrow table under the view
+-- xplane_slice, which looks the names and the slice's own ns times up when
+-- read (each column of a table costs its building per row).
 CREATE PERFETTO TABLE _xplane_slice_core(
   -- Slice id.
   id ID(slice.id),
