@@ -65,6 +65,7 @@ DROP TABLE IF EXISTS temp.xq_meta;
 DROP TABLE IF EXISTS temp.xq_op_regions;
 DROP TABLE IF EXISTS temp.xq_overview;
 DROP TABLE IF EXISTS temp.xq_params;
+DROP TABLE IF EXISTS temp.xq_payload_path;
 DROP TABLE IF EXISTS temp.xq_preferred;
 DROP TABLE IF EXISTS temp.xq_record;
 DROP TABLE IF EXISTS temp.xq_records;

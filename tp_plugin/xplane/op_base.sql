@@ -166,18 +166,19 @@ CREATE PERFETTO TABLE _xplane_op_stat(
 WITH
   -- (extract_arg per op and key, once per row: the subquery is not
   -- flattened; one lookup of an arg costs less than joining the op's args
-  -- and grouping them)
+  -- and grouping them; a key that no arg of the trace has is not looked up:
+  -- _xplane_arg_key)
   raw AS (
     SELECT
       op_id, name,
-      extract_arg(arg_set_id, 'debug.source') AS s1,
-      extract_arg(arg_set_id, 'debug.source_file') AS s2,
-      extract_arg(arg_set_id, 'debug.file_name') AS s3,
-      extract_arg(arg_set_id, 'debug.tf_op') AS tf,
-      extract_arg(arg_set_id, 'debug.name') AS nm,
-      extract_arg(arg_set_id, 'debug.long_name') AS ln,
-      extract_arg(arg_set_id, 'debug.xplane_metadata_name') AS mn,
-      extract_arg(arg_set_id, 'debug.correlation_id') AS co
+      CASE WHEN (SELECT source FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.source') END AS s1,
+      CASE WHEN (SELECT source_file FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.source_file') END AS s2,
+      CASE WHEN (SELECT file_name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.file_name') END AS s3,
+      CASE WHEN (SELECT tf_op FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.tf_op') END AS tf,
+      CASE WHEN (SELECT name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.name') END AS nm,
+      CASE WHEN (SELECT long_name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.long_name') END AS ln,
+      CASE WHEN (SELECT metadata_name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.xplane_metadata_name') END AS mn,
+      CASE WHEN (SELECT correlation_id FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.correlation_id') END AS co
     FROM _xplane_op_base
     ORDER BY op_id
     LIMIT -1 OFFSET 0

@@ -61,7 +61,7 @@ WITH
   host AS (
     SELECT
       arg_set_id, start_ps,
-      extract_arg(arg_set_id, 'debug.correlation_id') AS co,
+      CASE WHEN (SELECT correlation_id FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.correlation_id') END AS co,
       CASE WHEN name = 'train' THEN extract_arg(arg_set_id, 'debug.step_num') END AS step_num,
       CASE WHEN name = 'train' THEN extract_arg(arg_set_id, 'debug.step') END AS step
     FROM _xplane_slice_core
