@@ -426,6 +426,15 @@ for f in "${files[@]}"; do
   op=$("$SQLITE3" -cmd ".load $EXT" :memory: \
     "SELECT gap_payload_name FROM xplane_ops('$f') ORDER BY gap_before_ps DESC, op_id LIMIT 1")
   queries "$f" "$tmp/$h.pftrace" "$op"
+  # tools/tp_floor.sql (tools/bench.sh's lower bound) runs in trace processor
+  # and picks by line name exactly the ops the extension's rule picks
+  want=$("$SQLITE3" -cmd ".load $EXT" :memory: "SELECT count(*) FROM xplane_ops('$f')")
+  if "$TP" -q tools/tp_floor.sql "$tmp/$h.pftrace" > "$tmp/floor.out" 2> "$tmp/tp.err"; then
+    got=$(tail -1 "$tmp/floor.out" | cut -d, -f2)
+    [ "$got" = "$want" ] && ok || bad "$h: tools/tp_floor.sql counts $got ops, the extension $want"
+  else
+    bad "$h: tools/tp_floor.sql fails in trace processor: $(tp_error 4)"
+  fi
   rm -f "$tmp/$h.pftrace"
 done
 # gpu_mw has steps; any second profile

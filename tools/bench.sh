@@ -42,7 +42,11 @@
 # (summary - load) / extension; then the same summary figures as CPU
 # seconds (user + system, from /usr/bin/time), steadier than wall time on a
 # shared machine, the CPU ratios (load + summary) / extension and
-# (summary - load) / extension (issue 15: within 10x), and trace
+# (summary - load) / extension (issue 15: within 10x), the CPU of
+# tools/tp_floor.sql on the same trace (cpu_floor: load plus the least work
+# the summary's requirements need in trace processor, without the package's
+# rules and joins) and (floor - load) / extension (floor_ratio: the least
+# ratio a PerfettoSQL package could reach), and trace
 # processor's peak resident MB over load and summary (tp_rss_mb). BENCH_TP_SIZES="" measures the real profiles only. Last, the
 # extension's Perfetto-model tables on the same profile, CPU seconds of a
 # fresh sqlite3: pf_args counting xplane_pf_args alone (the import and one
@@ -197,15 +201,15 @@ pf_part() {
 
 tp_part() {
   local tps=${TRACE_PROCESSOR_SHELL:-$XPLANE_SRC/../shared/tools/trace_processor_shell} f name t0 t1 conv load tpsum ext
-  local cload ctp cext cext_floor cargs cjoin rss
+  local cload ctp cext cext_floor cargs cjoin rss cfloor floor_ratio
   if [ ! -x "$tps" ]; then
     echo "trace processor part skipped: no trace_processor_shell at $tps"
     return
   fi
   echo "SELECT 1;" > "$BENCH_DIR/one.sql"
   bench_files "${BENCH_TP_SIZES-10 100 1000}"
-  printf '\n%-24s %10s | %8s %8s %9s | %9s | %8s %8s | %8s %8s %8s %8s %13s | %8s %8s | %9s\n' profile bytes convert tp_load tp_summary \
-    ext_summary ratio sum_ratio cpu_load cpu_tp cpu_ext cpu_ratio cpu_sum_ratio pf_args pf_join tp_rss_mb
+  printf '\n%-24s %10s | %8s %8s %9s | %9s | %8s %8s | %8s %8s %8s %8s %13s | %9s %11s | %8s %8s | %9s\n' profile bytes convert tp_load tp_summary \
+    ext_summary ratio sum_ratio cpu_load cpu_tp cpu_ext cpu_ratio cpu_sum_ratio cpu_floor floor_ratio pf_args pf_join tp_rss_mb
   for f in "${BENCH_FILES[@]}"; do
     name=$(bench_name "$f")
     t0=$(date +%s.%N); "$XPLANE_BUILD_DIR/tp_plugin/xplane2perfetto" -o "$BENCH_DIR/tp.pftrace" "$f" > /dev/null
@@ -221,12 +225,20 @@ tp_part() {
       -cmd ".parameter set @profile '$f'" :memory: ".read queries/summary.sql" > "$BENCH_DIR/ext.json")
     t1=$(date +%s.%N); ext=$(echo "$t1 - $t0" | bc -l); cext=$(cpu_of "$BENCH_DIR/cpu")
     cext_floor=$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l) # (the timer's resolution: no division by 0)
+    cfloor=err floor_ratio=err
+    if /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' "$tps" -q "$XPLANE_SRC/tools/tp_floor.sql" "$BENCH_DIR/tp.pftrace" \
+      > /dev/null 2> "$BENCH_DIR/floor.err"; then
+      cfloor=$(cpu_of "$BENCH_DIR/cpu")
+      floor_ratio=$(ratio "$(echo "$cfloor - $cload" | bc -l)" "$cext_floor")
+    else
+      echo "tools/tp_floor.sql failed on $name:" >&2; tail -5 "$BENCH_DIR/floor.err" >&2
+    fi
     pf_measure "$f"
     cargs=$PF_ARGS cjoin=$PF_JOIN
-    printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s | %8.2f %8.2f %8.2f %8s %13s | %8s %8s | %9s\n' "$name" "$(stat -c %s "$f")" \
+    printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s | %8.2f %8.2f %8.2f %8s %13s | %9s %11s | %8s %8s | %9s\n' "$name" "$(stat -c %s "$f")" \
       "$conv" "$load" "$tpsum" "$ext" "$(ratio "$tpsum" "$ext")" "$(ratio "$(echo "$tpsum - $load" | bc -l)" "$ext")" \
       "$cload" "$ctp" "$cext" "$(ratio "$ctp" "$cext_floor")" \
-      "$(ratio "$(echo "$ctp - $cload" | bc -l)" "$cext_floor")" "$cargs" "$cjoin" "$rss"
+      "$(ratio "$(echo "$ctp - $cload" | bc -l)" "$cext_floor")" "$cfloor" "$floor_ratio" "$cargs" "$cjoin" "$rss"
   done
 }
 cli_part() {
