@@ -168,14 +168,14 @@ CREATE PERFETTO TABLE _xplane_op_combo(
   n LONG,
   -- Their summed duration in ps.
   total_ps LONG,
-  -- Their summed exclusive time in ps (negative ones as 0).
+  -- Their summed exclusive time in ps (each at least 0: _xplane_analysis_core).
   self_ps LONG,
   -- op_id of the first of them.
   first LONG
 ) AS
 SELECT
   name, min(canonical_name) AS canonical_name, min(category) AS category, shape_signature, source_file, tf_op,
-  count(*) AS n, sum(dur_ps) AS total_ps, sum(max(0, self_ps)) AS self_ps, min(op_id) AS first
+  count(*) AS n, sum(dur_ps) AS total_ps, sum(self_ps) AS self_ps, min(op_id) AS first
 FROM _xplane_op_info
 GROUP BY name, shape_signature, source_file, tf_op;
 

@@ -43,7 +43,7 @@ FROM (
     upid, line_index, name,
     count(*) AS n_events,
     sum(dur_ps) AS dur_ps,
-    sum(max(0, self_ps)) AS self_ps,
+    sum(self_ps) AS self_ps,
     min(start_ps) AS first_start_ps,
     max(start_ps + dur_ps) AS last_end_ps
   FROM _xplane_analysis_core

@@ -250,7 +250,7 @@ SELECT
   xplane_op_category(c.name) AS category,
   count(*) AS count,
   sum(c.dur_ps) AS total_ps,
-  sum(max(0, c.self_ps)) AS self_ps,
+  sum(c.self_ps) AS self_ps,
   (SELECT s.shape_signature FROM shapes s WHERE s.path = c.path AND s.name = c.name AND s.r = 1) AS shape_signature,
   (SELECT f.first_op_id FROM firsts f WHERE f.path = c.path AND f.name = c.name) AS first_op_id
 FROM counted c

@@ -76,7 +76,7 @@ WITH
   -- (the ops summed per region path first, then spread over its prefixes:
   -- a row per path and prefix, not per op and prefix)
   per_path AS MATERIALIZED (
-    SELECT scope_path AS path, scope_parts AS parts, count(*) AS n, sum(max(0, self_ps)) AS self_ps
+    SELECT scope_path AS path, scope_parts AS parts, count(*) AS n, sum(self_ps) AS self_ps
     FROM _xplane_op_info
     GROUP BY scope_path, scope_parts
   ),

@@ -312,9 +312,9 @@ WITH credit AS (
     os.mid,
     os.upid,
     count(*) AS n_ops,
-    sum(CASE WHEN i.category = 'compute' THEN max(0, i.self_ps) ELSE 0 END) AS compute_ps,
-    sum(CASE WHEN i.category = 'communication' THEN max(0, i.self_ps) ELSE 0 END) AS communication_ps,
-    sum(CASE WHEN i.category = 'stall' THEN max(0, i.self_ps) ELSE 0 END) AS stall_ps
+    sum(CASE WHEN i.category = 'compute' THEN i.self_ps ELSE 0 END) AS compute_ps,
+    sum(CASE WHEN i.category = 'communication' THEN i.self_ps ELSE 0 END) AS communication_ps,
+    sum(CASE WHEN i.category = 'stall' THEN i.self_ps ELSE 0 END) AS stall_ps
   FROM _xplane_op_step os
   JOIN _xplane_op_info i USING (op_id)
   GROUP BY os.mid, os.upid

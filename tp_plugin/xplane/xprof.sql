@@ -377,7 +377,7 @@ CREATE PERFETTO TABLE _xplane_roofline_op(
   name STRING,
   -- Duration in ps.
   dur_ps LONG,
-  -- Exclusive time in ps, negative values as 0.
+  -- Exclusive time in ps (at least 0).
   self_ps LONG,
   -- hlo_category.
   category STRING,
@@ -392,7 +392,7 @@ CREATE PERFETTO TABLE _xplane_roofline_op(
   -- The device's peak bytes/s when it has both peaks.
   peak_bw DOUBLE
 ) AS
-SELECT b.op_id, b.name, b.dur_ps, max(0, b.self_ps) AS self_ps, x.hlo_category AS category,
+SELECT b.op_id, b.name, b.dur_ps, b.self_ps, x.hlo_category AS category,
   x.flops,
   x.model_flops,
   x.bytes_accessed AS bytes,
