@@ -366,9 +366,9 @@ SELECT name, path FROM (
   SELECT name, path, row_number() OVER (PARTITION BY name ORDER BY sum(n) DESC, path) AS pick
     FROM (SELECT t.name, t.count AS n, p.path4 AS path
             FROM xplane_op_tf_ops t
+            -- (every name of xq_payload_path is a gap payload's)
             JOIN xq_payload_path p ON p.name IS t.name AND p.tf_op IS t.tf_op
-           WHERE t.name IN (SELECT payload FROM xq_gap_groups)
-             AND NOT (instr(p.full_path, '=>') = 0 AND p.full_path = p.canonical))
+           WHERE NOT (instr(p.full_path, '=>') = 0 AND p.full_path = p.canonical))
    GROUP BY name, path)
  WHERE pick = 1 AND path <> '';
 DROP TABLE IF EXISTS temp.xq_gap_regions;
