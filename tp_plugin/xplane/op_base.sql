@@ -34,9 +34,69 @@ CREATE PERFETTO TABLE _xplane_line_kind(
 SELECT upid, line_index, line_key, xplane_is_device_op_line(plane_name, line_name) AS is_op_line
 FROM _xplane_event_line;
 
--- Device ops in the extension's op order, with the running maximum end of
--- their track for the pre-op gap. (The names of an op's plane and line are
--- _xplane_event_line's, its ns times the slice's: xplane_ops looks them up.)
+-- The device ops in track order (each track's ops by start, end, line,
+-- event), with the running maximum end of the ops before them on their
+-- track, for the pre-op gap. A table without an id column: trace processor
+-- numbers its rows from 0 in the order they were written, and gives that
+-- number as rowid, so an op's position on its track is its rowid minus its
+-- track's first (the tests compare every op's number and position with the
+-- extension's on every profile). (The window orders by columns only, which
+-- trace processor sorts itself: a join or an expression made SQLite sort a
+-- copy; a row_number() over the same window cost more than the rowid.)
+CREATE PERFETTO TABLE _xplane_op_order(
+  -- Slice id of the op (not an `id` column: rowid stays the row number).
+  slice_id LONG,
+  -- Thread (XPlane track).
+  utid JOINID(thread.id),
+  -- Thread id (the op order's first key).
+  tid LONG,
+  -- XLine index.
+  line_index LONG,
+  -- XEvent index within its line.
+  event_index LONG,
+  -- The latest end of the ops before it on the track (NULL for the first).
+  prev_max_end LONG
+) AS
+WITH
+  -- The ops' lines (the line rule ran once per line: _xplane_line_kind),
+  -- each as one integer, line_key: a filter that leaves the scan to trace
+  -- processor ((upid, line_index) IN (...) made SQLite sort a copy).
+  op_line AS MATERIALIZED (
+    SELECT line_key AS k FROM _xplane_line_kind WHERE is_op_line AND line_key IS NOT NULL
+  )
+SELECT
+  id AS slice_id, utid, tid, line_index, event_index,
+  max(start_ps + dur_ps) OVER (
+    PARTITION BY utid ORDER BY start_ps, dur_ps, line_index, event_index
+    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+  ) AS prev_max_end
+FROM _xplane_analysis_core
+WHERE line_key IN (SELECT k FROM op_line);
+-- ((start, end) orders as (start, dur) does; the rows leave the window in
+-- its order, the order they are written in)
+
+-- The same ops in the extension's op order (thread id, line, event: the
+-- order of plane, track, line and event, since the converter numbers the
+-- threads in that order), sorted by trace processor: the row number is the
+-- op's number.
+CREATE PERFETTO TABLE _xplane_op_seq(
+  -- Slice id of the op.
+  slice_id LONG,
+  -- Thread (XPlane track).
+  utid JOINID(thread.id),
+  -- Its row in _xplane_op_order (position in track order, from 0).
+  track_row LONG,
+  -- The latest end of the ops before it on the track.
+  prev_max_end LONG
+) AS
+SELECT slice_id, utid, rowid AS track_row, prev_max_end
+FROM _xplane_op_order
+ORDER BY tid, line_index, event_index;
+
+-- Device ops in the extension's op order, with their position on their
+-- track and the running maximum end of their track for the pre-op gap.
+-- (The names of an op's plane and line are _xplane_event_line's, its ns
+-- times the slice's: xplane_ops looks them up.)
 CREATE PERFETTO TABLE _xplane_op_base(
   -- Op number (plane, track, line, event order, from 0).
   op_id LONG,
@@ -67,59 +127,35 @@ CREATE PERFETTO TABLE _xplane_op_base(
   -- The latest end of the ops before it on the track.
   prev_max_end LONG,
   -- xplane_marker_like(name).
-  marker_like BOOL
+  marker_like BOOL,
+  -- Its row in _xplane_op_order (position in track order over all tracks,
+  -- from 0).
+  track_row LONG
 ) AS
 WITH
-  -- The ops' lines (the line rule ran once per line: _xplane_line_kind),
-  -- each as one integer, line_key: a filter that leaves the scans below to
-  -- trace processor, which sorts its table itself, cheaper than SQLite's
-  -- sorter sorts a copy ((upid, line_index) IN (...) made SQLite sort a
-  -- copy).
-  op_line AS MATERIALIZED (
-    SELECT line_key AS k FROM _xplane_line_kind WHERE is_op_line AND line_key IS NOT NULL
+  -- Each track's first row in track order.
+  first AS MATERIALIZED (
+    SELECT utid, min(rowid) AS row0 FROM _xplane_op_order GROUP BY utid
   ),
-  -- (the track order first, then the op order: the rows leave the second
-  -- sort in op_id order, which the final join keeps, so the table needs no
-  -- third sort; the numbering sorts only the columns it orders by, the
-  -- other columns are looked up by id at the end; (start, end) orders as
-  -- (start, dur) does, and the window orders by columns only, which trace
-  -- processor sorts itself: an expression made SQLite sort a copy)
-  track_order AS MATERIALIZED (
-    SELECT
-      id, utid, line_index, event_index,
-      row_number() OVER win AS rn,
-      max(start_ps + dur_ps) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_max_end
-    FROM _xplane_analysis_core
-    WHERE line_key IN (SELECT k FROM op_line)
-    WINDOW win AS (PARTITION BY utid ORDER BY start_ps, dur_ps, line_index, event_index)
-  ),
-  trk AS MATERIALIZED (SELECT DISTINCT utid, tid FROM _xplane_thread_track),
-  num AS MATERIALIZED (
-    SELECT o.id, row_number() OVER (ORDER BY t.tid, o.line_index, o.event_index) - 1 AS op_id, o.rn, o.prev_max_end
-    -- (CROSS JOIN: the ops stay the outer loop, each looking its thread's
-    -- tid up; SQLite would otherwise index the ops for each thread)
-    FROM track_order o
-    CROSS JOIN trk t USING (utid)
-  ),
-  -- The ops' names, from a second scan of the events with the same filter
-  -- (its DISTINCT sorted by trace processor, not a copy of the ops by
-  -- SQLite); the rule runs once per distinct name: a function call costs
-  -- more than the rest of the row.
+  -- The ops' names, from a scan of the events of the op lines (its
+  -- DISTINCT sorted by trace processor); the rule runs once per distinct
+  -- name: a function call costs more than the rest of the row.
   op_name AS MATERIALIZED (
     SELECT name, xplane_marker_like(name) AS marker_like
     FROM (
       SELECT DISTINCT name FROM _xplane_analysis_core
-      WHERE line_key IN (SELECT k FROM op_line)
+      WHERE line_key IN (SELECT line_key FROM _xplane_line_kind WHERE is_op_line AND line_key IS NOT NULL)
     )
   )
 SELECT
-  n.op_id, e.id, e.utid, e.upid, e.plane_index, e.line_index, e.event_index,
-  e.name, e.start_ps, e.dur_ps, e.self_ps, e.arg_set_id, n.rn, n.prev_max_end,
-  nm.marker_like
--- (CROSS JOIN: num stays the outer loop, so the rows come out in its op_id
--- order; each op finds its event by id without a scan)
-FROM num n
-CROSS JOIN _xplane_analysis_core e USING (id)
+  q.rowid AS op_id, e.id, e.utid, e.upid, e.plane_index, e.line_index, e.event_index,
+  e.name, e.start_ps, e.dur_ps, e.self_ps, e.arg_set_id, q.track_row - f.row0 + 1 AS rn, q.prev_max_end,
+  nm.marker_like, q.track_row
+-- (CROSS JOIN: the ops stay the outer loop, so the rows come out in their
+-- op_id order; each op finds its event by id without a scan)
+FROM _xplane_op_seq q
+CROSS JOIN first f USING (utid)
+CROSS JOIN _xplane_analysis_core e ON e.id = q.slice_id
 CROSS JOIN op_name nm ON nm.name = e.name;
 
 -- A numeric arg as the extension shows the stat: integers, reals, and

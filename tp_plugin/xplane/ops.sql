@@ -24,46 +24,60 @@ INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
 INCLUDE PERFETTO MODULE xplane.steps;
 
+-- The ops in track order (_xplane_op_order's), with what the payload
+-- lookahead reads: a table sorted by its position column, so trace processor
+-- finds the ops after a marker by binary search.
+CREATE PERFETTO TABLE _xplane_op_track(
+  -- Position in track order over all tracks, from 0 (_xplane_op_base.track_row).
+  pos LONG,
+  -- Thread (XPlane track).
+  utid JOINID(thread.id),
+  -- The op.
+  op_id LONG,
+  -- xplane_marker_like(name).
+  marker_like BOOL,
+  -- Whether the op is a gap marker: it starts after every op before it on
+  -- its track has ended.
+  is_marker BOOL
+) AS
+SELECT
+  track_row AS pos, utid, op_id, marker_like,
+  prev_max_end IS NOT NULL AND start_ps > prev_max_end AS is_marker
+FROM _xplane_op_base
+ORDER BY track_row;
+
 -- Gap markers and their payload op (the marker when none qualifies).
+-- The lookahead as the extension walks it (the ops after the marker in
+-- turn; an op that starts after the chain of ends, the marker's and those
+-- before it, is a second idle period, never bridged; else the first op that
+-- is not marker-like is the payload) comes down to the first stop among the
+-- next 8 ops of the marker's track, a stop being a marker or an op that is
+-- not marker-like: the chain's end before an op is the latest end of every
+-- op before it on the track (the ops before the marker all ended before it
+-- started), so an op breaks the chain exactly when it is itself a marker.
+-- A marker that is not marker-like is its own payload.
 CREATE PERFETTO TABLE _xplane_op_payload(
   -- A gap marker.
   op_id LONG,
   -- Its payload op.
   payload_op_id LONG
 ) AS
-WITH
-  op AS (
-    SELECT op_id, utid, rn, marker_like, prev_max_end IS NOT NULL AND start_ps > prev_max_end AS is_marker
-    FROM _xplane_op_base
-  ),
-  -- For each op, the first of the next 8 ops of its track that is a marker
-  -- or not marker-like, as one integer: its rn << 32 | is_marker << 31 |
-  -- op_id (the smallest is the first; rn and op_id stay below 2^31: a trace
-  -- of 2^31 ops would need terabytes in trace processor).
-  stop AS (
-    SELECT
-      op_id, marker_like, is_marker,
-      min(CASE WHEN is_marker OR NOT marker_like THEN (rn << 32) | (is_marker << 31) | op_id END)
-        OVER (PARTITION BY utid ORDER BY rn ROWS BETWEEN 1 FOLLOWING AND 8 FOLLOWING) AS first_stop
-    FROM op
-  )
--- The lookahead as the extension walks it (the ops after the marker in
--- turn; an op that starts after the chain of ends, the marker's and those
--- before it, is a second idle period, never bridged; else the first op that
--- is not marker-like is the payload) comes down to the first stop: the
--- chain's end before an op is the latest end of every op before it on the
--- track (the ops before the marker all ended before it started), so an op
--- breaks the chain exactly when it is itself a marker. A marker that is not
--- marker-like is its own payload.
 SELECT
-  op_id,
+  m.op_id,
   CASE
-    WHEN marker_like = 0 OR first_stop IS NULL OR (first_stop >> 31) & 1 THEN op_id
-    ELSE first_stop & 2147483647
+    WHEN NOT m.marker_like THEN m.op_id
+    ELSE coalesce(
+      (SELECT CASE WHEN t.is_marker THEN m.op_id ELSE t.op_id END
+       FROM _xplane_op_track t
+       WHERE t.pos BETWEEN m.pos + 1 AND m.pos + 8 AND t.utid = m.utid
+         AND (t.is_marker OR NOT t.marker_like)
+       ORDER BY t.pos
+       LIMIT 1),
+      m.op_id)
   END AS payload_op_id
-FROM stop
-WHERE is_marker
-ORDER BY op_id;
+FROM _xplane_op_track m
+WHERE m.is_marker
+ORDER BY m.op_id;
 
 -- The device ops: every column of the extension's xplane_ops, plus ts, dur,
 -- slice_id and utid. A view (a table's column has one type; here a numeric

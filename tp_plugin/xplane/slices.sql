@@ -191,6 +191,8 @@ CREATE PERFETTO TABLE _xplane_slice_core(
   id ID(slice.id),
   -- Thread: one XPlane track (the lines of a plane sharing an id).
   utid JOINID(thread.id),
+  -- Its thread id (the converter's track ordinal: the op order sorts by it).
+  tid LONG,
   -- Process: one XPlane plane.
   upid JOINID(process.id),
   -- XPlane index of the plane.
@@ -222,7 +224,7 @@ CREATE PERFETTO TABLE _xplane_slice_core(
 -- MATERIALIZED copies, which SQLite indexes for the lookup per slice, where
 -- it would look a table of trace processor up through its filter)
 WITH
-  trk AS MATERIALIZED (SELECT track_id, utid, upid, plane_index FROM _xplane_thread_track),
+  trk AS MATERIALIZED (SELECT track_id, utid, tid, upid, plane_index FROM _xplane_thread_track),
   rare AS MATERIALIZED (SELECT arg_set_id, parent_line_index, parent_event_index FROM _xplane_slice_rare),
   -- (the line of a slice by its thread and category: the lines whose name
   -- no other line of their thread has)
@@ -254,7 +256,7 @@ WITH
   -- its thread and category; written on the slice where neither gives it)
   b AS (
     SELECT
-      a.*, k.utid, k.upid,
+      a.*, k.utid, k.tid, k.upid,
       coalesce(k.plane_index, extract_arg(a.arg_set_id, 'debug.xplane_plane_index')) AS plane_index,
       coalesce(n.line_index, extract_arg(a.arg_set_id, 'debug.xplane_line_index')) AS line_index
     -- (CROSS JOIN: the slices stay the outer loop; SQLite would otherwise
@@ -269,6 +271,7 @@ WITH
 SELECT
   b.id,
   b.utid,
+  b.tid,
   b.upid,
   b.plane_index,
   b.line_index,
@@ -400,6 +403,8 @@ CREATE PERFETTO TABLE _xplane_analysis_core(
   id ID(slice.id),
   -- Thread (XPlane track).
   utid JOINID(thread.id),
+  -- Its thread id.
+  tid LONG,
   -- Process (XPlane plane).
   upid JOINID(process.id),
   -- XPlane index of the plane.
@@ -457,6 +462,7 @@ WITH
 SELECT
   e.id,
   e.utid,
+  e.tid,
   e.upid,
   e.plane_index,
   e.line_index,
