@@ -222,24 +222,25 @@ CROSS JOIN (
 ) d
 WHERE m.source = 1;
 
--- The step of each op that has one: its marker (mid) and the marker's step
--- number.
-CREATE PERFETTO TABLE _xplane_op_step(
+-- Each op with the time and key its step is looked up by: with host
+-- annotations (source 1, key -1) its launch's start (the earliest host event
+-- with its correlation id), else its own start; with device markers its
+-- device's key, upid. In op_id order; empty without markers.
+CREATE PERFETTO TABLE _xplane_op_time(
   -- An op.
   op_id LONG,
-  -- Its step number.
-  step LONG,
-  -- Its marker.
-  mid LONG,
   -- Its device.
-  upid JOINID(process.id)
+  upid JOINID(process.id),
+  -- The markers' key it is looked up under (_xplane_step_marker.k).
+  k LONG,
+  -- The time it is looked up at, in ps.
+  t LONG
 ) AS
 WITH
   -- (the launches and each op's correlation are MATERIALIZED first, and
   -- SQLite indexes launch for the lookup per op: the same lookup inside one
   -- statement with _xplane_op_base, the marker sources and _xplane_op_stat
-  -- cost time that grew with the square of the ops, 0.11 s at 10 MB and
-  -- 7.8 s at 100 MB, against 0.8 s at 100 MB this way)
+  -- cost time that grew with the square of the ops)
   launch AS MATERIALIZED (
     SELECT a.v AS correlation, min(a.start_ps) AS t
     FROM _xplane_step_int_arg a
@@ -250,34 +251,76 @@ WITH
     SELECT b.op_id, b.upid, b.start_ps, st.correlation_int AS correlation
     FROM _xplane_op_base b
     LEFT JOIN _xplane_op_stat st USING (op_id)
-  ),
-  op AS (
+  )
+SELECT
+  o.op_id,
+  o.upid,
+  CASE WHEN m.source = 1 THEN -1 ELSE o.upid END AS k,
+  CASE WHEN m.source = 1 THEN coalesce(l.t, o.start_ps) ELSE o.start_ps END AS t
+FROM opc o
+JOIN (SELECT DISTINCT source FROM _xplane_step_marker) m
+LEFT JOIN launch l ON l.correlation = o.correlation;
+
+-- The same rows sorted by time (by trace processor, whose table finds a
+-- time range by binary search).
+CREATE PERFETTO TABLE _xplane_op_at(
+  -- The time the op is looked up at, in ps.
+  t LONG,
+  -- Its key.
+  k LONG,
+  -- The op.
+  op_id LONG,
+  -- Its device.
+  upid JOINID(process.id)
+) AS
+SELECT t, k, op_id, upid FROM _xplane_op_time ORDER BY t;
+
+-- The step of each op that has one: its marker (mid) and the marker's step
+-- number. An op's marker is the last one of its key (in r order: start,
+-- number, plane) that starts at or before its time, and only while that
+-- marker lasts: each marker takes the ops of its key whose time is in
+-- [its start, the next marker's start) and before its end. (The markers
+-- are the outer loop, a few per step; trace processor finds each range of
+-- _xplane_op_at by binary search. Written in marker order, then sorted by
+-- op_id by trace processor: _xplane_op_step.)
+CREATE PERFETTO TABLE _xplane_op_step_unsorted(
+  -- An op.
+  op_id LONG,
+  -- Its step number.
+  step LONG,
+  -- Its marker.
+  mid LONG,
+  -- Its device.
+  upid JOINID(process.id)
+) AS
+WITH
+  -- (a MATERIALIZED copy: SQLite indexes it on (k, r) for the next marker)
+  marker AS MATERIALIZED (SELECT k, r, mid, number, start_ps, dur_ps FROM _xplane_step_marker),
+  span AS MATERIALIZED (
     SELECT
-      o.op_id,
-      o.upid,
-      CASE WHEN m.source = 1 THEN -1 ELSE o.upid END AS k,
-      CASE WHEN m.source = 1 THEN coalesce(l.t, o.start_ps) ELSE o.start_ps END AS t
-    FROM opc o
-    JOIN (SELECT DISTINCT source FROM _xplane_step_marker) m
-    LEFT JOIN launch l ON l.correlation = o.correlation
-  ),
-  timeline AS (
-    SELECT k, start_ps AS t, 0 AS kind, r, NULL AS op_id, NULL AS upid FROM _xplane_step_marker
-    UNION ALL
-    SELECT k, t, 1, NULL, op_id, upid FROM op
-  ),
-  latest AS (
-    SELECT op_id, upid, k, t, max(r) OVER (PARTITION BY k ORDER BY t, kind ROWS UNBOUNDED PRECEDING) AS r
-    FROM timeline
-  ),
-  -- (a MATERIALIZED copy: SQLite indexes it on (k, r) for the lookup per op,
-  -- where it would scan the table of trace processor)
-  marker AS MATERIALIZED (SELECT k, r, mid, number, start_ps, dur_ps FROM _xplane_step_marker)
-SELECT l.op_id, m.number AS step, m.mid, l.upid
-FROM latest l
-JOIN marker m ON m.k = l.k AND m.r = l.r
-WHERE l.op_id IS NOT NULL AND l.t < m.start_ps + m.dur_ps
-ORDER BY l.op_id;
+      m.k, m.mid, m.number, m.start_ps AS lo,
+      CASE WHEN n.start_ps IS NULL THEN m.start_ps + m.dur_ps ELSE min(n.start_ps, m.start_ps + m.dur_ps) END AS hi
+    FROM marker m
+    LEFT JOIN marker n ON n.k = m.k AND n.r = m.r + 1
+  )
+SELECT o.op_id, s.number AS step, s.mid, o.upid
+FROM span s
+CROSS JOIN _xplane_op_at o
+WHERE o.t >= s.lo AND o.t < s.hi AND o.k = s.k;
+
+-- The step of each op that has one: its marker (mid) and the marker's step
+-- number (_xplane_op_step_unsorted in op_id order).
+CREATE PERFETTO TABLE _xplane_op_step(
+  -- An op.
+  op_id LONG,
+  -- Its step number.
+  step LONG,
+  -- Its marker.
+  mid LONG,
+  -- Its device.
+  upid JOINID(process.id)
+) AS
+SELECT op_id, step, mid, upid FROM _xplane_op_step_unsorted ORDER BY op_id;
 
 
 -- The steps.
