@@ -222,10 +222,24 @@ CROSS JOIN (
 ) d
 WHERE m.source = 1;
 
+-- The launches: the earliest host event with each correlation id, sorted by
+-- the id (trace processor then finds an op's launch by binary search).
+CREATE PERFETTO TABLE _xplane_launch(
+  -- Correlation id.
+  correlation LONG,
+  -- Start of the earliest host event with it, in ps.
+  t LONG
+) AS
+SELECT v AS correlation, min(start_ps) AS t
+FROM _xplane_step_int_arg
+WHERE key = 'debug.correlation_id' AND v IS NOT NULL
+GROUP BY v
+ORDER BY v;
+
 -- Each op with the time and key its step is looked up by: with host
--- annotations (source 1, key -1) its launch's start (the earliest host event
--- with its correlation id), else its own start; with device markers its
--- device's key, upid. In op_id order; empty without markers.
+-- annotations (source 1, key -1) its launch's start, else its own start;
+-- with device markers its device's key, upid. In op_id order; empty without
+-- markers.
 CREATE PERFETTO TABLE _xplane_op_time(
   -- An op.
   op_id LONG,
@@ -236,30 +250,20 @@ CREATE PERFETTO TABLE _xplane_op_time(
   -- The time it is looked up at, in ps.
   t LONG
 ) AS
-WITH
-  -- (the launches and each op's correlation are MATERIALIZED first, and
-  -- SQLite indexes launch for the lookup per op: the same lookup inside one
-  -- statement with _xplane_op_base, the marker sources and _xplane_op_stat
-  -- cost time that grew with the square of the ops)
-  launch AS MATERIALIZED (
-    SELECT a.v AS correlation, min(a.start_ps) AS t
-    FROM _xplane_step_int_arg a
-    WHERE a.key = 'debug.correlation_id' AND a.v IS NOT NULL
-    GROUP BY a.v
-  ),
-  opc AS MATERIALIZED (
-    SELECT b.op_id, b.upid, b.start_ps, st.correlation_int AS correlation
-    FROM _xplane_op_base b
-    LEFT JOIN _xplane_op_stat st USING (op_id)
-  )
 SELECT
-  o.op_id,
-  o.upid,
-  CASE WHEN m.source = 1 THEN -1 ELSE o.upid END AS k,
-  CASE WHEN m.source = 1 THEN coalesce(l.t, o.start_ps) ELSE o.start_ps END AS t
-FROM opc o
-JOIN (SELECT DISTINCT source FROM _xplane_step_marker) m
-LEFT JOIN launch l ON l.correlation = o.correlation;
+  st.op_id,
+  b.upid,
+  CASE WHEN m.source = 1 THEN -1 ELSE b.upid END AS k,
+  CASE
+    WHEN m.source = 1
+      THEN coalesce((SELECT l.t FROM _xplane_launch l WHERE l.correlation = st.correlation_int), b.start_ps)
+    ELSE b.start_ps
+  END AS t
+-- (CROSS JOIN: the ops' stats stay the outer loop, in op_id order; each
+-- finds its op by op_id, a sorted column, without a scan)
+FROM _xplane_op_stat st
+CROSS JOIN _xplane_op_base b USING (op_id)
+JOIN (SELECT DISTINCT source FROM _xplane_step_marker) m;
 
 -- The same rows sorted by time (by trace processor, whose table finds a
 -- time range by binary search).
