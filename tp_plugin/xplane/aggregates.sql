@@ -109,7 +109,7 @@ WITH
   -- sorts every analysis event)
   ev AS MATERIALIZED (
     SELECT e.arg_set_id, row_number() OVER (ORDER BY p.pid, e.line_index, e.event_index) AS seen
-    FROM _xplane_analysis_core e
+    FROM _xplane_analysis_slice e
     JOIN process p USING (upid)
     WHERE EXISTS (SELECT 1 FROM arg)
   ),

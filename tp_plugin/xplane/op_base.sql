@@ -16,6 +16,7 @@
 INCLUDE PERFETTO MODULE xplane.rules;
 INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
+INCLUDE PERFETTO MODULE xplane.line_sums;
 
 -- The lines of the analysis events (_xplane_event_line), each with the
 -- device-op line rule (xplane_is_device_op_line) evaluated once: the ops
@@ -33,6 +34,29 @@ CREATE PERFETTO TABLE _xplane_line_kind(
 ) AS
 SELECT upid, line_index, line_key, xplane_is_device_op_line(plane_name, line_name) AS is_op_line
 FROM _xplane_event_line;
+
+-- The names of the device ops, each with what the name rules give it (each
+-- rule runs once per name: a function call costs more than the rest of an
+-- op's row). From _xplane_line_name_sum's rows of the op lines, a few per
+-- line, not from a scan of the ops.
+CREATE PERFETTO TABLE _xplane_op_name(
+  -- Op name.
+  name STRING,
+  -- xplane_marker_like(name).
+  marker_like BOOL,
+  -- xplane_canonical_name(name).
+  canonical_name STRING,
+  -- xplane_op_category(name).
+  category STRING
+) AS
+SELECT name, xplane_marker_like(name) AS marker_like, xplane_canonical_name(name) AS canonical_name,
+       xplane_op_category(name) AS category
+FROM (
+  SELECT DISTINCT s.name
+  FROM _xplane_line_name_sum s
+  JOIN _xplane_line_kind k ON k.upid = s.upid AND k.line_index IS s.line_index
+  WHERE k.is_op_line AND k.line_key IS NOT NULL
+);
 
 -- The device ops in track order (each track's ops by start, end, line,
 -- event), with the running maximum end of the ops before them on their
@@ -70,7 +94,7 @@ SELECT
     PARTITION BY utid ORDER BY start_ps, dur_ps, line_index, event_index
     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
   ) AS prev_max_end
-FROM _xplane_analysis_core
+FROM _xplane_analysis_slice
 WHERE line_key IN (SELECT k FROM op_line);
 -- ((start, end) orders as (start, dur) does; the rows leave the window in
 -- its order, the order they are written in)
@@ -137,26 +161,26 @@ WITH
   first AS MATERIALIZED (
     SELECT utid, min(rowid) AS row0 FROM _xplane_op_order GROUP BY utid
   ),
-  -- The ops' names, from a scan of the events of the op lines (its
-  -- DISTINCT sorted by trace processor); the rule runs once per distinct
-  -- name: a function call costs more than the rest of the row.
-  op_name AS MATERIALIZED (
-    SELECT name, xplane_marker_like(name) AS marker_like
-    FROM (
-      SELECT DISTINCT name FROM _xplane_analysis_core
-      WHERE line_key IN (SELECT line_key FROM _xplane_line_kind WHERE is_op_line AND line_key IS NOT NULL)
-    )
-  )
+  -- The parents' children's durations (_xplane_child_ps, few rows):
+  -- a copy SQLite indexes, cheaper to look up per op than a table of
+  -- trace processor.
+  child AS MATERIALIZED (SELECT id, ps FROM _xplane_child_ps),
+  -- (a copy SQLite indexes for the lookup per op)
+  op_name AS MATERIALIZED (SELECT name, marker_like FROM _xplane_op_name)
 SELECT
   q.rowid AS op_id, e.id, e.utid, e.upid, e.plane_index, e.line_index, e.event_index,
-  e.name, e.start_ps, e.dur_ps, e.self_ps, e.arg_set_id, q.track_row - f.row0 + 1 AS rn, q.prev_max_end,
+  e.name, e.start_ps, e.dur_ps,
+  -- (the exclusive time as _xplane_analysis_core defines it)
+  max(0, e.dur_ps - coalesce(c.ps, 0)) AS self_ps,
+  e.arg_set_id, q.track_row - f.row0 + 1 AS rn, q.prev_max_end,
   nm.marker_like, q.track_row
 -- (CROSS JOIN: the ops stay the outer loop, so the rows come out in their
 -- op_id order; each op finds its event by id without a scan)
 FROM _xplane_op_seq q
 CROSS JOIN first f USING (utid)
-CROSS JOIN _xplane_analysis_core e ON e.id = q.slice_id
-CROSS JOIN op_name nm ON nm.name = e.name;
+CROSS JOIN _xplane_analysis_slice e ON e.id = q.slice_id
+CROSS JOIN op_name nm ON nm.name = e.name
+LEFT JOIN child c ON c.id = e.id;
 
 -- A numeric arg as the extension shows the stat: integers, reals, and
 -- uint64 values over 2^63 - 1 as exact decimal text; NULL for text.
@@ -314,10 +338,7 @@ WITH
   -- per distinct name)
   scope AS MATERIALIZED (SELECT tf, name, s FROM _xplane_op_scope),
   shape AS MATERIALIZED (SELECT long_name, shape_signature FROM _xplane_op_shape),
-  op_name AS MATERIALIZED (
-    SELECT name, xplane_canonical_name(name) AS canonical_name, xplane_op_category(name) AS category
-    FROM (SELECT DISTINCT name FROM _xplane_op_base)
-  )
+  op_name AS MATERIALIZED (SELECT name, canonical_name, category FROM _xplane_op_name)
 SELECT
   b.op_id,
   b.arg_set_id,

@@ -41,7 +41,7 @@ WITH
     SELECT line_key AS k FROM _xplane_line_kind WHERE NOT is_op_line AND line_key IS NOT NULL
   )
 SELECT e.arg_set_id, e.name, e.start_ps, e.start_ps + e.dur_ps AS end_ps, e.dur_ps
-FROM _xplane_analysis_core e
+FROM _xplane_analysis_slice e
 WHERE e.line_key IN (SELECT k FROM other_line)
 ORDER BY e.arg_set_id;
 

@@ -199,6 +199,11 @@ CREATE PERFETTO TABLE _xplane_slice_core(
   plane_index LONG,
   -- XLine index of the event.
   line_index LONG,
+  -- The line as one integer, upid << 32 | line_index: the key the tables
+  -- that pick events by line filter on (NULL for a line index outside
+  -- 0 .. 2^32 - 1, which no converter writes: an XLine's index is its
+  -- position in its plane).
+  line_key LONG,
   -- XEvent index within its line.
   event_index LONG,
   -- Event name (display name, else name); NULL for an unknown metadata id.
@@ -275,6 +280,7 @@ SELECT
   b.upid,
   b.plane_index,
   b.line_index,
+  CASE WHEN b.line_index BETWEEN 0 AND 4294967295 THEN (b.upid << 32) | b.line_index END AS line_key,
   b.event_index,
   b.name,
   b.start_ps,
@@ -395,10 +401,62 @@ WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND parent_event_index IS N
 GROUP BY parent_id
 ORDER BY parent_id;
 
+-- The analysis events whose analysis parent is on another track (annotated
+-- with xplane.parent_line_index / parent_event_index, a few at most), with
+-- that parent, in id order.
+CREATE PERFETTO TABLE _xplane_cross_parent(
+  -- The event's slice id.
+  id LONG,
+  -- Its analysis parent's slice id.
+  parent LONG
+) AS
+WITH
+  -- The annotated events, and the events that could be such a parent (an
+  -- event index one of them names): the join below then indexes these,
+  -- not every event. (MATERIALIZED: SQLite then indexes the CTEs for the
+  -- join, which it cannot do on the tables of trace processor.)
+  annotated AS MATERIALIZED (
+    SELECT id, utid, parent_line_index, parent_event_index FROM _xplane_slice_core
+    WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND parent_event_index IS NOT NULL
+  ),
+  named AS MATERIALIZED (
+    SELECT id, utid, line_index, event_index FROM _xplane_slice_core
+    WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND event_index IN (SELECT parent_event_index FROM annotated)
+  )
+SELECT a.id, p.id AS parent
+FROM annotated a
+JOIN named p ON p.utid = a.utid AND p.line_index = a.parent_line_index AND p.event_index = a.parent_event_index
+ORDER BY a.id;
+
+-- The summed durations of the children of each analysis event that has
+-- some (the events whose analysis parent it is: _xplane_child_dur's, plus
+-- those of _xplane_cross_parent), one row per parent, in id order: few
+-- rows (10,845 parents of 1.77 million events at 100 MB), which the
+-- tables that need an event's exclusive time read, not a lookup per event
+-- where they can avoid one.
+CREATE PERFETTO TABLE _xplane_child_ps(
+  -- The parent's slice id.
+  id LONG,
+  -- The summed durations of its children in ps.
+  ps LONG
+) AS
+SELECT id, sum(ps) AS ps
+FROM (
+  SELECT id, ps FROM _xplane_child_dur
+  UNION ALL
+  SELECT c.parent AS id, e.dur_ps AS ps
+  FROM _xplane_cross_parent c
+  JOIN _xplane_slice_core e USING (id)
+)
+GROUP BY id
+ORDER BY id;
+
 -- The analysis events (docs/ANALYSIS.md): a start, a duration > 0 and a
--- non-empty name, with their analysis parent and exclusive time; the
--- columns the other tables read (xplane_analysis_event is a view of it).
-CREATE PERFETTO TABLE _xplane_analysis_core(
+-- non-empty name, with the columns of their slice only: a filter of
+-- _xplane_slice_core, for the tables that pick events by line or thread
+-- and read neither the analysis parent nor the exclusive time
+-- (_xplane_analysis_core adds those, a lookup per row).
+CREATE PERFETTO VIEW _xplane_analysis_slice(
   -- Slice id.
   id ID(slice.id),
   -- Thread (XPlane track).
@@ -411,10 +469,45 @@ CREATE PERFETTO TABLE _xplane_analysis_core(
   plane_index LONG,
   -- XLine index.
   line_index LONG,
-  -- The line as one integer, upid << 32 | line_index: the key the tables
-  -- that pick events by line filter on (NULL for a line index outside
-  -- 0 .. 2^32 - 1, which no converter writes: an XLine's index is its
-  -- position in its plane).
+  -- The line as one integer (_xplane_slice_core.line_key).
+  line_key LONG,
+  -- XEvent index within its line.
+  event_index LONG,
+  -- Event name.
+  name STRING,
+  -- Exact start in picoseconds.
+  start_ps LONG,
+  -- Exact duration in picoseconds.
+  dur_ps LONG,
+  -- Args of the slice.
+  arg_set_id ARGSETID
+) AS
+SELECT id, utid, tid, upid, plane_index, line_index, line_key, event_index, name, start_ps, dur_ps, arg_set_id
+FROM _xplane_slice_core
+WHERE name IS NOT NULL AND name != '' AND dur_ps > 0;
+
+-- The analysis events with their analysis parent and exclusive time; the
+-- columns the other tables read (xplane_analysis_event is a view of it).
+-- A view of _xplane_slice_core: each row looks its children's summed
+-- durations up in _xplane_child_ps by id (a sorted column: a binary
+-- search); a table of these rows copied every column of every event again
+-- (1.3 s at 100 MB). The package's own tables avoid the lookup per event:
+-- _xplane_line_name_sum corrects its sums per parent, _xplane_op_base looks
+-- the parents up in an indexed copy.
+CREATE PERFETTO VIEW _xplane_analysis_core(
+  -- Slice id.
+  id ID(slice.id),
+  -- Thread (XPlane track).
+  utid JOINID(thread.id),
+  -- Its thread id.
+  tid LONG,
+  -- Process (XPlane plane).
+  upid JOINID(process.id),
+  -- XPlane index of the plane.
+  plane_index LONG,
+  -- XLine index.
+  line_index LONG,
+  -- The line as one integer (_xplane_slice_core.line_key).
   line_key LONG,
   -- XEvent index within its line.
   event_index LONG,
@@ -432,33 +525,6 @@ CREATE PERFETTO TABLE _xplane_analysis_core(
   -- Args of the slice.
   arg_set_id ARGSETID
 ) AS
-WITH
-  -- The few events whose analysis parent is on another track, and the
-  -- events that could be such a parent (an event index one of them names):
-  -- the join below then indexes these, not every event. (MATERIALIZED:
-  -- SQLite then indexes the CTEs for the joins below, which it cannot do on
-  -- the tables of trace processor.)
-  annotated AS MATERIALIZED (
-    SELECT id, utid, parent_line_index, parent_event_index FROM _xplane_slice_core
-    WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND parent_event_index IS NOT NULL
-  ),
-  named AS MATERIALIZED (
-    SELECT id, utid, line_index, event_index FROM _xplane_slice_core
-    WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND event_index IN (SELECT parent_event_index FROM annotated)
-  ),
-  cross_parent AS MATERIALIZED (
-    SELECT a.id, p.id AS parent
-    FROM annotated a
-    JOIN named p ON p.utid = a.utid AND p.line_index = a.parent_line_index AND p.event_index = a.parent_event_index
-  ),
-  -- The durations of the events with an annotated parent, summed per parent
-  -- (_xplane_child_dur sums the others).
-  crossed AS MATERIALIZED (
-    SELECT c.parent AS id, sum(e.dur_ps) AS ps
-    FROM cross_parent c
-    JOIN _xplane_slice_core e USING (id)
-    GROUP BY c.parent
-  )
 SELECT
   e.id,
   e.utid,
@@ -466,22 +532,20 @@ SELECT
   e.upid,
   e.plane_index,
   e.line_index,
-  CASE WHEN e.line_index BETWEEN 0 AND 4294967295 THEN (e.upid << 32) | e.line_index END AS line_key,
+  e.line_key,
   e.event_index,
   e.name,
   e.start_ps,
   e.dur_ps,
   CASE
     WHEN e.parent_event_index IS NULL THEN e.parent_id
-    ELSE (SELECT c.parent FROM cross_parent c WHERE c.id = e.id)
+    ELSE (SELECT c.parent FROM _xplane_cross_parent c WHERE c.id = e.id)
   END AS analysis_parent_id,
-  max(0, e.dur_ps - coalesce(d.ps, 0) - coalesce(x.ps, 0)) AS self_ps,
+  max(0, e.dur_ps - coalesce(d.ps, 0)) AS self_ps,
   e.arg_set_id
 FROM _xplane_slice_core e
-LEFT JOIN _xplane_child_dur d USING (id)
-LEFT JOIN crossed x USING (id)
-WHERE e.name IS NOT NULL AND e.name != '' AND e.dur_ps > 0
-ORDER BY e.id;
+LEFT JOIN _xplane_child_ps d USING (id)
+WHERE e.name IS NOT NULL AND e.name != '' AND e.dur_ps > 0;
 
 -- The lines of the analysis events, one row per (plane, line), with the
 -- names the events of a line share (its thread's and process's, its
@@ -511,7 +575,7 @@ CREATE PERFETTO TABLE _xplane_event_line(
 ) AS
 WITH
   first AS MATERIALIZED (
-    SELECT upid, line_index, min(line_key) AS line_key, min(id) AS id FROM _xplane_analysis_core GROUP BY upid, line_index
+    SELECT upid, line_index, min(line_key) AS line_key, min(id) AS id FROM _xplane_analysis_slice GROUP BY upid, line_index
   )
 SELECT f.upid, f.line_index, f.line_key, v.utid, v.tid, v.plane_index, v.plane_name, v.line_name, v.thread_name, v.line_label
 FROM first f

@@ -126,12 +126,12 @@ WITH
 -- itself; then CROSS JOIN: those events stay the outer loop, each looking
 -- its line up, where SQLite would scan the events once per line)
 SELECT 0 AS source, e.upid, e.plane_index, l.plane_name, xplane_parse_int(e.name) AS number, e.start_ps, e.dur_ps
-FROM (SELECT * FROM _xplane_analysis_core WHERE utid IN (SELECT utid FROM line WHERE kind = 0)) e
+FROM (SELECT * FROM _xplane_analysis_slice WHERE utid IN (SELECT utid FROM line WHERE kind = 0)) e
 CROSS JOIN line l ON l.k = e.line_key
 WHERE l.kind = 0 AND xplane_parse_int(e.name) IS NOT NULL
 UNION ALL
 SELECT 1, e.upid, e.plane_index, l.plane_name, n.number, e.start_ps, e.dur_ps
-FROM (SELECT * FROM _xplane_analysis_core WHERE utid IN (SELECT utid FROM line WHERE kind = 1) AND name = 'train') e
+FROM (SELECT * FROM _xplane_analysis_slice WHERE utid IN (SELECT utid FROM line WHERE kind = 1) AND name = 'train') e
 JOIN (
   SELECT
     arg_set_id,
@@ -144,7 +144,7 @@ CROSS JOIN line l ON l.k = e.line_key
 WHERE l.kind = 1 AND e.name = 'train' AND n.number IS NOT NULL
 UNION ALL
 SELECT 2, e.upid, e.plane_index, l.plane_name, NULL, e.start_ps, e.dur_ps
-FROM (SELECT * FROM _xplane_analysis_core WHERE utid IN (SELECT utid FROM line WHERE kind = 2)) e
+FROM (SELECT * FROM _xplane_analysis_slice WHERE utid IN (SELECT utid FROM line WHERE kind = 2)) e
 CROSS JOIN line l ON l.k = e.line_key
 WHERE l.kind = 2;
 
