@@ -58,15 +58,119 @@ FROM (
   WHERE k.is_op_line AND k.line_key IS NOT NULL
 );
 
+-- The stats of each op that the other op tables read (the text columns of
+-- xplane_ops and the step's correlation), each the op's one arg of its key
+-- (trace processor keeps one arg per key in an arg set: the stat's last
+-- value, as the extension reads it), read with extract_arg (trace processor
+-- finds an arg set without a scan of the args table; joining each op's args
+-- and grouping them cost more). One row per op, in slice id order (the
+-- analysis events' order: _xplane_op_base finds an op's row by binary
+-- search), with its name (so _xplane_op_scope reads one table). The numeric
+-- stats that only xplane_ops shows are read there, per op, when a query
+-- reads them.
+CREATE PERFETTO TABLE _xplane_op_stat(
+  -- The op's slice id.
+  slice_id LONG,
+  -- Its name.
+  name STRING,
+  -- source, source_file or file_name stat.
+  source_file STRING,
+  -- The effective tf_op (xplane_effective_tf_op of the tf_op and name stats).
+  tf_op STRING,
+  -- long_name stat, else the metadata name (xplane.metadata_name).
+  long_name STRING,
+  -- correlation_id read as an integer (xplane_int_like).
+  correlation_int LONG
+) AS
+WITH
+  -- (extract_arg per op and key, once per row: the subquery is not
+  -- flattened; one lookup of an arg costs less than joining the op's args
+  -- and grouping them; a key that no arg of the trace has is not looked up:
+  -- _xplane_arg_key)
+  raw AS (
+    SELECT
+      id AS slice_id, name,
+      CASE WHEN (SELECT source FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.source') END AS s1,
+      CASE WHEN (SELECT source_file FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.source_file') END AS s2,
+      CASE WHEN (SELECT file_name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.file_name') END AS s3,
+      CASE WHEN (SELECT tf_op FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.tf_op') END AS tf,
+      CASE WHEN (SELECT name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.name') END AS nm,
+      CASE WHEN (SELECT long_name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.long_name') END AS ln,
+      CASE WHEN (SELECT metadata_name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.xplane_metadata_name') END AS mn,
+      CASE WHEN (SELECT correlation_id FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.correlation_id') END AS co
+    FROM _xplane_analysis_slice
+    WHERE line_key IN (SELECT line_key FROM _xplane_line_kind WHERE is_op_line AND line_key IS NOT NULL)
+    ORDER BY id
+    LIMIT -1 OFFSET 0
+  ),
+  -- (text stats count when non-empty strings; a real or text correlation id
+  -- as xplane_int_like reads it)
+  stat AS (
+    SELECT
+      slice_id, name,
+      coalesce(
+        CASE WHEN typeof(s1) = 'text' AND s1 != '' THEN s1 END,
+        CASE WHEN typeof(s2) = 'text' AND s2 != '' THEN s2 END,
+        CASE WHEN typeof(s3) = 'text' AND s3 != '' THEN s3 END
+      ) AS source_file,
+      CASE WHEN typeof(tf) = 'text' AND tf != '' THEN tf END AS tf,
+      CASE WHEN typeof(nm) = 'text' AND nm != '' THEN nm END AS nm,
+      coalesce(
+        CASE WHEN typeof(ln) = 'text' AND ln != '' THEN ln END,
+        CASE WHEN typeof(mn) = 'text' AND mn != '' THEN mn END
+      ) AS long_name,
+      CASE typeof(co)
+        WHEN 'integer' THEN co
+        WHEN 'real' THEN CASE WHEN co > -9.2e18 AND co < 9.2e18 THEN CAST(co AS INT) END
+        WHEN 'text' THEN xplane_parse_int(co)
+      END AS correlation_int
+    FROM raw
+  )
+SELECT
+  s.slice_id,
+  s.name,
+  s.source_file,
+  -- (the rule only where it can change the tf_op, one that holds
+  -- `XlaModule`: a function call per op costs more than the rest of the row)
+  CASE WHEN s.tf GLOB '*XlaModule*' THEN xplane_effective_tf_op(s.tf, s.nm) ELSE s.tf END AS tf_op,
+  s.long_name,
+  s.correlation_int
+-- (in slice id order, raw's)
+FROM stat s;
+
+-- The region path of each distinct (tf_op, name) of the ops, with its
+-- number of parts (tf '' for no tf_op).
+CREATE PERFETTO TABLE _xplane_op_scope(
+  -- The effective tf_op ('' for none).
+  tf STRING,
+  -- The op name.
+  name STRING,
+  -- _xplane_scope: `<parts>:<path>`.
+  s STRING
+) AS
+SELECT tf, name, _xplane_scope(nullif(tf, ''), name) AS s
+FROM (SELECT DISTINCT coalesce(tf_op, '') AS tf, name FROM _xplane_op_stat);
+
+-- The shape signature of each distinct long name of the ops.
+CREATE PERFETTO TABLE _xplane_op_shape(
+  -- A long name.
+  long_name STRING,
+  -- Its shape signature.
+  shape_signature STRING
+) AS
+SELECT long_name, xplane_shape_signature(long_name) AS shape_signature
+FROM (SELECT DISTINCT long_name FROM _xplane_op_stat WHERE long_name IS NOT NULL);
+
 -- The device ops in track order (each track's ops by start, end, line,
 -- event), with the running maximum end of the ops before them on their
--- track, for the pre-op gap. A table without an id column: trace processor
--- numbers its rows from 0 in the order they were written, and gives that
--- number as rowid, so an op's position on its track is its rowid minus its
--- track's first (the tests compare every op's number and position with the
--- extension's on every profile). (The window orders by columns only, which
--- trace processor sorts itself: a join or an expression made SQLite sort a
--- copy; a row_number() over the same window cost more than the rowid.)
+-- track, for the pre-op gap. A table without an id column: its rowid
+-- numbers its rows in the order they were written (from 0 in trace
+-- processor, from 1 in SQLite's CREATE TABLE AS, the shim of the tests), so
+-- an op's position on its track is its rowid minus its track's first (the
+-- tests compare every op's number, position and gap with the extension's on
+-- every profile). (The window orders by columns only, which trace
+-- processor sorts itself: a join or an expression made SQLite sort a copy;
+-- a row_number() over the same window cost more than the rowid.)
 CREATE PERFETTO TABLE _xplane_op_order(
   -- Slice id of the op (not an `id` column: rowid stays the row number).
   slice_id LONG,
@@ -101,8 +205,8 @@ WHERE line_key IN (SELECT k FROM op_line);
 
 -- The same ops in the extension's op order (thread id, line, event: the
 -- order of plane, track, line and event, since the converter numbers the
--- threads in that order), sorted by trace processor: the row number is the
--- op's number.
+-- threads in that order), sorted by trace processor: an op's rowid minus
+-- the first is its op_id.
 CREATE PERFETTO TABLE _xplane_op_seq(
   -- Slice id of the op.
   slice_id LONG,
@@ -154,9 +258,33 @@ CREATE PERFETTO TABLE _xplane_op_base(
   marker_like BOOL,
   -- Its row in _xplane_op_order (position in track order over all tracks,
   -- from 0).
-  track_row LONG
+  track_row LONG,
+  -- source, source_file or file_name stat (_xplane_op_stat).
+  source_file STRING,
+  -- The effective tf_op (_xplane_op_stat).
+  tf_op STRING,
+  -- Long name (_xplane_op_stat).
+  long_name STRING,
+  -- correlation_id read as an integer (_xplane_op_stat).
+  correlation_int LONG,
+  -- Canonical name (xplane_canonical_name).
+  canonical_name STRING,
+  -- Op category (xplane_op_category).
+  category STRING,
+  -- Region path (_xplane_op_scope).
+  scope_path STRING,
+  -- Its number of parts.
+  scope_parts LONG,
+  -- Shape signature of the long name (_xplane_op_shape).
+  shape_signature STRING
 ) AS
 WITH
+  -- The first rowid of _xplane_op_seq: 0 in trace processor, 1 in SQLite,
+  -- whose CREATE TABLE AS numbers its rows from 1 (the shim of
+  -- tests/test_perfetto.sh). (The first row read, not min(rowid): trace
+  -- processor v58.2 crashes on min(rowid), max(rowid) and ORDER BY rowid of
+  -- a table without an id column.)
+  zero AS MATERIALIZED (SELECT rowid AS row0 FROM _xplane_op_seq LIMIT 1),
   -- Each track's first row in track order.
   first AS MATERIALIZED (
     SELECT utid, min(rowid) AS row0 FROM _xplane_op_order GROUP BY utid
@@ -165,146 +293,39 @@ WITH
   -- a copy SQLite indexes, cheaper to look up per op than a table of
   -- trace processor.
   child AS MATERIALIZED (SELECT id, ps FROM _xplane_child_ps),
-  -- (a copy SQLite indexes for the lookup per op)
-  op_name AS MATERIALIZED (SELECT name, marker_like FROM _xplane_op_name)
+  -- (copies SQLite indexes for the lookups per op; the name rules ran once
+  -- per distinct name, tf_op and long name)
+  op_name AS MATERIALIZED (SELECT name, marker_like, canonical_name, category FROM _xplane_op_name),
+  scope AS MATERIALIZED (SELECT tf, name, s FROM _xplane_op_scope),
+  shape AS MATERIALIZED (SELECT long_name, shape_signature FROM _xplane_op_shape)
 SELECT
-  q.rowid AS op_id, e.id, e.utid, e.upid, e.plane_index, e.line_index, e.event_index,
+  q.rowid - z.row0 AS op_id, e.id, e.utid, e.upid, e.plane_index, e.line_index, e.event_index,
   e.name, e.start_ps, e.dur_ps,
   -- (the exclusive time as _xplane_analysis_core defines it)
   max(0, e.dur_ps - coalesce(c.ps, 0)) AS self_ps,
   e.arg_set_id, q.track_row - f.row0 + 1 AS rn, q.prev_max_end,
-  nm.marker_like, q.track_row
+  nm.marker_like, q.track_row,
+  st.source_file, st.tf_op, st.long_name, st.correlation_int,
+  nm.canonical_name, nm.category,
+  substr(sc.s, instr(sc.s, ':') + 1) AS scope_path,
+  CAST(substr(sc.s, 1, instr(sc.s, ':') - 1) AS INT) AS scope_parts,
+  sh.shape_signature
 -- (CROSS JOIN: the ops stay the outer loop, so the rows come out in their
--- op_id order; each op finds its event by id without a scan)
+-- op_id order; each op finds its event and its stats by slice id, sorted
+-- columns, without a scan)
 FROM _xplane_op_seq q
+CROSS JOIN zero z
 CROSS JOIN first f USING (utid)
 CROSS JOIN _xplane_analysis_slice e ON e.id = q.slice_id
+CROSS JOIN _xplane_op_stat st ON st.slice_id = q.slice_id
 CROSS JOIN op_name nm ON nm.name = e.name
-LEFT JOIN child c ON c.id = e.id;
+CROSS JOIN scope sc ON sc.tf = coalesce(st.tf_op, '') AND sc.name = e.name
+LEFT JOIN child c ON c.id = e.id
+LEFT JOIN shape sh ON sh.long_name = st.long_name;
 
--- A numeric arg as the extension shows the stat: integers, reals, and
--- uint64 values over 2^63 - 1 as exact decimal text; NULL for text.
-CREATE PERFETTO FUNCTION _xplane_num(
-  -- The arg's value_type.
-  value_type STRING,
-  -- Its int_value.
-  int_value LONG,
-  -- Its real_value.
-  real_value DOUBLE
-)
-RETURNS STRING AS
-SELECT
-  CASE $value_type
-    WHEN 'int' THEN $int_value
-    WHEN 'uint' THEN xplane_uint64($int_value)
-    WHEN 'real' THEN $real_value
-  END;
-
--- The stats of each op that the other op tables read (the text columns of
--- xplane_ops and the step's correlation), each the op's one arg of its key
--- (trace processor keeps one arg per key in an arg set: the stat's last
--- value, as the extension reads it), read with extract_arg (trace processor
--- finds an arg set without a scan of the args table; joining each op's args
--- and grouping them cost more). One row per op, in op_id order, the key the
--- tables that read it join on, with its name (so _xplane_op_scope reads
--- one table). The numeric stats that only xplane_ops shows are read there,
--- per op, when a query reads them.
-CREATE PERFETTO TABLE _xplane_op_stat(
-  -- The op.
-  op_id LONG,
-  -- Its name.
-  name STRING,
-  -- source, source_file or file_name stat.
-  source_file STRING,
-  -- The effective tf_op (xplane_effective_tf_op of the tf_op and name stats).
-  tf_op STRING,
-  -- long_name stat, else the metadata name (xplane.metadata_name).
-  long_name STRING,
-  -- correlation_id read as an integer (xplane_int_like).
-  correlation_int LONG
-) AS
-WITH
-  -- (extract_arg per op and key, once per row: the subquery is not
-  -- flattened; one lookup of an arg costs less than joining the op's args
-  -- and grouping them; a key that no arg of the trace has is not looked up:
-  -- _xplane_arg_key)
-  raw AS (
-    SELECT
-      op_id, name,
-      CASE WHEN (SELECT source FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.source') END AS s1,
-      CASE WHEN (SELECT source_file FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.source_file') END AS s2,
-      CASE WHEN (SELECT file_name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.file_name') END AS s3,
-      CASE WHEN (SELECT tf_op FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.tf_op') END AS tf,
-      CASE WHEN (SELECT name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.name') END AS nm,
-      CASE WHEN (SELECT long_name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.long_name') END AS ln,
-      CASE WHEN (SELECT metadata_name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.xplane_metadata_name') END AS mn,
-      CASE WHEN (SELECT correlation_id FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.correlation_id') END AS co
-    FROM _xplane_op_base
-    ORDER BY op_id
-    LIMIT -1 OFFSET 0
-  ),
-  -- (text stats count when non-empty strings; a real or text correlation id
-  -- as xplane_int_like reads it)
-  stat AS (
-    SELECT
-      op_id, name,
-      coalesce(
-        CASE WHEN typeof(s1) = 'text' AND s1 != '' THEN s1 END,
-        CASE WHEN typeof(s2) = 'text' AND s2 != '' THEN s2 END,
-        CASE WHEN typeof(s3) = 'text' AND s3 != '' THEN s3 END
-      ) AS source_file,
-      CASE WHEN typeof(tf) = 'text' AND tf != '' THEN tf END AS tf,
-      CASE WHEN typeof(nm) = 'text' AND nm != '' THEN nm END AS nm,
-      coalesce(
-        CASE WHEN typeof(ln) = 'text' AND ln != '' THEN ln END,
-        CASE WHEN typeof(mn) = 'text' AND mn != '' THEN mn END
-      ) AS long_name,
-      CASE typeof(co)
-        WHEN 'integer' THEN co
-        WHEN 'real' THEN CASE WHEN co > -9.2e18 AND co < 9.2e18 THEN CAST(co AS INT) END
-        WHEN 'text' THEN xplane_parse_int(co)
-      END AS correlation_int
-    FROM raw
-  )
-SELECT
-  s.op_id,
-  s.name,
-  s.source_file,
-  -- (the rule only where it can change the tf_op, one that holds
-  -- `XlaModule`: a function call per op costs more than the rest of the row)
-  CASE WHEN s.tf GLOB '*XlaModule*' THEN xplane_effective_tf_op(s.tf, s.nm) ELSE s.tf END AS tf_op,
-  s.long_name,
-  s.correlation_int
--- (in op_id order, raw's)
-FROM stat s;
-
--- The region path of each distinct (tf_op, name) of the ops, with its
--- number of parts (tf '' for no tf_op).
-CREATE PERFETTO TABLE _xplane_op_scope(
-  -- The effective tf_op ('' for none).
-  tf STRING,
-  -- The op name.
-  name STRING,
-  -- _xplane_scope: `<parts>:<path>`.
-  s STRING
-) AS
-SELECT tf, name, _xplane_scope(nullif(tf, ''), name) AS s
-FROM (SELECT DISTINCT coalesce(tf_op, '') AS tf, name FROM _xplane_op_stat);
-
--- The shape signature of each distinct long name of the ops.
-CREATE PERFETTO TABLE _xplane_op_shape(
-  -- A long name.
-  long_name STRING,
-  -- Its shape signature.
-  shape_signature STRING
-) AS
-SELECT long_name, xplane_shape_signature(long_name) AS shape_signature
-FROM (SELECT DISTINCT long_name FROM _xplane_op_stat WHERE long_name IS NOT NULL);
-
--- Each op with its name-derived columns, and what the aggregates read of
--- _xplane_op_base and _xplane_op_stat (so they read one table per op, not
--- three: a join on a trace processor table is a lookup per row).
-CREATE PERFETTO TABLE _xplane_op_info(
+-- Each op with its name-derived columns and the columns the aggregates
+-- read (a view of _xplane_op_base, which holds them).
+CREATE PERFETTO VIEW _xplane_op_info(
   -- The op.
   op_id LONG,
   -- Its arg set.
@@ -332,30 +353,26 @@ CREATE PERFETTO TABLE _xplane_op_info(
   -- Shape signature of the long name.
   shape_signature STRING
 ) AS
-WITH
-  -- (MATERIALIZED copies: SQLite indexes them for the lookups below, where it
-  -- would scan a table of trace processor per op; the name rules run once
-  -- per distinct name)
-  scope AS MATERIALIZED (SELECT tf, name, s FROM _xplane_op_scope),
-  shape AS MATERIALIZED (SELECT long_name, shape_signature FROM _xplane_op_shape),
-  op_name AS MATERIALIZED (SELECT name, canonical_name, category FROM _xplane_op_name)
 SELECT
-  b.op_id,
-  b.arg_set_id,
-  b.name,
-  b.dur_ps,
-  b.self_ps,
-  st.source_file,
-  n.canonical_name,
-  n.category,
-  st.tf_op,
-  st.long_name,
-  substr(sc.s, instr(sc.s, ':') + 1) AS scope_path,
-  CAST(substr(sc.s, 1, instr(sc.s, ':') - 1) AS INT) AS scope_parts,
-  sh.shape_signature
-FROM _xplane_op_base b
-JOIN op_name n ON n.name = b.name
-LEFT JOIN _xplane_op_stat st USING (op_id)
-JOIN scope sc ON sc.tf = coalesce(st.tf_op, '') AND sc.name = b.name
-LEFT JOIN shape sh ON sh.long_name = st.long_name
-ORDER BY b.op_id;
+  op_id, arg_set_id, name, dur_ps, self_ps, source_file, canonical_name, category, tf_op, long_name,
+  scope_path, scope_parts, shape_signature
+FROM _xplane_op_base;
+
+-- A numeric arg as the extension shows the stat: integers, reals, and
+-- uint64 values over 2^63 - 1 as exact decimal text; NULL for text.
+CREATE PERFETTO FUNCTION _xplane_num(
+  -- The arg's value_type.
+  value_type STRING,
+  -- Its int_value.
+  int_value LONG,
+  -- Its real_value.
+  real_value DOUBLE
+)
+RETURNS STRING AS
+SELECT
+  CASE $value_type
+    WHEN 'int' THEN $int_value
+    WHEN 'uint' THEN xplane_uint64($int_value)
+    WHEN 'real' THEN $real_value
+  END;
+

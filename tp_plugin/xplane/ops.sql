@@ -209,7 +209,7 @@ SELECT
    WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.program_id') AS program_id,
   i.tf_op,
   i.scope_path,
-  st.source_file,
+  i.source_file,
   i.shape_signature,
   (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
    WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.flops') AS flops,
@@ -268,6 +268,5 @@ LEFT JOIN line l ON l.upid = b.upid AND l.line_index = b.line_index
 JOIN _xplane_op_info i USING (op_id)
 LEFT JOIN _xplane_op_payload p USING (op_id)
 LEFT JOIN _xplane_op_base pb ON pb.op_id = p.payload_op_id
-LEFT JOIN _xplane_op_stat st USING (op_id)
 LEFT JOIN _xplane_op_step os USING (op_id)
 ORDER BY b.op_id;

@@ -685,11 +685,10 @@ CREATE PERFETTO TABLE xplane_kernel_stats(
 ) AS
 WITH k AS (
   SELECT b.op_id, b.name, b.dur_ps, kd.*,
-    coalesce(st.tf_op, x.hlo_op, x.level0) AS op_name
+    coalesce(b.tf_op, x.hlo_op, x.level0) AS op_name
   FROM _xplane_op_base b
   JOIN _xplane_xprof_op_arg x USING (arg_set_id)
   JOIN _xplane_kernel_details kd ON kd.details = x.kernel_details
-  LEFT JOIN _xplane_op_stat st USING (op_id)
 ),
 g AS (
   SELECT name, grid, block, regs, static_shmem, dynamic_shmem, shared_mem, private_mem,
