@@ -139,17 +139,25 @@ SELECT
 FROM stat s;
 
 -- The region path of each distinct (tf_op, name) of the ops, with its
--- number of parts (tf '' for no tf_op).
+-- number of parts (tf '' for no tf_op), and what the name rules give the
+-- name (_xplane_op_name): _xplane_op_base looks both up at once per op.
 CREATE PERFETTO TABLE _xplane_op_scope(
   -- The effective tf_op ('' for none).
   tf STRING,
   -- The op name.
   name STRING,
   -- _xplane_scope: `<parts>:<path>`.
-  s STRING
+  s STRING,
+  -- xplane_marker_like(name).
+  marker_like BOOL,
+  -- xplane_canonical_name(name).
+  canonical_name STRING,
+  -- xplane_op_category(name).
+  category STRING
 ) AS
-SELECT tf, name, _xplane_scope(nullif(tf, ''), name) AS s
-FROM (SELECT DISTINCT coalesce(tf_op, '') AS tf, name FROM _xplane_op_stat);
+SELECT t.tf, t.name, _xplane_scope(nullif(t.tf, ''), t.name) AS s, n.marker_like, n.canonical_name, n.category
+FROM (SELECT DISTINCT coalesce(tf_op, '') AS tf, name FROM _xplane_op_stat) t
+JOIN _xplane_op_name n USING (name);
 
 -- The shape signature of each distinct long name of the ops.
 CREATE PERFETTO TABLE _xplane_op_shape(
@@ -166,11 +174,12 @@ FROM (SELECT DISTINCT long_name FROM _xplane_op_stat WHERE long_name IS NOT NULL
 -- track, for the pre-op gap. A table without an id column: its rowid
 -- numbers its rows in the order they were written (from 0 in trace
 -- processor, from 1 in SQLite's CREATE TABLE AS, the shim of the tests), so
--- an op's position on its track is its rowid minus its track's first (the
--- tests compare every op's number, position and gap with the extension's on
--- every profile). (The window orders by columns only, which trace
--- processor sorts itself: a join or an expression made SQLite sort a copy;
--- a row_number() over the same window cost more than the rowid.)
+-- the rowid orders the ops by track and position (_xplane_op_track, the
+-- payload lookahead, reads it; the tests compare every op's number, gap and
+-- payload with the extension's on every profile). (The window orders by
+-- columns only, which trace processor sorts itself: a join or an
+-- expression made SQLite sort a copy; a row_number() over the same window
+-- cost more than the rowid.)
 CREATE PERFETTO TABLE _xplane_op_order(
   -- Slice id of the op (not an `id` column: rowid stays the row number).
   slice_id LONG,
@@ -250,8 +259,6 @@ CREATE PERFETTO TABLE _xplane_op_base(
   self_ps LONG,
   -- Args of the slice.
   arg_set_id ARGSETID,
-  -- Position on its track in (start, end, line, event) order, from 1.
-  rn LONG,
   -- The latest end of the ops before it on the track.
   prev_max_end LONG,
   -- xplane_marker_like(name).
@@ -285,28 +292,23 @@ WITH
   -- processor v58.2 crashes on min(rowid), max(rowid) and ORDER BY rowid of
   -- a table without an id column.)
   zero AS MATERIALIZED (SELECT rowid AS row0 FROM _xplane_op_seq LIMIT 1),
-  -- Each track's first row in track order.
-  first AS MATERIALIZED (
-    SELECT utid, min(rowid) AS row0 FROM _xplane_op_order GROUP BY utid
-  ),
   -- The parents' children's durations (_xplane_child_ps, few rows):
   -- a copy SQLite indexes, cheaper to look up per op than a table of
   -- trace processor.
   child AS MATERIALIZED (SELECT id, ps FROM _xplane_child_ps),
-  -- (copies SQLite indexes for the lookups per op; the name rules ran once
-  -- per distinct name, tf_op and long name)
-  op_name AS MATERIALIZED (SELECT name, marker_like, canonical_name, category FROM _xplane_op_name),
-  scope AS MATERIALIZED (SELECT tf, name, s FROM _xplane_op_scope),
+  -- (copies SQLite indexes for the lookups per op; the rules ran once per
+  -- distinct (tf_op, name) and long name)
+  scope AS MATERIALIZED (SELECT tf, name, s, marker_like, canonical_name, category FROM _xplane_op_scope),
   shape AS MATERIALIZED (SELECT long_name, shape_signature FROM _xplane_op_shape)
 SELECT
   q.rowid - z.row0 AS op_id, e.id, e.utid, e.upid, e.plane_index, e.line_index, e.event_index,
   e.name, e.start_ps, e.dur_ps,
   -- (the exclusive time as _xplane_analysis_core defines it)
   max(0, e.dur_ps - coalesce(c.ps, 0)) AS self_ps,
-  e.arg_set_id, q.track_row - f.row0 + 1 AS rn, q.prev_max_end,
-  nm.marker_like, q.track_row,
+  e.arg_set_id, q.prev_max_end,
+  sc.marker_like, q.track_row,
   st.source_file, st.tf_op, st.long_name, st.correlation_int,
-  nm.canonical_name, nm.category,
+  sc.canonical_name, sc.category,
   substr(sc.s, instr(sc.s, ':') + 1) AS scope_path,
   CAST(substr(sc.s, 1, instr(sc.s, ':') - 1) AS INT) AS scope_parts,
   sh.shape_signature
@@ -315,10 +317,8 @@ SELECT
 -- columns, without a scan)
 FROM _xplane_op_seq q
 CROSS JOIN zero z
-CROSS JOIN first f USING (utid)
 CROSS JOIN _xplane_analysis_slice e ON e.id = q.slice_id
 CROSS JOIN _xplane_op_stat st ON st.slice_id = q.slice_id
-CROSS JOIN op_name nm ON nm.name = e.name
 CROSS JOIN scope sc ON sc.tf = coalesce(st.tf_op, '') AND sc.name = e.name
 LEFT JOIN child c ON c.id = e.id
 LEFT JOIN shape sh ON sh.long_name = st.long_name;
