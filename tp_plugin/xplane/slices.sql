@@ -547,10 +547,66 @@ FROM _xplane_slice_core e
 LEFT JOIN _xplane_child_ps d USING (id)
 WHERE e.name IS NOT NULL AND e.name != '' AND e.dur_ps > 0;
 
+-- The analysis events summed per line and name, in one pass over them
+-- (grouped by trace processor): _xplane_event_line takes the lines from
+-- these rows, _xplane_line_name_sum adds the lines' names, and
+-- xplane_breakdown and xplane_tracks group them, a few per line, not the
+-- events.
+CREATE PERFETTO TABLE _xplane_line_name_agg(
+  -- Process (XPlane plane).
+  upid JOINID(process.id),
+  -- XLine index.
+  line_index LONG,
+  -- The line as one integer (_xplane_slice_core.line_key).
+  line_key LONG,
+  -- Event name.
+  name STRING,
+  -- Number of analysis events.
+  n_events LONG,
+  -- Their summed duration in ps.
+  dur_ps LONG,
+  -- Their summed exclusive time in ps.
+  self_ps LONG,
+  -- The first start in ps.
+  first_start_ps LONG,
+  -- The last end in ps.
+  last_end_ps LONG,
+  -- The smallest slice id among them.
+  first_id LONG
+) AS
+WITH
+  -- (each group's exclusive time is its duration minus what the children
+  -- of its parents take, min(duration, children's durations) per parent:
+  -- the exclusive time per event is max(0, duration - children's), and
+  -- few events are parents, so they are looked up, not every event)
+  taken AS MATERIALIZED (
+    SELECT e.upid, e.line_index, e.name, sum(min(e.dur_ps, c.ps)) AS ps
+    FROM _xplane_child_ps c
+    CROSS JOIN _xplane_analysis_slice e USING (id)
+    GROUP BY e.upid, e.line_index, e.name
+  )
+SELECT
+  e.upid, e.line_index, e.line_key, e.name, e.n_events, e.dur_ps,
+  e.dur_ps - coalesce(t.ps, 0) AS self_ps, e.first_start_ps, e.last_end_ps, e.first_id
+FROM (
+  SELECT
+    upid, line_index, name,
+    min(line_key) AS line_key,
+    count(*) AS n_events,
+    sum(dur_ps) AS dur_ps,
+    min(start_ps) AS first_start_ps,
+    max(start_ps + dur_ps) AS last_end_ps,
+    min(id) AS first_id
+  FROM _xplane_analysis_slice
+  GROUP BY upid, line_index, name
+) e
+LEFT JOIN taken t ON t.upid = e.upid AND t.line_index IS e.line_index AND t.name = e.name;
+
 -- The lines of the analysis events, one row per (plane, line), with the
 -- names the events of a line share (its thread's and process's, its
 -- category and label): the tables that filter or group events by line read
--- these, not a name per event. From the line's first event.
+-- these, not a name per event. From the line's first event
+-- (_xplane_line_name_agg's groups give it).
 CREATE PERFETTO TABLE _xplane_event_line(
   -- Process (XPlane plane).
   upid JOINID(process.id),
@@ -575,7 +631,7 @@ CREATE PERFETTO TABLE _xplane_event_line(
 ) AS
 WITH
   first AS MATERIALIZED (
-    SELECT upid, line_index, min(line_key) AS line_key, min(id) AS id FROM _xplane_analysis_slice GROUP BY upid, line_index
+    SELECT upid, line_index, min(line_key) AS line_key, min(first_id) AS id FROM _xplane_line_name_agg GROUP BY upid, line_index
   )
 SELECT f.upid, f.line_index, f.line_key, v.utid, v.tid, v.plane_index, v.plane_name, v.line_name, v.thread_name, v.line_label
 FROM first f
