@@ -142,6 +142,9 @@ FROM stat s;
 -- number of parts (tf '' for no tf_op), and what the name rules give the
 -- name (_xplane_op_name): _xplane_op_base looks both up at once per op.
 CREATE PERFETTO TABLE _xplane_op_scope(
+  -- The pair's number (in (tf, name) order, from 1): an integer key for
+  -- the tables that group ops by name and tf_op (xplane_gaps).
+  skey LONG,
   -- The effective tf_op ('' for none).
   tf STRING,
   -- The op name.
@@ -155,9 +158,12 @@ CREATE PERFETTO TABLE _xplane_op_scope(
   -- xplane_op_category(name).
   category STRING
 ) AS
-SELECT t.tf, t.name, _xplane_scope(nullif(t.tf, ''), t.name) AS s, n.marker_like, n.canonical_name, n.category
+SELECT
+  row_number() OVER (ORDER BY t.tf, t.name) AS skey,
+  t.tf, t.name, _xplane_scope(nullif(t.tf, ''), t.name) AS s, n.marker_like, n.canonical_name, n.category
 FROM (SELECT DISTINCT coalesce(tf_op, '') AS tf, name FROM _xplane_op_stat) t
-JOIN _xplane_op_name n USING (name);
+JOIN _xplane_op_name n USING (name)
+ORDER BY skey;
 
 -- The shape signature of each distinct long name of the ops.
 CREATE PERFETTO TABLE _xplane_op_shape(
@@ -283,7 +289,9 @@ CREATE PERFETTO TABLE _xplane_op_base(
   -- Its number of parts.
   scope_parts LONG,
   -- Shape signature of the long name (_xplane_op_shape).
-  shape_signature STRING
+  shape_signature STRING,
+  -- Its (tf_op, name) pair's number (_xplane_op_scope.skey).
+  skey LONG
 ) AS
 WITH
   -- The first rowid of _xplane_op_seq: 0 in trace processor, 1 in SQLite,
@@ -298,7 +306,7 @@ WITH
   child AS MATERIALIZED (SELECT id, ps FROM _xplane_child_ps),
   -- (copies SQLite indexes for the lookups per op; the rules ran once per
   -- distinct (tf_op, name) and long name)
-  scope AS MATERIALIZED (SELECT tf, name, s, marker_like, canonical_name, category FROM _xplane_op_scope),
+  scope AS MATERIALIZED (SELECT skey, tf, name, s, marker_like, canonical_name, category FROM _xplane_op_scope),
   shape AS MATERIALIZED (SELECT long_name, shape_signature FROM _xplane_op_shape)
 SELECT
   q.rowid - z.row0 AS op_id, e.id, e.utid, e.upid, e.plane_index, e.line_index, e.event_index,
@@ -311,7 +319,8 @@ SELECT
   sc.canonical_name, sc.category,
   substr(sc.s, instr(sc.s, ':') + 1) AS scope_path,
   CAST(substr(sc.s, 1, instr(sc.s, ':') - 1) AS INT) AS scope_parts,
-  sh.shape_signature
+  sh.shape_signature,
+  sc.skey
 -- (CROSS JOIN: the ops stay the outer loop, so the rows come out in their
 -- op_id order; each op finds its event and its stats by slice id, sorted
 -- columns, without a scan)

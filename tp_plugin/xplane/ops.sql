@@ -38,11 +38,18 @@ CREATE PERFETTO TABLE _xplane_op_track(
   marker_like BOOL,
   -- Whether the op is a gap marker: it starts after every op before it on
   -- its track has ended.
-  is_marker BOOL
+  is_marker BOOL,
+  -- A marker's gap in ps: its start minus the latest end before it (else
+  -- NULL).
+  gap_ps LONG,
+  -- Its (tf_op, name) pair's number (_xplane_op_scope.skey).
+  skey LONG
 ) AS
 SELECT
   track_row AS pos, utid, op_id, marker_like,
-  prev_max_end IS NOT NULL AND start_ps > prev_max_end AS is_marker
+  prev_max_end IS NOT NULL AND start_ps > prev_max_end AS is_marker,
+  CASE WHEN start_ps > prev_max_end THEN start_ps - prev_max_end END AS gap_ps,
+  skey
 FROM _xplane_op_base
 ORDER BY track_row;
 
@@ -60,24 +67,42 @@ CREATE PERFETTO TABLE _xplane_op_payload(
   -- A gap marker.
   op_id LONG,
   -- Its payload op.
-  payload_op_id LONG
+  payload_op_id LONG,
+  -- The gap in ps (> 0).
+  gap_ps LONG,
+  -- The marker's (tf_op, name) pair (_xplane_op_scope.skey).
+  marker_skey LONG,
+  -- The payload's pair.
+  payload_skey LONG
 ) AS
+WITH
+  -- (the first stop among the next 8 ops of the track, as a row of
+  -- _xplane_op_track, found by binary search on pos)
+  pay AS (
+    SELECT
+      m.op_id, m.gap_ps, m.skey AS marker_skey,
+      CASE
+        WHEN NOT m.marker_like THEN NULL
+        ELSE (
+          SELECT t.pos
+          FROM _xplane_op_track t
+          WHERE t.pos BETWEEN m.pos + 1 AND m.pos + 8 AND t.utid = m.utid
+            AND (t.is_marker OR NOT t.marker_like)
+          ORDER BY t.pos
+          LIMIT 1)
+      END AS stop
+    FROM _xplane_op_track m
+    WHERE m.is_marker
+  )
 SELECT
-  m.op_id,
-  CASE
-    WHEN NOT m.marker_like THEN m.op_id
-    ELSE coalesce(
-      (SELECT CASE WHEN t.is_marker THEN m.op_id ELSE t.op_id END
-       FROM _xplane_op_track t
-       WHERE t.pos BETWEEN m.pos + 1 AND m.pos + 8 AND t.utid = m.utid
-         AND (t.is_marker OR NOT t.marker_like)
-       ORDER BY t.pos
-       LIMIT 1),
-      m.op_id)
-  END AS payload_op_id
-FROM _xplane_op_track m
-WHERE m.is_marker
-ORDER BY m.op_id;
+  p.op_id,
+  CASE WHEN s.pos IS NULL OR s.is_marker THEN p.op_id ELSE s.op_id END AS payload_op_id,
+  p.gap_ps,
+  p.marker_skey,
+  CASE WHEN s.pos IS NULL OR s.is_marker THEN p.marker_skey ELSE s.skey END AS payload_skey
+FROM pay p
+LEFT JOIN _xplane_op_track s ON s.pos = p.stop
+ORDER BY p.op_id;
 
 -- The device ops: every column of the extension's xplane_ops, plus ts, dur,
 -- slice_id and utid. A view (a table's column has one type; here a numeric
