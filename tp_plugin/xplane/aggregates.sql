@@ -173,11 +173,21 @@ CREATE PERFETTO TABLE _xplane_op_combo(
   -- op_id of the first of them.
   first LONG
 ) AS
+-- (grouped by the (tf_op, name) pair's number, skey, which trace processor
+-- sorts as an integer, then the pair's names looked up per group)
+WITH
+  combo AS (
+    SELECT
+      skey, shape_signature, source_file,
+      count(*) AS n, sum(dur_ps) AS total_ps, sum(self_ps) AS self_ps, min(op_id) AS first
+    FROM _xplane_op_base
+    GROUP BY skey, shape_signature, source_file
+  )
 SELECT
-  name, min(canonical_name) AS canonical_name, min(category) AS category, shape_signature, source_file, tf_op,
-  count(*) AS n, sum(dur_ps) AS total_ps, sum(self_ps) AS self_ps, min(op_id) AS first
-FROM _xplane_op_info
-GROUP BY name, shape_signature, source_file, tf_op;
+  s.name, s.canonical_name, s.category, c.shape_signature, c.source_file, nullif(s.tf, '') AS tf_op,
+  c.n, c.total_ps, c.self_ps, c.first
+FROM combo c
+JOIN _xplane_op_scope s USING (skey);
 
 -- Per device-op name, each value of its shape signature (kind 0), source
 -- file (1) and tf_op (2): how many invocations have it and the first of
