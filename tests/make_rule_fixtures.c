@@ -37,6 +37,18 @@
 **   track_base          steps 0-9 on a `Steps` line, 100 each; ops fusion.1 60, dot.2 40.
 **   track_same          as track_base, but ops fusion.1 55, dot.2 45 (same step times).
 **   track_slow          as track_base, but steps last 110 (a 10 % regression).
+**   steps_edges         the edges of an op's step: `Steps` 0 [10,110), 1 [110,160),
+**                       2 [210,270), 3 [210,240) (same start as 2), 4 [310,410),
+**                       5 [360,390) (inside 4); ops of 1 at 5, 10, 109, 110, 160,
+**                       180, 210, 250, 370, 395 and 600. The markers are sorted by
+**                       start, duration, number (core/steps.c), so 3 comes before 2;
+**                       an op's marker is the last in that order to start at or
+**                       before it, and only while that marker lasts. The ops' steps,
+**                       in order: none (before every step), 0, 0, 1 (a step's start
+**                       is its), none (step 1's end is not), none, 2 (2 and 3 start
+**                       together: 2 is the longer, last in the order), 2 (3 has
+**                       ended, 2 lasts), 5, none (5, the last to start, has ended;
+**                       4 still lasts), none. Step 2 has 2 ops, 3 none.
 **
 ** A short-lived writer: messages are allocated and left to the process exit.
 */
@@ -196,6 +208,24 @@ static void pre_op_gap(void) {
   write_space("pre_op_gap", s);
 }
 
+static void steps_edges(void) {
+  XSpace *s = fx_space();
+  XPlane *p = plane_add(s, "/device:GPU:0");
+  XLine *steps = line_add(p, 1, "Steps");
+  XLine *ops = line_add(p, 2, "XLA Ops");
+  static const struct { const char *name; int64_t start, dur; } step[] = {
+      {"0", 10, 100}, {"1", 110, 50}, {"2", 210, 60}, {"3", 210, 30}, {"4", 310, 100}, {"5", 360, 30},
+  };
+  for (size_t k = 0; k < sizeof(step) / sizeof(step[0]); k++) event_add(p, steps, step[k].name, step[k].start, step[k].dur);
+  static const int64_t at[] = {5, 10, 109, 110, 160, 180, 210, 250, 370, 395, 600};
+  char name[32];
+  for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+    snprintf(name, sizeof(name), "fusion.%zu", k + 1);
+    event_add(p, ops, name, at[k], 1);
+  }
+  write_space("steps_edges", s);
+}
+
 static void track_case(const char *name, int64_t step_us, int64_t fusion_us, int64_t dot_us) {
   XSpace *s = fx_space();
   XPlane *p = plane_add(s, "/device:GPU:0");
@@ -230,5 +260,6 @@ int main(int argc, char **argv) {
   track_case("track_base", 100, 60, 40);
   track_case("track_same", 100, 55, 45);
   track_case("track_slow", 110, 60, 40);
+  steps_edges();
   return 0;
 }

@@ -264,7 +264,7 @@ for f in "$tmp"/rules/*.xplane.pb; do
   compare_package "$f" > /dev/null
   n=$((n + 1))
 done
-[ "$n" = 12 ] || fail "expected 12 rule fixtures, compared $n"
+[ "$n" = 13 ] || fail "expected 13 rule fixtures, compared $n"
 echo "package: fixture, package_cases.json (and its golden, and read in place of a cut XPlane) and $n rule fixtures match the extension"
 
 # ---- 3. real profiles ----

@@ -26,7 +26,7 @@
 #    package's side run by trace processor over the converted trace after
 #    that dump; every `<object>|<extension rows>|<package rows>` line must
 #    have equal counts and no row found on one side only. On the converter
-#    fixture, package_cases.json (a JSON trace), the twelve rule fixtures,
+#    fixture, package_cases.json (a JSON trace), the thirteen rule fixtures,
 #    every real profile and a two-host logdir converted with --merge.
 # 3. Errors: a trace without the converter's source record (not converted by
 #    xplane2perfetto, or a Chrome JSON trace) stops the canned summary with
@@ -323,6 +323,20 @@ for f in "$tmp"/rules/*.xplane.pb; do
   check_import "$f" "${f%.xplane.pb}.pftrace" "$(basename "$f")"
   compare_package "$f" "${f%.xplane.pb}.pftrace" "$(basename "$f")" > /dev/null
 done
+
+# steps_edges (tests/make_rule_fixtures.c derives these by hand): each op's
+# step in op order (- for none), and each step's ops in the table's order
+# (the extension's: of two steps that start together the shorter first)
+printf '%s\n' "INCLUDE PERFETTO MODULE xplane.steps;" \
+  "SELECT group_concat(coalesce(step, '-'), ',') FROM (SELECT o.op_id, s.step FROM _xplane_op_base o LEFT JOIN _xplane_op_step s USING (op_id) ORDER BY o.op_id);" \
+  "SELECT group_concat(step || ':' || n_ops, ',') FROM (SELECT step, n_ops FROM xplane_steps);" > "$tmp/edges.sql"
+if ! out=$(tp "$tmp/rules/steps_edges.pftrace" "$tmp/edges.sql" | tr -d '"' | paste -sd' '); then
+  bad "steps_edges: trace processor failed: $(tp_error)"
+elif [ "$out" != "-,0,0,1,-,-,2,2,5,-,- 0:2,1:1,3:0,2:2,4:0,5:1" ]; then
+  bad "steps_edges: ops' steps and steps' ops: $out (expected -,0,0,1,-,-,2,2,5,-,- 0:2,1:1,3:0,2:2,4:0,5:1)"
+else
+  ok
+fi
 
 # a two-host logdir converted with --merge (one trace, both hosts): the
 # package over it against the extension over the logdir

@@ -149,12 +149,14 @@ CROSS JOIN line l ON l.k = e.line_key
 WHERE l.kind = 2;
 
 -- The markers of the source used, numbered (mid), with their search key
--- (the device, or -1: host annotations serve every device) and rank r in
--- (start, number) order within it.
+-- (the device, or -1: host annotations serve every device) and rank r
+-- within it in the extension's order (core/steps.c): start, plane,
+-- duration, number (a device's markers are of one plane), so of two
+-- markers that start together the longer ranks last.
 CREATE PERFETTO TABLE _xplane_step_marker(
   -- Marker id.
   mid LONG,
-  -- Rank within its key in (start, number) order.
+  -- Rank within its key in (start, plane, duration, number) order.
   r LONG,
   -- 0 steps_line, 1 host_annotation, 2 module.
   source LONG,
@@ -176,14 +178,14 @@ CREATE PERFETTO TABLE _xplane_step_marker(
 WITH chosen AS (
   SELECT
     source, upid, plane_index, plane_name, start_ps, dur_ps,
-    CASE WHEN source = 2 THEN row_number() OVER (PARTITION BY upid ORDER BY start_ps) - 1 ELSE number END AS number,
+    CASE WHEN source = 2 THEN row_number() OVER (PARTITION BY upid ORDER BY start_ps, dur_ps) - 1 ELSE number END AS number,
     CASE WHEN source = 1 THEN -1 ELSE upid END AS k
   FROM _xplane_step_candidate
   WHERE source = (SELECT min(source) FROM _xplane_step_candidate)
 )
 SELECT
-  row_number() OVER (ORDER BY k, start_ps, number, plane_index) AS mid,
-  row_number() OVER (PARTITION BY k ORDER BY start_ps, number, plane_index) AS r,
+  row_number() OVER (ORDER BY k, start_ps, plane_index, dur_ps, number) AS mid,
+  row_number() OVER (PARTITION BY k ORDER BY start_ps, plane_index, dur_ps, number) AS r,
   *
 FROM chosen
 ORDER BY mid;
@@ -382,4 +384,9 @@ SELECT
     AS idle_ps
 FROM _xplane_step_row r
 LEFT JOIN credit c ON c.mid = r.mid AND c.upid = r.upid
-ORDER BY CASE WHEN r.source = 1 THEN 0 ELSE r.plane_index END, r.start_ps, r.number, r.plane_index;
+-- (the extension's order: host annotations by start, host plane, duration
+-- and number (their mid's order), each then by device; device markers by
+-- plane, start, duration and number)
+ORDER BY
+  CASE WHEN r.source = 1 THEN 0 ELSE r.plane_index END, r.start_ps, CASE WHEN r.source = 1 THEN r.mid END,
+  r.dur_ps, r.number, r.plane_index;
