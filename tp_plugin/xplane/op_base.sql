@@ -236,10 +236,12 @@ SELECT slice_id, utid, rowid AS track_row, prev_max_end
 FROM _xplane_op_order
 ORDER BY tid, line_index, event_index;
 
--- Device ops in the extension's op order, with their position on their
--- track and the running maximum end of their track for the pre-op gap.
--- (The names of an op's plane and line are _xplane_event_line's, its ns
--- times the slice's: xplane_ops looks them up.)
+-- Device ops in the extension's op order, with their row in track order
+-- and the running maximum end of their track (for the pre-op gap), their
+-- exclusive time, stats, name rules, region path and shape: the one table
+-- per op that the other op tables read. (The names of an op's plane and
+-- line are _xplane_event_line's, its ns times the slice's: xplane_ops looks
+-- them up.)
 CREATE PERFETTO TABLE _xplane_op_base(
   -- Op number (plane, track, line, event order, from 0).
   op_id LONG,

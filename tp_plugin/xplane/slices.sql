@@ -492,7 +492,7 @@ WHERE name IS NOT NULL AND name != '' AND dur_ps > 0;
 -- durations up in _xplane_child_ps by id (a sorted column: a binary
 -- search); a table of these rows copied every column of every event again
 -- (1.3 s at 100 MB). The package's own tables avoid the lookup per event:
--- _xplane_line_name_sum corrects its sums per parent, _xplane_op_base looks
+-- _xplane_line_name_agg corrects its sums per parent, _xplane_op_base looks
 -- the parents up in an indexed copy.
 CREATE PERFETTO VIEW _xplane_analysis_core(
   -- Slice id.

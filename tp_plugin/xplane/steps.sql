@@ -17,7 +17,8 @@
 --                    `XLA Modules`, numbered 0, 1, ... per device in time
 --                    order.
 -- An op belongs to the marker that starts last at or before its time
--- (markers ordered by start, then number) when it has not ended by then:
+-- (markers ordered by start, plane, duration, number: of two that start
+-- together the longer is last) when it has not ended by then:
 -- the time is the op's start, for host annotations the start of the host
 -- event with the same correlation_id (its launch) when there is one. Device
 -- markers are searched on the op's own device, host annotations among all.
@@ -283,9 +284,10 @@ SELECT t, k, op_id, upid FROM _xplane_op_time ORDER BY t;
 
 -- The step of each op that has one: its marker (mid) and the marker's step
 -- number. An op's marker is the last one of its key (in r order: start,
--- number, plane) that starts at or before its time, and only while that
--- marker lasts: each marker takes the ops of its key whose time is in
--- [its start, the next marker's start) and before its end. (The markers
+-- plane, duration, number) that starts at or before its time, and only
+-- while that marker lasts: each marker takes the ops of its key whose time
+-- is in [its start, the next marker's start) and before its end (an empty
+-- range when the next starts with it). (The markers
 -- are the outer loop, a few per step; trace processor finds each range of
 -- _xplane_op_at by binary search. Written in marker order, then sorted by
 -- op_id by trace processor: _xplane_op_step.)
