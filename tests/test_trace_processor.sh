@@ -327,8 +327,8 @@ done
 # steps_edges (tests/make_rule_fixtures.c derives these by hand): each op's
 # step in op order (- for none), and each step's ops in the table's order
 # (the extension's: of two steps that start together the shorter first)
-printf '%s\n' "INCLUDE PERFETTO MODULE xplane.steps;" \
-  "SELECT group_concat(coalesce(step, '-'), ',') FROM (SELECT o.op_id, s.step FROM _xplane_op_base o LEFT JOIN _xplane_op_step s USING (op_id) ORDER BY o.op_id);" \
+printf '%s\n' "INCLUDE PERFETTO MODULE xplane.ops;" \
+  "SELECT group_concat(coalesce(step, '-'), ',') FROM (SELECT step FROM xplane_ops ORDER BY op_id);" \
   "SELECT group_concat(step || ':' || n_ops, ',') FROM (SELECT step, n_ops FROM xplane_steps);" > "$tmp/edges.sql"
 if ! out=$(tp "$tmp/rules/steps_edges.pftrace" "$tmp/edges.sql" | tr -d '"' | paste -sd' '); then
   bad "steps_edges: trace processor failed: $(tp_error)"

@@ -332,8 +332,7 @@ WITH
     SELECT payload_skey, marker_skey, count(*) AS n, sum(gap_ps) AS total_ps, max(gap_ps) AS max_ps, min(op_id) AS first
     FROM _xplane_op_payload
     GROUP BY payload_skey, marker_skey
-  ),
-  scope AS MATERIALIZED (SELECT skey, tf, name FROM _xplane_op_scope)
+  )
 SELECT
   p.name AS payload_name,
   m.name AS marker_name,
@@ -343,7 +342,8 @@ SELECT
   max(g.max_ps) AS max_ps,
   min(g.first) AS first_marker_id
 FROM pair g
-JOIN scope p ON p.skey = g.payload_skey
-JOIN scope m ON m.skey = g.marker_skey
+-- (_xplane_op_scope is sorted by skey: a binary search per group)
+JOIN _xplane_op_scope p ON p.skey = g.payload_skey
+JOIN _xplane_op_scope m ON m.skey = g.marker_skey
 GROUP BY p.name, m.name, nullif(p.tf, '')
 ORDER BY first_marker_id;

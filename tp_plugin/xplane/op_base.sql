@@ -16,7 +16,6 @@
 INCLUDE PERFETTO MODULE xplane.rules;
 INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
-INCLUDE PERFETTO MODULE xplane.line_sums;
 
 -- The lines of the analysis events (_xplane_event_line), each with the
 -- device-op line rule (xplane_is_device_op_line) evaluated once: the ops
@@ -35,9 +34,19 @@ CREATE PERFETTO TABLE _xplane_line_kind(
 SELECT upid, line_index, line_key, xplane_is_device_op_line(plane_name, line_name) AS is_op_line
 FROM _xplane_event_line;
 
+-- The device-op lines, each as one integer (line_key): the filter the op
+-- tables scan the analysis events with, `line_key IN (...)`, which leaves
+-- the scan to trace processor ((upid, line_index) IN (...) made SQLite sort
+-- a copy).
+CREATE PERFETTO TABLE _xplane_op_line(
+  -- The line (_xplane_slice_core.line_key).
+  line_key LONG
+) AS
+SELECT line_key FROM _xplane_line_kind WHERE is_op_line AND line_key IS NOT NULL ORDER BY line_key;
+
 -- The names of the device ops, each with what the name rules give it (each
 -- rule runs once per name: a function call costs more than the rest of an
--- op's row). From _xplane_line_name_sum's rows of the op lines, a few per
+-- op's row). From _xplane_line_name_agg's rows of the op lines, a few per
 -- line, not from a scan of the ops.
 CREATE PERFETTO TABLE _xplane_op_name(
   -- Op name.
@@ -51,12 +60,7 @@ CREATE PERFETTO TABLE _xplane_op_name(
 ) AS
 SELECT name, xplane_marker_like(name) AS marker_like, xplane_canonical_name(name) AS canonical_name,
        xplane_op_category(name) AS category
-FROM (
-  SELECT DISTINCT s.name
-  FROM _xplane_line_name_sum s
-  JOIN _xplane_line_kind k ON k.upid = s.upid AND k.line_index IS s.line_index
-  WHERE k.is_op_line AND k.line_key IS NOT NULL
-);
+FROM (SELECT DISTINCT name FROM _xplane_line_name_agg WHERE line_key IN (SELECT line_key FROM _xplane_op_line));
 
 -- The stats of each op that the other op tables read (the text columns of
 -- xplane_ops and the step's correlation), each the op's one arg of its key
@@ -99,7 +103,7 @@ WITH
       CASE WHEN (SELECT metadata_name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.xplane_metadata_name') END AS mn,
       CASE WHEN (SELECT correlation_id FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.correlation_id') END AS co
     FROM _xplane_analysis_slice
-    WHERE line_key IN (SELECT line_key FROM _xplane_line_kind WHERE is_op_line AND line_key IS NOT NULL)
+    WHERE line_key IN (SELECT line_key FROM _xplane_op_line)
     ORDER BY id
     LIMIT -1 OFFSET 0
   ),
@@ -200,13 +204,6 @@ CREATE PERFETTO TABLE _xplane_op_order(
   -- The latest end of the ops before it on the track (NULL for the first).
   prev_max_end LONG
 ) AS
-WITH
-  -- The ops' lines (the line rule ran once per line: _xplane_line_kind),
-  -- each as one integer, line_key: a filter that leaves the scan to trace
-  -- processor ((upid, line_index) IN (...) made SQLite sort a copy).
-  op_line AS MATERIALIZED (
-    SELECT line_key AS k FROM _xplane_line_kind WHERE is_op_line AND line_key IS NOT NULL
-  )
 SELECT
   id AS slice_id, utid, tid, line_index, event_index,
   max(start_ps + dur_ps) OVER (
@@ -214,7 +211,7 @@ SELECT
     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
   ) AS prev_max_end
 FROM _xplane_analysis_slice
-WHERE line_key IN (SELECT k FROM op_line);
+WHERE line_key IN (SELECT line_key FROM _xplane_op_line);
 -- ((start, end) orders as (start, dur) does; the rows leave the window in
 -- its order, the order they are written in)
 

@@ -586,14 +586,15 @@ WITH
     GROUP BY e.upid, e.line_index, e.name
   )
 SELECT
-  e.upid, e.line_index,
-  -- (as _xplane_slice_core computes it: an aggregate per event cost more)
-  CASE WHEN e.line_index BETWEEN 0 AND 4294967295 THEN (e.upid << 32) | e.line_index END AS line_key,
-  e.name, e.n_events, e.dur_ps,
+  e.upid, e.line_index, e.line_key, e.name, e.n_events, e.dur_ps,
   e.dur_ps - coalesce(t.ps, 0) AS self_ps, e.first_start_ps, e.last_end_ps, e.first_id
 FROM (
   SELECT
     upid, line_index, name,
+    -- (a bare column: SQLite takes it from one row of the group, and every
+    -- row of a (upid, line_index) group has the same; an aggregate per
+    -- event cost more)
+    line_key,
     count(*) AS n_events,
     sum(dur_ps) AS dur_ps,
     min(start_ps) AS first_start_ps,
