@@ -128,7 +128,8 @@ split=$(grep -n '^INCLUDE PERFETTO MODULE' "$GOLDEN/package_compare.sql" | head 
 
 # The keyed tables in the order their lookups rely on (trace processor finds
 # a row of a table without a scan only where the key column is sorted; no
-# query result shows the order): _xplane_slice_core, _xplane_child_dur and
+# query result shows the order): _xplane_event_track and _xplane_track_line
+# in track order, _xplane_slice_rare in arg set order, _xplane_child_dur and
 # _xplane_child_ps in id order, _xplane_op_base with each op at its op_id's
 # position (its op_id is _xplane_op_seq's rowid: a table without an id
 # column numbers its rows from 0), _xplane_op_stat in slice id order,
@@ -136,7 +137,9 @@ split=$(grep -n '^INCLUDE PERFETTO MODULE' "$GOLDEN/package_compare.sql" | head 
 # order, _xplane_launch in correlation order, _xplane_op_step in op_id
 # order. Counts of rows out of place, all 0.
 order_sql="SELECT 'keyed order',
-  (SELECT count(*) FROM (SELECT id, lag(id) OVER () AS prev FROM _xplane_slice_core) WHERE id <= prev),
+  (SELECT count(*) FROM (SELECT track_id, lag(track_id) OVER () AS prev FROM _xplane_event_track) WHERE track_id <= prev),
+  (SELECT count(*) FROM (SELECT track_id, lag(track_id) OVER () AS prev FROM _xplane_track_line) WHERE track_id < prev),
+  (SELECT count(*) FROM (SELECT arg_set_id, lag(arg_set_id) OVER () AS prev FROM _xplane_slice_rare) WHERE arg_set_id <= prev),
   (SELECT count(*) FROM (SELECT id, lag(id) OVER () AS prev FROM _xplane_child_dur) WHERE id <= prev),
   (SELECT count(*) FROM (SELECT id, lag(id) OVER () AS prev FROM _xplane_child_ps) WHERE id <= prev),
   (SELECT count(*) FROM (SELECT op_id, row_number() OVER () - 1 AS pos FROM _xplane_op_base) WHERE op_id != pos),
@@ -162,8 +165,8 @@ compare_package() {
     tail -n +"$split" "$GOLDEN/package_compare.sql"; echo "$order_sql"; } > "$tmp/pkg.sql"
   if ! out=$(tp "$trace" "$tmp/pkg.sql" | tr -d '"' | tr ',' '|'); then
     bad "$label: the package failed in trace processor: $(tp_error)"
-  elif order=$(echo "$out" | tail -1); out=$(echo "$out" | sed '$d'); [ "$order" != 'keyed order|0|0|0|0|0|0|0|0|0' ]; then
-    bad "$label: rows out of place in the keyed tables (_xplane_slice_core|_xplane_child_dur|_xplane_child_ps|_xplane_op_base|_xplane_op_stat|_xplane_op_track|_xplane_op_at|_xplane_launch|_xplane_op_step): $order"
+  elif order=$(echo "$out" | tail -1); out=$(echo "$out" | sed '$d'); [ "$order" != 'keyed order|0|0|0|0|0|0|0|0|0|0|0' ]; then
+    bad "$label: rows out of place in the keyed tables (_xplane_event_track|_xplane_track_line|_xplane_slice_rare|_xplane_child_dur|_xplane_child_ps|_xplane_op_base|_xplane_op_stat|_xplane_op_track|_xplane_op_at|_xplane_launch|_xplane_op_step): $order"
   elif [ "$(echo "$out" | tail -n +17)" != "$expected" ] ||
        ! echo "$out" | head -16 | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 16 }'; then
     bad "$label: the package differs from the extension: $out"

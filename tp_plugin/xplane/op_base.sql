@@ -17,32 +17,24 @@ INCLUDE PERFETTO MODULE xplane.rules;
 INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
 
--- The lines of the analysis events (_xplane_event_line), each with the
--- device-op line rule (xplane_is_device_op_line) evaluated once: the ops
--- are the events of the lines where it holds, the region windows
--- (xplane.regions) those of the lines where it does not.
-CREATE PERFETTO TABLE _xplane_line_kind(
-  -- Process (XPlane plane).
-  upid JOINID(process.id),
-  -- XLine index.
-  line_index LONG,
-  -- The line as one integer (_xplane_analysis_core.line_key).
-  line_key LONG,
-  -- xplane_is_device_op_line(plane_name, line_name).
-  is_op_line BOOL
-) AS
-SELECT upid, line_index, line_key, xplane_is_device_op_line(plane_name, line_name) AS is_op_line
-FROM _xplane_event_line;
-
--- The device-op lines, each as one integer (line_key): the filter the op
--- tables scan the analysis events with, `line_key IN (...)`, which leaves
--- the scan to trace processor ((upid, line_index) IN (...) made SQLite sort
--- a copy).
+-- The device-op lines: the lines of the analysis events where the
+-- device-op line rule (xplane_is_device_op_line) holds, evaluated once per
+-- line, in line_key order. The rule depends on the plane and line names
+-- only, so the ops are the slices on the tracks of these lines' planes
+-- whose category is one of these lines' names (_xplane_op_stat), the
+-- region windows the other analysis events (_xplane_window_event).
 CREATE PERFETTO TABLE _xplane_op_line(
-  -- The line (_xplane_slice_core.line_key).
-  line_key LONG
+  -- The line as one integer (_xplane_slice_core.line_key).
+  line_key LONG,
+  -- Its process (XPlane plane).
+  upid JOINID(process.id),
+  -- Its raw name.
+  line_name STRING
 ) AS
-SELECT line_key FROM _xplane_line_kind WHERE is_op_line AND line_key IS NOT NULL ORDER BY line_key;
+SELECT line_key, upid, line_name
+FROM _xplane_event_line
+WHERE xplane_is_device_op_line(plane_name, line_name) AND line_key IS NOT NULL
+ORDER BY line_key;
 
 -- The names of the device ops, each with what the name rules give it (each
 -- rule runs once per name: a function call costs more than the rest of an
@@ -62,21 +54,42 @@ SELECT name, xplane_marker_like(name) AS marker_like, xplane_canonical_name(name
        xplane_op_category(name) AS category
 FROM (SELECT DISTINCT name FROM _xplane_line_name_agg WHERE line_key IN (SELECT line_key FROM _xplane_op_line));
 
--- The stats of each op that the other op tables read (the text columns of
--- xplane_ops and the step's correlation), each the op's one arg of its key
--- (trace processor keeps one arg per key in an arg set: the stat's last
--- value, as the extension reads it), read with extract_arg (trace processor
--- finds an arg set without a scan of the args table; joining each op's args
--- and grouping them cost more). One row per op, in slice id order (the
--- analysis events' order: _xplane_op_base finds an op's row by binary
--- search), with its name (so _xplane_op_scope reads one table). The numeric
--- stats that only xplane_ops shows are read there, per op, when a query
--- reads them.
+-- The device ops with their line, event index, exact times and the stats
+-- that the other op tables read (the text columns of xplane_ops and the
+-- step's correlation), picked from trace processor's slice table by track
+-- (of a plane with op lines) and category (an op line's name,
+-- _xplane_op_line),
+-- one row per op in
+-- slice id order (_xplane_op_base finds an op's row by binary search). Each
+-- stat is the op's one arg of its key (trace processor keeps one arg per
+-- key in an arg set: the stat's last value, as the extension reads it),
+-- read with extract_arg (trace processor finds an arg set without a scan of
+-- the args table; joining each op's args and grouping them cost more). The
+-- numeric stats that only xplane_ops shows are read there, per op, when a
+-- query reads them.
 CREATE PERFETTO TABLE _xplane_op_stat(
   -- The op's slice id.
   slice_id LONG,
-  -- Its name.
+  -- Thread (XPlane track).
+  utid JOINID(thread.id),
+  -- Thread id (the op order's first key).
+  tid LONG,
+  -- Process (XPlane plane).
+  upid JOINID(process.id),
+  -- XPlane index of the plane.
+  plane_index LONG,
+  -- XLine index.
+  line_index LONG,
+  -- XEvent index within its line.
+  event_index LONG,
+  -- Op name.
   name STRING,
+  -- Exact start in ps.
+  start_ps LONG,
+  -- Exact duration in ps.
+  dur_ps LONG,
+  -- Args of the slice.
+  arg_set_id ARGSETID,
   -- source, source_file or file_name stat.
   source_file STRING,
   -- The effective tf_op (xplane_effective_tf_op of the tf_op and name stats).
@@ -87,60 +100,79 @@ CREATE PERFETTO TABLE _xplane_op_stat(
   correlation_int LONG
 ) AS
 WITH
-  -- (extract_arg per op and key, once per row: the subquery is not
-  -- flattened; one lookup of an arg costs less than joining the op's args
-  -- and grouping them; a key that no arg of the trace has is not looked up:
-  -- _xplane_arg_key)
+  -- (the ops' slices with what extract_arg reads of them, once per row: the
+  -- subquery is not flattened; a key that no arg of the trace has is not
+  -- looked up: _xplane_arg_key)
   raw AS (
     SELECT
-      id AS slice_id, name,
-      CASE WHEN (SELECT source FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.source') END AS s1,
-      CASE WHEN (SELECT source_file FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.source_file') END AS s2,
-      CASE WHEN (SELECT file_name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.file_name') END AS s3,
-      CASE WHEN (SELECT tf_op FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.tf_op') END AS tf,
-      CASE WHEN (SELECT name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.name') END AS nm,
-      CASE WHEN (SELECT long_name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.long_name') END AS ln,
-      CASE WHEN (SELECT metadata_name FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.xplane_metadata_name') END AS mn,
-      CASE WHEN (SELECT correlation_id FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.correlation_id') END AS co
-    FROM _xplane_analysis_slice
-    WHERE line_key IN (SELECT line_key FROM _xplane_op_line)
-    ORDER BY id
+      s.id, s.track_id, s.category, s.name, s.arg_set_id,
+      extract_arg(s.arg_set_id, 'debug.xplane_event_index') AS event_index,
+      coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
+               s.ts * 1000) AS start_ps,
+      coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
+               s.dur * 1000) AS dur_ps,
+      CASE WHEN (SELECT source FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.source') END AS s1,
+      CASE WHEN (SELECT source_file FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.source_file') END AS s2,
+      CASE WHEN (SELECT file_name FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.file_name') END AS s3,
+      CASE WHEN (SELECT tf_op FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.tf_op') END AS tf,
+      CASE WHEN (SELECT name FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.name') END AS nm,
+      CASE WHEN (SELECT long_name FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.long_name') END AS ln,
+      CASE WHEN (SELECT metadata_name FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_metadata_name') END
+        AS mn,
+      CASE WHEN (SELECT correlation_id FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.correlation_id') END AS co
+    FROM slice s
+    WHERE s.track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
+      AND s.category IN (SELECT line_name FROM _xplane_op_line)
+      AND s.name != ''
+    ORDER BY s.id
     LIMIT -1 OFFSET 0
-  ),
-  -- (text stats count when non-empty strings; a real or text correlation id
-  -- as xplane_int_like reads it)
-  stat AS (
-    SELECT
-      slice_id, name,
-      coalesce(
-        CASE WHEN typeof(s1) = 'text' AND s1 != '' THEN s1 END,
-        CASE WHEN typeof(s2) = 'text' AND s2 != '' THEN s2 END,
-        CASE WHEN typeof(s3) = 'text' AND s3 != '' THEN s3 END
-      ) AS source_file,
-      CASE WHEN typeof(tf) = 'text' AND tf != '' THEN tf END AS tf,
-      CASE WHEN typeof(nm) = 'text' AND nm != '' THEN nm END AS nm,
-      coalesce(
-        CASE WHEN typeof(ln) = 'text' AND ln != '' THEN ln END,
-        CASE WHEN typeof(mn) = 'text' AND mn != '' THEN mn END
-      ) AS long_name,
-      CASE typeof(co)
-        WHEN 'integer' THEN co
-        WHEN 'real' THEN CASE WHEN co > -9.2e18 AND co < 9.2e18 THEN CAST(co AS INT) END
-        WHEN 'text' THEN xplane_parse_int(co)
-      END AS correlation_int
-    FROM raw
   )
 SELECT
-  s.slice_id,
-  s.name,
-  s.source_file,
+  r.id AS slice_id,
+  k.utid,
+  k.tid,
+  k.upid,
+  -- (the plane and line indexes from the slice where its track and
+  -- category do not give them: _xplane_slice_core's rule)
+  coalesce(k.plane_index, extract_arg(r.arg_set_id, 'debug.xplane_plane_index')) AS plane_index,
+  coalesce(l.line_index, CASE WHEN (SELECT line_index FROM _xplane_arg_key)
+                           THEN extract_arg(r.arg_set_id, 'debug.xplane_line_index') END) AS line_index,
+  r.event_index,
+  r.name,
+  r.start_ps,
+  r.dur_ps,
+  r.arg_set_id,
+  -- (text stats count when non-empty strings)
+  coalesce(
+    CASE WHEN typeof(r.s1) = 'text' AND r.s1 != '' THEN r.s1 END,
+    CASE WHEN typeof(r.s2) = 'text' AND r.s2 != '' THEN r.s2 END,
+    CASE WHEN typeof(r.s3) = 'text' AND r.s3 != '' THEN r.s3 END
+  ) AS source_file,
   -- (the rule only where it can change the tf_op, one that holds
   -- `XlaModule`: a function call per op costs more than the rest of the row)
-  CASE WHEN s.tf GLOB '*XlaModule*' THEN xplane_effective_tf_op(s.tf, s.nm) ELSE s.tf END AS tf_op,
-  s.long_name,
-  s.correlation_int
--- (in slice id order, raw's)
-FROM stat s;
+  CASE
+    WHEN typeof(r.tf) != 'text' OR r.tf = '' THEN NULL
+    WHEN r.tf GLOB '*XlaModule*' THEN
+      xplane_effective_tf_op(r.tf, CASE WHEN typeof(r.nm) = 'text' AND r.nm != '' THEN r.nm END)
+    ELSE r.tf
+  END AS tf_op,
+  coalesce(
+    CASE WHEN typeof(r.ln) = 'text' AND r.ln != '' THEN r.ln END,
+    CASE WHEN typeof(r.mn) = 'text' AND r.mn != '' THEN r.mn END
+  ) AS long_name,
+  -- (a real or text correlation id as xplane_int_like reads it)
+  CASE typeof(r.co)
+    WHEN 'integer' THEN r.co
+    WHEN 'real' THEN CASE WHEN r.co > -9.2e18 AND r.co < 9.2e18 THEN CAST(r.co AS INT) END
+    WHEN 'text' THEN xplane_parse_int(r.co)
+  END AS correlation_int
+-- (CROSS JOIN: the ops stay the outer loop, in id order; each finds its
+-- track and line by binary search)
+FROM raw r
+CROSS JOIN _xplane_event_track k ON k.track_id = r.track_id
+LEFT JOIN _xplane_track_line l ON l.track_id = r.track_id AND l.category = coalesce(r.category, '')
+-- (an analysis event lasts > 0 ps)
+WHERE r.dur_ps > 0;
 
 -- The region path of each distinct (tf_op, name) of the ops, with its
 -- number of parts (tf '' for no tf_op), and what the name rules give the
@@ -205,13 +237,12 @@ CREATE PERFETTO TABLE _xplane_op_order(
   prev_max_end LONG
 ) AS
 SELECT
-  id AS slice_id, utid, tid, line_index, event_index,
+  slice_id, utid, tid, line_index, event_index,
   max(start_ps + dur_ps) OVER (
     PARTITION BY utid ORDER BY start_ps, dur_ps, line_index, event_index
     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
   ) AS prev_max_end
-FROM _xplane_analysis_slice
-WHERE line_key IN (SELECT line_key FROM _xplane_op_line);
+FROM _xplane_op_stat;
 -- ((start, end) orders as (start, dur) does; the rows leave the window in
 -- its order, the order they are written in)
 
@@ -308,28 +339,27 @@ WITH
   scope AS MATERIALIZED (SELECT skey, tf, name, s, marker_like, canonical_name, category FROM _xplane_op_scope),
   shape AS MATERIALIZED (SELECT long_name, shape_signature FROM _xplane_op_shape)
 SELECT
-  q.rowid - z.row0 AS op_id, e.id, e.utid, e.upid, e.plane_index, e.line_index, e.event_index,
+  q.rowid - z.row0 AS op_id, e.slice_id AS id, e.utid, e.upid, e.plane_index, e.line_index, e.event_index,
   e.name, e.start_ps, e.dur_ps,
   -- (the exclusive time as _xplane_analysis_core defines it)
   max(0, e.dur_ps - coalesce(c.ps, 0)) AS self_ps,
   e.arg_set_id, q.prev_max_end,
   sc.marker_like, q.track_row,
-  st.source_file, st.tf_op, st.long_name, st.correlation_int,
+  e.source_file, e.tf_op, e.long_name, e.correlation_int,
   sc.canonical_name, sc.category,
   substr(sc.s, instr(sc.s, ':') + 1) AS scope_path,
   CAST(substr(sc.s, 1, instr(sc.s, ':') - 1) AS INT) AS scope_parts,
   sh.shape_signature,
   sc.skey
 -- (CROSS JOIN: the ops stay the outer loop, so the rows come out in their
--- op_id order; each op finds its event and its stats by slice id, sorted
--- columns, without a scan)
+-- op_id order; each op finds its row of _xplane_op_stat by slice id, a
+-- sorted column, without a scan)
 FROM _xplane_op_seq q
 CROSS JOIN zero z
-CROSS JOIN _xplane_analysis_slice e ON e.id = q.slice_id
-CROSS JOIN _xplane_op_stat st ON st.slice_id = q.slice_id
-CROSS JOIN scope sc ON sc.tf = coalesce(st.tf_op, '') AND sc.name = e.name
-LEFT JOIN child c ON c.id = e.id
-LEFT JOIN shape sh ON sh.long_name = st.long_name;
+CROSS JOIN _xplane_op_stat e ON e.slice_id = q.slice_id
+CROSS JOIN scope sc ON sc.tf = coalesce(e.tf_op, '') AND sc.name = e.name
+LEFT JOIN child c ON c.id = e.slice_id
+LEFT JOIN shape sh ON sh.long_name = e.long_name;
 
 -- Each op with its name-derived columns and the columns the aggregates
 -- read (a view of _xplane_op_base, which holds them).

@@ -21,7 +21,10 @@ INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
 
--- The analysis events that are not device ops (the candidate windows).
+-- The analysis events that are not device ops (the candidate windows):
+-- the converted slices with a name and a duration > 0 ps, picked from trace
+-- processor's slice table, but for the ops (_xplane_op_stat's test: a
+-- track of a plane with op lines and an op line's name), in arg set order.
 CREATE PERFETTO TABLE _xplane_window_event(
   -- Arg set of the event.
   arg_set_id ARGSETID,
@@ -34,16 +37,26 @@ CREATE PERFETTO TABLE _xplane_window_event(
   -- Exact duration in ps.
   dur_ps LONG
 ) AS
-WITH
-  -- (the line rule once per line, not per event: _xplane_line_kind; each
-  -- line as one integer key, as _xplane_op_base filters its lines)
-  other_line AS MATERIALIZED (
-    SELECT line_key AS k FROM _xplane_line_kind WHERE NOT is_op_line AND line_key IS NOT NULL
+SELECT
+  s.arg_set_id,
+  s.name,
+  coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
+           s.ts * 1000) AS start_ps,
+  coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
+           s.ts * 1000)
+    + coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
+               s.dur * 1000) AS end_ps,
+  coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
+           s.dur * 1000) AS dur_ps
+FROM slice s
+WHERE s.track_id IN (SELECT track_id FROM _xplane_event_track)
+  AND s.name != ''
+  AND (s.dur > 0 OR ((SELECT dur_ps FROM _xplane_arg_key) AND extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') > 0))
+  AND NOT (
+    s.track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
+    AND coalesce(s.category, '') IN (SELECT line_name FROM _xplane_op_line)
   )
-SELECT e.arg_set_id, e.name, e.start_ps, e.start_ps + e.dur_ps AS end_ps, e.dur_ps
-FROM _xplane_analysis_slice e
-WHERE e.line_key IN (SELECT k FROM other_line)
-ORDER BY e.arg_set_id;
+ORDER BY s.arg_set_id;
 
 -- The effective tf_op of each analysis event that is not a device op.
 CREATE PERFETTO TABLE _xplane_window_tf(

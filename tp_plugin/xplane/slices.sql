@@ -18,54 +18,17 @@
 -- does). Partially overlapping events of one thread sit on child tracks
 -- ("<thread> (overlap k)") so nesting stays strict; an event whose analysis
 -- parent is on another track carries it as xplane.parent_line_index /
--- parent_event_index. Slices of other sources (without these annotations)
--- are left out.
-
--- Which of the keys that the package reads with extract_arg once per slice
--- or per op occur in the trace at all: one row, a column per key, 1 when
--- some arg has it, else 0. From one scan of the args for those keys; a
--- key that no arg has is then not looked up per row (extract_arg would
--- give NULL for every row). The generated profiles have neither exact-ps
--- annotation nor six of the eight op stats; gpu_mw has five of the ten.
-CREATE PERFETTO TABLE _xplane_arg_key(
-  -- debug.xplane_start_ps (exact start where the slice's ns do not give it).
-  start_ps BOOL,
-  -- debug.xplane_dur_ps (exact duration, likewise).
-  dur_ps BOOL,
-  -- debug.source.
-  source BOOL,
-  -- debug.source_file.
-  source_file BOOL,
-  -- debug.file_name.
-  file_name BOOL,
-  -- debug.tf_op.
-  tf_op BOOL,
-  -- debug.name.
-  name BOOL,
-  -- debug.long_name.
-  long_name BOOL,
-  -- debug.xplane_metadata_name.
-  metadata_name BOOL,
-  -- debug.correlation_id.
-  correlation_id BOOL
-) AS
-SELECT
-  coalesce(max(key = 'debug.xplane_start_ps'), 0) AS start_ps,
-  coalesce(max(key = 'debug.xplane_dur_ps'), 0) AS dur_ps,
-  coalesce(max(key = 'debug.source'), 0) AS source,
-  coalesce(max(key = 'debug.source_file'), 0) AS source_file,
-  coalesce(max(key = 'debug.file_name'), 0) AS file_name,
-  coalesce(max(key = 'debug.tf_op'), 0) AS tf_op,
-  coalesce(max(key = 'debug.name'), 0) AS name,
-  coalesce(max(key = 'debug.long_name'), 0) AS long_name,
-  coalesce(max(key = 'debug.xplane_metadata_name'), 0) AS metadata_name,
-  coalesce(max(key = 'debug.correlation_id'), 0) AS correlation_id
-FROM (
-  SELECT DISTINCT key FROM args
-  WHERE key IN ('debug.xplane_start_ps', 'debug.xplane_dur_ps', 'debug.source', 'debug.source_file',
-                'debug.file_name', 'debug.tf_op', 'debug.name', 'debug.long_name',
-                'debug.xplane_metadata_name', 'debug.correlation_id')
-);
+-- parent_event_index. The converted slices are those on the thread tracks
+-- of the converter's threads (a thread with an XLine: its first slice
+-- carries xplane.line_index); slices of other sources, on other threads,
+-- are left out, as are the source and plane records (no thread).
+--
+-- No table here holds a row per slice: the tables that need every event
+-- (the line sums, the children's durations) group trace processor's slice
+-- table directly, and the ones that need some (the ops, the step markers,
+-- the region windows) pick them from it by track and category and derive
+-- their columns then. The views (_xplane_slice_core and the public ones)
+-- derive each row when read.
 
 -- The xplane.* annotations that few slices carry (a cross-track parent; the
 -- first slice of each line), one row per arg set that has one, from the
@@ -182,13 +145,117 @@ FROM (
 ) x
 CROSS JOIN trk k USING (track_id);
 
--- Every slice converted from an XPlane event (instants included), with the
--- columns the other tables read: the narrow table under the view
--- xplane_slice, which looks the names and the slice's own ns times up when
--- read (each column of a table costs its building per row).
-CREATE PERFETTO TABLE _xplane_slice_core(
+-- Which of the keys that the package reads with extract_arg once per slice
+-- or per op occur in the trace at all: one row, a column per key, 1 when
+-- some arg has it, else 0. From one scan of the args for those keys; a
+-- key that no arg has is then not looked up per row (extract_arg would
+-- give NULL for every row). The generated profiles have neither exact-ps
+-- annotation nor six of the eight op stats; gpu_mw has five of the ten.
+-- line_index says whether a slice's line must be read from the slice: the
+-- converter writes xplane.line_index on the first slice of each line, and
+-- on every slice of the lines that share their thread and name (an older
+-- converter on every slice), so that is the case when more slices carry it
+-- than there are lines.
+CREATE PERFETTO TABLE _xplane_arg_key(
+  -- debug.xplane_start_ps (exact start where the slice's ns do not give it).
+  start_ps BOOL,
+  -- debug.xplane_dur_ps (exact duration, likewise).
+  dur_ps BOOL,
+  -- debug.source.
+  source BOOL,
+  -- debug.source_file.
+  source_file BOOL,
+  -- debug.file_name.
+  file_name BOOL,
+  -- debug.tf_op.
+  tf_op BOOL,
+  -- debug.name.
+  name BOOL,
+  -- debug.long_name.
+  long_name BOOL,
+  -- debug.xplane_metadata_name.
+  metadata_name BOOL,
+  -- debug.correlation_id.
+  correlation_id BOOL,
+  -- debug.xplane_line_index on a slice that is not the first of its line.
+  line_index BOOL
+) AS
+SELECT
+  coalesce(max(key = 'debug.xplane_start_ps'), 0) AS start_ps,
+  coalesce(max(key = 'debug.xplane_dur_ps'), 0) AS dur_ps,
+  coalesce(max(key = 'debug.source'), 0) AS source,
+  coalesce(max(key = 'debug.source_file'), 0) AS source_file,
+  coalesce(max(key = 'debug.file_name'), 0) AS file_name,
+  coalesce(max(key = 'debug.tf_op'), 0) AS tf_op,
+  coalesce(max(key = 'debug.name'), 0) AS name,
+  coalesce(max(key = 'debug.long_name'), 0) AS long_name,
+  coalesce(max(key = 'debug.xplane_metadata_name'), 0) AS metadata_name,
+  coalesce(max(key = 'debug.correlation_id'), 0) AS correlation_id,
+  (SELECT count(*) FROM args WHERE key = 'debug.xplane_line_index') > (SELECT count(*) FROM _xplane_line)
+    AS line_index
+FROM (
+  SELECT DISTINCT key FROM args
+  WHERE key IN ('debug.xplane_start_ps', 'debug.xplane_dur_ps', 'debug.source', 'debug.source_file',
+                'debug.file_name', 'debug.tf_op', 'debug.name', 'debug.long_name',
+                'debug.xplane_metadata_name', 'debug.correlation_id')
+);
+
+-- The thread tracks of the converter's threads (a thread with an XLine),
+-- in track id order (a lookup by track is a binary search): the slices on
+-- these are the converted ones.
+CREATE PERFETTO TABLE _xplane_event_track(
+  -- Track id.
+  track_id JOINID(track.id),
+  -- Thread: one XPlane track (the lines of a plane sharing an id).
+  utid JOINID(thread.id),
+  -- Thread id (the converter's track ordinal).
+  tid LONG,
+  -- Process: one XPlane plane.
+  upid JOINID(process.id),
+  -- XPlane index of the plane (NULL in a trace without plane records).
+  plane_index LONG
+) AS
+SELECT track_id, utid, tid, upid, plane_index
+FROM _xplane_thread_track
+WHERE utid IN (SELECT utid FROM _xplane_line)
+ORDER BY track_id;
+
+-- The line of a slice by its track and category: one row per track and
+-- line whose name no other line of its thread has (a slice of a line that
+-- shares its name carries xplane.line_index), in track id order.
+CREATE PERFETTO TABLE _xplane_track_line(
+  -- Track id (the thread's track or one of its overlap tracks).
+  track_id JOINID(track.id),
+  -- The line's raw name, the slice category ('' for none).
+  category STRING,
+  -- XLine index.
+  line_index LONG,
+  -- The line as one integer, upid << 32 | line_index (as
+  -- _xplane_slice_core.line_key).
+  line_key LONG
+) AS
+SELECT
+  k.track_id,
+  coalesce(l.line_name, '') AS category,
+  l.line_index,
+  CASE WHEN l.line_index BETWEEN 0 AND 4294967295 THEN (l.upid << 32) | l.line_index END AS line_key
+FROM _xplane_event_track k
+JOIN _xplane_line l USING (utid)
+WHERE NOT l.shared
+ORDER BY k.track_id;
+
+-- Every converted slice (instants included) with the columns the other
+-- tables read. A view of trace processor's slice table: each row looks up
+-- its thread (_xplane_event_track), its line (_xplane_track_line, else the
+-- slice's own xplane.line_index) and its rare annotations, and reads its
+-- event index and exact times with extract_arg, when read. A filter on id,
+-- track_id, name or arg_set_id reaches the slice table (the slices stay the
+-- outer loop), so a reader that wants some slices picks them first.
+CREATE PERFETTO VIEW _xplane_slice_core(
   -- Slice id.
   id ID(slice.id),
+  -- Track of the slice (the thread's track or one of its overlap tracks).
+  track_id JOINID(track.id),
   -- Thread: one XPlane track (the lines of a plane sharing an id).
   utid JOINID(thread.id),
   -- Its thread id (the converter's track ordinal: the op order sorts by it).
@@ -208,6 +275,14 @@ CREATE PERFETTO TABLE _xplane_slice_core(
   event_index LONG,
   -- Event name (display name, else name); NULL for an unknown metadata id.
   name STRING,
+  -- Raw XLine name (the slice category).
+  category STRING,
+  -- Start in ns.
+  ts TIMESTAMP,
+  -- Duration in ns.
+  dur DURATION,
+  -- Nesting depth on its track.
+  depth LONG,
   -- Exact start in picoseconds.
   start_ps LONG,
   -- Exact duration in picoseconds.
@@ -221,84 +296,46 @@ CREATE PERFETTO TABLE _xplane_slice_core(
   -- Args of the slice (every effective XStat as debug.<name>).
   arg_set_id ARGSETID
 ) AS
--- (one scan of the slices reads the converter's annotations with
--- extract_arg: the event index every converted slice has, and the exact
--- times where the slice's whole ns do not give them, start_ps = ts * 1000
--- and dur_ps = dur * 1000 otherwise (a trace of an older converter has both
--- on every slice, and the plane and line indexes); the small tables are
--- MATERIALIZED copies, which SQLite indexes for the lookup per slice, where
--- it would look a table of trace processor up through its filter)
-WITH
-  trk AS MATERIALIZED (SELECT track_id, utid, tid, upid, plane_index FROM _xplane_thread_track),
-  rare AS MATERIALIZED (SELECT arg_set_id, parent_line_index, parent_event_index FROM _xplane_slice_rare),
-  -- (the line of a slice by its thread and category: the lines whose name
-  -- no other line of their thread has)
-  line_by_name AS MATERIALIZED (
-    SELECT utid, coalesce(line_name, '') AS lk, line_index FROM _xplane_line WHERE NOT shared
-  ),
-  a AS (
-    SELECT
-      id, ts, dur, track_id, category, name, parent_id, arg_set_id,
-      extract_arg(arg_set_id, 'debug.xplane_event_index') AS event_index,
-      -- (the subqueries on _xplane_arg_key run once per statement)
-      coalesce(
-        CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.xplane_start_ps') END,
-        ts * 1000
-      ) AS start_ps,
-      coalesce(
-        CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.xplane_dur_ps') END,
-        dur * 1000
-      ) AS dur_ps
-    FROM slice
-    WHERE arg_set_id IS NOT NULL
-    -- (in id order, the slice table's own: no sort; LIMIT -1 OFFSET 0: not
-    -- flattened, so each extract_arg runs once per row)
-    ORDER BY id
-    LIMIT -1 OFFSET 0
-  ),
-  -- (the converted slices, with their thread and the plane and line indexes
-  -- the converter left out: the plane's from its process, the line's from
-  -- its thread and category; written on the slice where neither gives it)
-  b AS (
-    SELECT
-      a.*, k.utid, k.tid, k.upid,
-      coalesce(k.plane_index, extract_arg(a.arg_set_id, 'debug.xplane_plane_index')) AS plane_index,
-      coalesce(n.line_index, extract_arg(a.arg_set_id, 'debug.xplane_line_index')) AS line_index
-    -- (CROSS JOIN: the slices stay the outer loop; SQLite would otherwise
-    -- scan the tracks and copy and index the slices for them)
-    FROM a
-    CROSS JOIN trk k USING (track_id)
-    LEFT JOIN line_by_name n ON n.utid = k.utid AND n.lk = coalesce(a.category, '')
-    -- (the converter writes an event index on every slice it converts; the
-    -- source and plane records have none)
-    WHERE a.event_index IS NOT NULL
-  )
+-- (the exact times where the slice's whole ns do not give them, start_ps =
+-- ts * 1000 and dur_ps = dur * 1000 otherwise; the plane index of a trace
+-- without plane records from the slice, where an older converter wrote it)
 SELECT
-  b.id,
-  b.utid,
-  b.tid,
-  b.upid,
-  b.plane_index,
-  b.line_index,
-  CASE WHEN b.line_index BETWEEN 0 AND 4294967295 THEN (b.upid << 32) | b.line_index END AS line_key,
-  b.event_index,
-  b.name,
-  b.start_ps,
-  b.dur_ps,
-  b.parent_id,
+  s.id,
+  s.track_id,
+  k.utid,
+  k.tid,
+  k.upid,
+  coalesce(k.plane_index, extract_arg(s.arg_set_id, 'debug.xplane_plane_index')) AS plane_index,
+  coalesce(l.line_index, CASE WHEN y.line_index THEN extract_arg(s.arg_set_id, 'debug.xplane_line_index') END)
+    AS line_index,
+  coalesce(
+    l.line_key,
+    CASE WHEN y.line_index AND extract_arg(s.arg_set_id, 'debug.xplane_line_index') BETWEEN 0 AND 4294967295
+      THEN (k.upid << 32) | extract_arg(s.arg_set_id, 'debug.xplane_line_index') END
+  ) AS line_key,
+  extract_arg(s.arg_set_id, 'debug.xplane_event_index') AS event_index,
+  s.name,
+  s.category,
+  s.ts,
+  s.dur,
+  s.depth,
+  coalesce(CASE WHEN y.start_ps THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END, s.ts * 1000) AS start_ps,
+  coalesce(CASE WHEN y.dur_ps THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END, s.dur * 1000) AS dur_ps,
+  s.parent_id,
   r.parent_line_index,
   r.parent_event_index,
-  b.arg_set_id
-FROM b
-LEFT JOIN rare r USING (arg_set_id);
--- (no ORDER BY: the rows come out in id order, the order of `a`, the outer
--- loop of every join above; sorting the finished rows again cost more than
--- the rest of the table)
+  s.arg_set_id
+-- (CROSS JOIN: the one row of _xplane_arg_key, then the slices as the outer
+-- loop; each finds its track, line and rare annotations by binary search)
+FROM _xplane_arg_key y
+CROSS JOIN slice s
+CROSS JOIN _xplane_event_track k ON k.track_id = s.track_id
+LEFT JOIN _xplane_track_line l ON l.track_id = s.track_id AND l.category = coalesce(s.category, '')
+LEFT JOIN _xplane_slice_rare r ON r.arg_set_id = s.arg_set_id;
 
 -- Every slice converted from an XPlane event (instants included). A view
--- of _xplane_slice_core: the slice's ns times, track and depth, its
--- thread's and process's names and its line's label are looked up per row
--- when read.
+-- of _xplane_slice_core: its thread's and process's names and its line's
+-- label are looked up per row when read.
 CREATE PERFETTO VIEW xplane_slice(
   -- Slice id.
   id ID(slice.id),
@@ -355,16 +392,16 @@ WITH
   line AS MATERIALIZED (SELECT upid, line_index, line_label FROM _xplane_line)
 SELECT
   c.id,
-  s.ts,
-  s.dur,
-  s.track_id,
+  c.ts,
+  c.dur,
+  c.track_id,
   c.utid,
   c.upid,
   k.tid,
   c.plane_index,
   CASE WHEN k.process_name = 'xplane:' || c.plane_index THEN '' ELSE k.process_name END AS plane_name,
   c.line_index,
-  s.category AS line_name,
+  c.category AS line_name,
   k.thread_name,
   coalesce((SELECT l.line_label FROM line l WHERE l.upid = c.upid AND l.line_index = c.line_index), k.thread_name)
     AS line_label,
@@ -373,33 +410,40 @@ SELECT
   c.start_ps,
   c.dur_ps,
   c.start_ps + c.dur_ps AS end_ps,
-  s.depth,
+  c.depth,
   c.parent_id,
   c.parent_line_index,
   c.parent_event_index,
   c.arg_set_id
--- (CROSS JOIN: the core stays the outer loop, in id order; each slice and
--- track is found by its id)
+-- (CROSS JOIN: the core stays the outer loop, in id order; each track is
+-- found by its id)
 FROM _xplane_slice_core c
-CROSS JOIN slice s USING (id)
-CROSS JOIN trk k ON k.track_id = s.track_id;
+CROSS JOIN trk k ON k.track_id = c.track_id;
 
 -- The durations of the analysis events summed per parent_id, for the
 -- events whose analysis parent is their parent_id (no annotated parent):
--- one row per parent, in id order. (A table of trace processor: it sorts
--- the slices by parent_id itself, cheaper than SQLite's sorter, and finds a
--- parent's row without a scan, where SQLite would index a copy.)
+-- one row per parent, in id order. Grouped from trace processor's slice
+-- table: the converted slices with a name and a duration > 0 (the exact
+-- one: a slice of 0 ns may last some ps) that are not annotated with a
+-- parent on another track. (A table of trace processor: it sorts the slices
+-- by parent_id itself, and finds a parent's row without a scan.)
 CREATE PERFETTO TABLE _xplane_child_dur(
   -- The parent slice.
   id ID(slice.id),
   -- The summed durations of its children in ps.
   ps LONG
 ) AS
-SELECT parent_id AS id, sum(dur_ps) AS ps
-FROM _xplane_slice_core
-WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND parent_event_index IS NULL AND parent_id IS NOT NULL
-GROUP BY parent_id
-ORDER BY parent_id;
+SELECT
+  s.parent_id AS id,
+  sum(coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
+               s.dur * 1000)) AS ps
+FROM slice s
+WHERE s.track_id IN (SELECT track_id FROM _xplane_event_track)
+  AND s.parent_id IS NOT NULL AND s.name != ''
+  AND (s.dur > 0 OR ((SELECT dur_ps FROM _xplane_arg_key) AND extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') > 0))
+  AND s.arg_set_id NOT IN (SELECT arg_set_id FROM _xplane_slice_rare WHERE parent_event_index IS NOT NULL)
+GROUP BY s.parent_id
+ORDER BY s.parent_id;
 
 -- The analysis events whose analysis parent is on another track (annotated
 -- with xplane.parent_line_index / parent_event_index, a few at most), with
@@ -412,16 +456,22 @@ CREATE PERFETTO TABLE _xplane_cross_parent(
 ) AS
 WITH
   -- The annotated events, and the events that could be such a parent (an
-  -- event index one of them names): the join below then indexes these,
-  -- not every event. (MATERIALIZED: SQLite then indexes the CTEs for the
-  -- join, which it cannot do on the tables of trace processor.)
+  -- event index one of them names): picked from the slices by their arg
+  -- sets, so the join below indexes these, not every event. (MATERIALIZED:
+  -- SQLite then indexes the CTEs for the join, which it cannot do on the
+  -- tables of trace processor.)
   annotated AS MATERIALIZED (
     SELECT id, utid, parent_line_index, parent_event_index FROM _xplane_slice_core
-    WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND parent_event_index IS NOT NULL
+    WHERE arg_set_id IN (SELECT arg_set_id FROM _xplane_slice_rare WHERE parent_event_index IS NOT NULL)
+      AND name != '' AND dur_ps > 0
   ),
   named AS MATERIALIZED (
     SELECT id, utid, line_index, event_index FROM _xplane_slice_core
-    WHERE name IS NOT NULL AND name != '' AND dur_ps > 0 AND event_index IN (SELECT parent_event_index FROM annotated)
+    WHERE arg_set_id IN (
+        SELECT arg_set_id FROM args
+        WHERE key = 'debug.xplane_event_index' AND int_value IN (SELECT parent_event_index FROM annotated)
+      )
+      AND name != '' AND dur_ps > 0
   )
 SELECT a.id, p.id AS parent
 FROM annotated a
@@ -547,11 +597,11 @@ FROM _xplane_slice_core e
 LEFT JOIN _xplane_child_ps d USING (id)
 WHERE e.name IS NOT NULL AND e.name != '' AND e.dur_ps > 0;
 
--- The analysis events summed per line and name, in one pass over them
--- (grouped by trace processor): _xplane_event_line takes the lines from
--- these rows, _xplane_line_name_sum adds the lines' names, and
--- xplane_breakdown and xplane_tracks group them, a few per line, not the
--- events.
+-- The analysis events summed per line and name, in one pass over trace
+-- processor's slice table (grouped by track, category and name, a few rows
+-- per line, then by line): _xplane_event_line takes the lines from these
+-- rows, _xplane_line_name_sum adds the lines' names, and xplane_breakdown
+-- and xplane_tracks group them, a few per line, not the events.
 CREATE PERFETTO TABLE _xplane_line_name_agg(
   -- Process (XPlane plane).
   upid JOINID(process.id),
@@ -575,6 +625,59 @@ CREATE PERFETTO TABLE _xplane_line_name_agg(
   first_id LONG
 ) AS
 WITH
+  -- (the analysis events: converted, named, lasting > 0 ps; grouped by
+  -- track, category and name, and by the slice's own line index only where
+  -- a thread has lines of one name (_xplane_arg_key.line_index): a second
+  -- statement, since an expression in the grouping key cost 3x the group)
+  per_track AS MATERIALIZED (
+    SELECT
+      s.track_id, s.category, s.name, NULL AS li,
+      count(*) AS n,
+      sum(coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
+                   s.dur * 1000)) AS dur_ps,
+      min(coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
+                   s.ts * 1000)) AS first_start_ps,
+      max(coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
+                   s.ts * 1000)
+          + coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
+                     s.dur * 1000)) AS last_end_ps,
+      min(s.id) AS first_id
+    FROM slice s
+    WHERE NOT (SELECT line_index FROM _xplane_arg_key)
+      AND s.track_id IN (SELECT track_id FROM _xplane_event_track) AND s.name != ''
+      AND (s.dur > 0 OR ((SELECT dur_ps FROM _xplane_arg_key) AND extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') > 0))
+    GROUP BY s.track_id, s.category, s.name
+    UNION ALL
+    SELECT
+      s.track_id, s.category, s.name, extract_arg(s.arg_set_id, 'debug.xplane_line_index') AS li,
+      count(*) AS n,
+      sum(coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
+                   s.dur * 1000)) AS dur_ps,
+      min(coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
+                   s.ts * 1000)) AS first_start_ps,
+      max(coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
+                   s.ts * 1000)
+          + coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
+                     s.dur * 1000)) AS last_end_ps,
+      min(s.id) AS first_id
+    FROM slice s
+    WHERE (SELECT line_index FROM _xplane_arg_key)
+      AND s.track_id IN (SELECT track_id FROM _xplane_event_track) AND s.name != ''
+      AND (s.dur > 0 OR ((SELECT dur_ps FROM _xplane_arg_key) AND extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') > 0))
+    GROUP BY s.track_id, s.category, s.name, li
+  ),
+  -- (the groups' lines: the track's line of that category, else the
+  -- slices' own line index)
+  per_line AS (
+    SELECT
+      k.upid, coalesce(l.line_index, g.li) AS line_index, g.name,
+      sum(g.n) AS n_events, sum(g.dur_ps) AS dur_ps, min(g.first_start_ps) AS first_start_ps,
+      max(g.last_end_ps) AS last_end_ps, min(g.first_id) AS first_id
+    FROM per_track g
+    JOIN _xplane_event_track k USING (track_id)
+    LEFT JOIN _xplane_track_line l ON l.track_id = g.track_id AND l.category = coalesce(g.category, '')
+    GROUP BY k.upid, coalesce(l.line_index, g.li), g.name
+  ),
   -- (each group's exclusive time is its duration minus what the children
   -- of its parents take, min(duration, children's durations) per parent:
   -- the exclusive time per event is max(0, duration - children's), and
@@ -586,23 +689,11 @@ WITH
     GROUP BY e.upid, e.line_index, e.name
   )
 SELECT
-  e.upid, e.line_index, e.line_key, e.name, e.n_events, e.dur_ps,
+  e.upid, e.line_index,
+  CASE WHEN e.line_index BETWEEN 0 AND 4294967295 THEN (e.upid << 32) | e.line_index END AS line_key,
+  e.name, e.n_events, e.dur_ps,
   e.dur_ps - coalesce(t.ps, 0) AS self_ps, e.first_start_ps, e.last_end_ps, e.first_id
-FROM (
-  SELECT
-    upid, line_index, name,
-    -- (a bare column: SQLite takes it from one row of the group, and every
-    -- row of a (upid, line_index) group has the same; an aggregate per
-    -- event cost more)
-    line_key,
-    count(*) AS n_events,
-    sum(dur_ps) AS dur_ps,
-    min(start_ps) AS first_start_ps,
-    max(start_ps + dur_ps) AS last_end_ps,
-    min(id) AS first_id
-  FROM _xplane_analysis_slice
-  GROUP BY upid, line_index, name
-) e
+FROM per_line e
 LEFT JOIN taken t ON t.upid = e.upid AND t.line_index IS e.line_index AND t.name = e.name;
 
 -- The lines of the analysis events, one row per (plane, line), with the

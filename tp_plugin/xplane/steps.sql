@@ -53,20 +53,23 @@ CREATE PERFETTO TABLE _xplane_step_int_arg(
   start_ps LONG
 ) AS
 WITH
-  -- (the processes of the host planes: `/host:*`, the plane name being the
-  -- process name or its part after a merged trace's `[host] `)
-  host_process AS MATERIALIZED (
-    SELECT DISTINCT upid FROM _xplane_thread_track WHERE process_name GLOB '/host:*'
-  ),
-  -- (LIMIT -1 OFFSET 0: not flattened, so each extract_arg runs once per row)
+  -- (the slices of the host planes' threads, `/host:*`, the plane name
+  -- being the process name or its part after a merged trace's `[host] `,
+  -- picked from trace processor's slice table by track; LIMIT -1 OFFSET 0:
+  -- not flattened, so each extract_arg runs once per row)
   host AS (
     SELECT
-      arg_set_id, start_ps,
-      CASE WHEN (SELECT correlation_id FROM _xplane_arg_key) THEN extract_arg(arg_set_id, 'debug.correlation_id') END AS co,
-      CASE WHEN name = 'train' THEN extract_arg(arg_set_id, 'debug.step_num') END AS step_num,
-      CASE WHEN name = 'train' THEN extract_arg(arg_set_id, 'debug.step') END AS step
-    FROM _xplane_slice_core
-    WHERE upid IN (SELECT upid FROM host_process)
+      s.arg_set_id,
+      coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
+               s.ts * 1000) AS start_ps,
+      CASE WHEN (SELECT correlation_id FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.correlation_id') END AS co,
+      CASE WHEN s.name = 'train' THEN extract_arg(s.arg_set_id, 'debug.step_num') END AS step_num,
+      CASE WHEN s.name = 'train' THEN extract_arg(s.arg_set_id, 'debug.step') END AS step
+    FROM slice s
+    WHERE s.track_id IN (
+      SELECT k.track_id FROM _xplane_event_track k JOIN _xplane_thread_track t USING (track_id)
+      WHERE t.process_name GLOB '/host:*'
+    )
     LIMIT -1 OFFSET 0
   ),
   arg AS (
@@ -123,16 +126,25 @@ WITH
       END AS kind
     FROM _xplane_event_line
   )
--- (the events of the lines' threads first, a filter trace processor runs
--- itself; then CROSS JOIN: those events stay the outer loop, each looking
--- its line up, where SQLite would scan the events once per line)
+-- (the events on the tracks of the lines' threads first, a filter trace
+-- processor runs itself on its slice table; then CROSS JOIN: those events
+-- stay the outer loop, each looking its line up, where SQLite would scan
+-- the events once per line)
 SELECT 0 AS source, e.upid, e.plane_index, l.plane_name, xplane_parse_int(e.name) AS number, e.start_ps, e.dur_ps
-FROM (SELECT * FROM _xplane_analysis_slice WHERE utid IN (SELECT utid FROM line WHERE kind = 0)) e
+FROM (
+  SELECT * FROM _xplane_slice_core
+  WHERE track_id IN (SELECT track_id FROM _xplane_event_track WHERE utid IN (SELECT utid FROM line WHERE kind = 0))
+    AND name != '' AND dur_ps > 0
+) e
 CROSS JOIN line l ON l.k = e.line_key
 WHERE l.kind = 0 AND xplane_parse_int(e.name) IS NOT NULL
 UNION ALL
 SELECT 1, e.upid, e.plane_index, l.plane_name, n.number, e.start_ps, e.dur_ps
-FROM (SELECT * FROM _xplane_analysis_slice WHERE utid IN (SELECT utid FROM line WHERE kind = 1) AND name = 'train') e
+FROM (
+  SELECT * FROM _xplane_slice_core
+  WHERE track_id IN (SELECT track_id FROM _xplane_event_track WHERE utid IN (SELECT utid FROM line WHERE kind = 1))
+    AND name = 'train' AND dur_ps > 0
+) e
 JOIN (
   SELECT
     arg_set_id,
@@ -145,7 +157,11 @@ CROSS JOIN line l ON l.k = e.line_key
 WHERE l.kind = 1 AND e.name = 'train' AND n.number IS NOT NULL
 UNION ALL
 SELECT 2, e.upid, e.plane_index, l.plane_name, NULL, e.start_ps, e.dur_ps
-FROM (SELECT * FROM _xplane_analysis_slice WHERE utid IN (SELECT utid FROM line WHERE kind = 2)) e
+FROM (
+  SELECT * FROM _xplane_slice_core
+  WHERE track_id IN (SELECT track_id FROM _xplane_event_track WHERE utid IN (SELECT utid FROM line WHERE kind = 2))
+    AND name != '' AND dur_ps > 0
+) e
 CROSS JOIN line l ON l.k = e.line_key
 WHERE l.kind = 2;
 
