@@ -176,7 +176,9 @@ WHERE r.dur_ps > 0;
 
 -- The region path of each distinct (tf_op, name) of the ops, with its
 -- number of parts (tf '' for no tf_op), and what the name rules give the
--- name (_xplane_op_name): _xplane_op_base looks both up at once per op.
+-- name (_xplane_op_name), in skey order: _xplane_op_base looks the pair's
+-- number up once per op, the tables that read these columns per op find
+-- them by that number (a binary search), those that group ops group by it.
 CREATE PERFETTO TABLE _xplane_op_scope(
   -- The pair's number (in (tf, name) order, from 1): an integer key for
   -- the tables that group ops by name and tf_op (xplane_gaps).
@@ -185,8 +187,10 @@ CREATE PERFETTO TABLE _xplane_op_scope(
   tf STRING,
   -- The op name.
   name STRING,
-  -- _xplane_scope: `<parts>:<path>`.
-  s STRING,
+  -- Region path (_xplane_scope's path).
+  scope_path STRING,
+  -- Its number of parts.
+  scope_parts LONG,
   -- xplane_marker_like(name).
   marker_like BOOL,
   -- xplane_canonical_name(name).
@@ -195,10 +199,17 @@ CREATE PERFETTO TABLE _xplane_op_scope(
   category STRING
 ) AS
 SELECT
-  row_number() OVER (ORDER BY t.tf, t.name) AS skey,
-  t.tf, t.name, _xplane_scope(nullif(t.tf, ''), t.name) AS s, n.marker_like, n.canonical_name, n.category
-FROM (SELECT DISTINCT coalesce(tf_op, '') AS tf, name FROM _xplane_op_stat) t
-JOIN _xplane_op_name n USING (name)
+  skey, tf, name,
+  substr(s, instr(s, ':') + 1) AS scope_path,
+  CAST(substr(s, 1, instr(s, ':') - 1) AS INT) AS scope_parts,
+  marker_like, canonical_name, category
+FROM (
+  SELECT
+    row_number() OVER (ORDER BY t.tf, t.name) AS skey,
+    t.tf, t.name, _xplane_scope(nullif(t.tf, ''), t.name) AS s, n.marker_like, n.canonical_name, n.category
+  FROM (SELECT DISTINCT coalesce(tf_op, '') AS tf, name FROM _xplane_op_stat) t
+  JOIN _xplane_op_name n USING (name)
+)
 ORDER BY skey;
 
 -- The shape signature of each distinct long name of the ops.
@@ -266,10 +277,12 @@ ORDER BY tid, line_index, event_index;
 
 -- Device ops in the extension's op order, with their row in track order
 -- and the running maximum end of their track (for the pre-op gap), their
--- exclusive time, stats, name rules, region path and shape: the one table
--- per op that the other op tables read. (The names of an op's plane and
--- line are _xplane_event_line's, its ns times the slice's: xplane_ops looks
--- them up.)
+-- exclusive time, stats and (tf_op, name) pair's number: the one table per
+-- op that the other op tables read. (What the name rules give and the
+-- region path are _xplane_op_scope's, once per pair, the shape
+-- _xplane_op_shape's, once per long name: _xplane_op_info adds them; the
+-- names of an op's plane and line are _xplane_event_line's, its ns times
+-- the slice's: xplane_ops looks them up.)
 CREATE PERFETTO TABLE _xplane_op_base(
   -- Op number (plane, track, line, event order, from 0).
   op_id LONG,
@@ -310,17 +323,8 @@ CREATE PERFETTO TABLE _xplane_op_base(
   long_name STRING,
   -- correlation_id read as an integer (_xplane_op_stat).
   correlation_int LONG,
-  -- Canonical name (xplane_canonical_name).
-  canonical_name STRING,
-  -- Op category (xplane_op_category).
-  category STRING,
-  -- Region path (_xplane_op_scope).
-  scope_path STRING,
-  -- Its number of parts.
-  scope_parts LONG,
-  -- Shape signature of the long name (_xplane_op_shape).
-  shape_signature STRING,
-  -- Its (tf_op, name) pair's number (_xplane_op_scope.skey).
+  -- Its (tf_op, name) pair's number (_xplane_op_scope.skey: the name
+  -- rules' columns and the region path are there, once per pair).
   skey LONG
 ) AS
 WITH
@@ -334,10 +338,8 @@ WITH
   -- a copy SQLite indexes, cheaper to look up per op than a table of
   -- trace processor.
   child AS MATERIALIZED (SELECT id, ps FROM _xplane_child_ps),
-  -- (copies SQLite indexes for the lookups per op; the rules ran once per
-  -- distinct (tf_op, name) and long name)
-  scope AS MATERIALIZED (SELECT skey, tf, name, s, marker_like, canonical_name, category FROM _xplane_op_scope),
-  shape AS MATERIALIZED (SELECT long_name, shape_signature FROM _xplane_op_shape)
+  -- (a copy SQLite indexes for the lookup per op)
+  scope AS MATERIALIZED (SELECT skey, tf, name, marker_like FROM _xplane_op_scope)
 SELECT
   q.rowid - z.row0 AS op_id, e.slice_id AS id, e.utid, e.upid, e.plane_index, e.line_index, e.event_index,
   e.name, e.start_ps, e.dur_ps,
@@ -346,10 +348,6 @@ SELECT
   e.arg_set_id, q.prev_max_end,
   sc.marker_like, q.track_row,
   e.source_file, e.tf_op, e.long_name, e.correlation_int,
-  sc.canonical_name, sc.category,
-  substr(sc.s, instr(sc.s, ':') + 1) AS scope_path,
-  CAST(substr(sc.s, 1, instr(sc.s, ':') - 1) AS INT) AS scope_parts,
-  sh.shape_signature,
   sc.skey
 -- (CROSS JOIN: the ops stay the outer loop, so the rows come out in their
 -- op_id order; each op finds its row of _xplane_op_stat by slice id, a
@@ -358,11 +356,12 @@ FROM _xplane_op_seq q
 CROSS JOIN zero z
 CROSS JOIN _xplane_op_stat e ON e.slice_id = q.slice_id
 CROSS JOIN scope sc ON sc.tf = coalesce(e.tf_op, '') AND sc.name = e.name
-LEFT JOIN child c ON c.id = e.slice_id
-LEFT JOIN shape sh ON sh.long_name = e.long_name;
+LEFT JOIN child c ON c.id = e.slice_id;
 
 -- Each op with its name-derived columns and the columns the aggregates
--- read (a view of _xplane_op_base, which holds them).
+-- read: a view of _xplane_op_base that looks each op's pair up in
+-- _xplane_op_scope and its long name in _xplane_op_shape when read (the
+-- tables that sum ops by these columns group by skey and long name first).
 CREATE PERFETTO VIEW _xplane_op_info(
   -- The op.
   op_id LONG,
@@ -391,10 +390,17 @@ CREATE PERFETTO VIEW _xplane_op_info(
   -- Shape signature of the long name.
   shape_signature STRING
 ) AS
+WITH
+  -- (a copy SQLite indexes for the lookup by long name)
+  shape AS MATERIALIZED (SELECT long_name, shape_signature FROM _xplane_op_shape)
 SELECT
-  op_id, arg_set_id, name, dur_ps, self_ps, source_file, canonical_name, category, tf_op, long_name,
-  scope_path, scope_parts, shape_signature
-FROM _xplane_op_base;
+  b.op_id, b.arg_set_id, b.name, b.dur_ps, b.self_ps, b.source_file, sc.canonical_name, sc.category, b.tf_op,
+  b.long_name, sc.scope_path, sc.scope_parts, sh.shape_signature
+-- (CROSS JOIN: the ops stay the outer loop; each finds its pair by skey,
+-- a sorted column)
+FROM _xplane_op_base b
+CROSS JOIN _xplane_op_scope sc ON sc.skey = b.skey
+LEFT JOIN shape sh ON sh.long_name = b.long_name;
 
 -- A numeric arg as the extension shows the stat: integers, reals, and
 -- uint64 values over 2^63 - 1 as exact decimal text; NULL for text.

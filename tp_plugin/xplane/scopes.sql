@@ -37,7 +37,7 @@ WITH RECURSIVE pre(path, parts, d, prefix, parent, rest) AS (
     CASE WHEN instr(path, '=>') > 0 THEN substr(path, 1, instr(path, '=>') - 1) ELSE path END,
     NULL,
     CASE WHEN instr(path, '=>') > 0 THEN substr(path, instr(path, '=>') + 2) END
-  FROM (SELECT DISTINCT scope_path AS path, scope_parts AS parts FROM _xplane_op_info)
+  FROM (SELECT DISTINCT scope_path AS path, scope_parts AS parts FROM _xplane_op_scope)
   UNION ALL
   SELECT
     path,
@@ -76,9 +76,10 @@ WITH
   -- (the ops summed per region path first, then spread over its prefixes:
   -- a row per path and prefix, not per op and prefix)
   per_path AS MATERIALIZED (
-    SELECT scope_path AS path, scope_parts AS parts, count(*) AS n, sum(self_ps) AS self_ps
-    FROM _xplane_op_info
-    GROUP BY scope_path, scope_parts
+    SELECT sc.scope_path AS path, sc.scope_parts AS parts, sum(o.n) AS n, sum(o.self_ps) AS self_ps
+    FROM (SELECT skey, count(*) AS n, sum(self_ps) AS self_ps FROM _xplane_op_base GROUP BY skey) o
+    JOIN _xplane_op_scope sc USING (skey)
+    GROUP BY sc.scope_path, sc.scope_parts
   ),
   region AS MATERIALIZED (
     SELECT

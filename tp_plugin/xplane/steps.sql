@@ -379,11 +379,14 @@ WITH credit AS (
     os.mid,
     os.upid,
     count(*) AS n_ops,
-    sum(CASE WHEN i.category = 'compute' THEN i.self_ps ELSE 0 END) AS compute_ps,
-    sum(CASE WHEN i.category = 'communication' THEN i.self_ps ELSE 0 END) AS communication_ps,
-    sum(CASE WHEN i.category = 'stall' THEN i.self_ps ELSE 0 END) AS stall_ps
+    sum(CASE WHEN sc.category = 'compute' THEN b.self_ps ELSE 0 END) AS compute_ps,
+    sum(CASE WHEN sc.category = 'communication' THEN b.self_ps ELSE 0 END) AS communication_ps,
+    sum(CASE WHEN sc.category = 'stall' THEN b.self_ps ELSE 0 END) AS stall_ps
+  -- (CROSS JOIN: the steps' ops stay the outer loop; each finds its op by
+  -- op_id and its pair's category by skey, sorted columns)
   FROM _xplane_op_step os
-  JOIN _xplane_op_info i USING (op_id)
+  CROSS JOIN _xplane_op_base b ON b.op_id = os.op_id
+  CROSS JOIN _xplane_op_scope sc ON sc.skey = b.skey
   GROUP BY os.mid, os.upid
 )
 SELECT
