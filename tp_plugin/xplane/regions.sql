@@ -25,29 +25,16 @@ INCLUDE PERFETTO MODULE xplane.op_base;
 -- the converted slices with a name and a duration > 0 ps, picked from trace
 -- processor's slice table, but for the ops (_xplane_op_stat's test: a
 -- track of a plane with op lines and an op line's name), in arg set order.
+-- Their times are read for the few that are windows (_xplane_region_window).
 CREATE PERFETTO TABLE _xplane_window_event(
+  -- Slice id of the event.
+  id LONG,
   -- Arg set of the event.
   arg_set_id ARGSETID,
   -- Event name.
-  name STRING,
-  -- Exact start in ps.
-  start_ps LONG,
-  -- Exact end in ps.
-  end_ps LONG,
-  -- Exact duration in ps.
-  dur_ps LONG
+  name STRING
 ) AS
-SELECT
-  s.arg_set_id,
-  s.name,
-  coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
-           s.ts * 1000) AS start_ps,
-  coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
-           s.ts * 1000)
-    + coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
-               s.dur * 1000) AS end_ps,
-  coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
-           s.dur * 1000) AS dur_ps
+SELECT s.id, s.arg_set_id, s.name
 FROM slice s
 WHERE s.track_id IN (SELECT track_id FROM _xplane_event_track)
   AND s.name != ''
@@ -131,10 +118,12 @@ WITH
   )
 SELECT start2, end2, dur_ps, path, depth, rank() OVER (ORDER BY depth DESC, dur_ps ASC, path DESC) AS wrank
 FROM (
-  SELECT e.start_ps * 2 AS start2, e.end_ps * 2 AS end2, e.dur_ps, sc.path, sc.depth
+  SELECT c.start_ps * 2 AS start2, (c.start_ps + c.dur_ps) * 2 AS end2, c.dur_ps, sc.path, sc.depth
   FROM _xplane_window_event e
   LEFT JOIN _xplane_window_tf t USING (arg_set_id)
   JOIN scope sc ON sc.tf = coalesce(t.tf_op, '') AND sc.name = e.name
+  -- (each window's exact times, by its slice id)
+  CROSS JOIN _xplane_slice_core c ON c.id = e.id
   -- (only the events of a window's name look their tf_op up; none when no
   -- pair is a window, a constant condition SQLite tests once)
   WHERE EXISTS (SELECT 1 FROM scope) AND e.name IN (SELECT name FROM scope)
