@@ -239,7 +239,7 @@ if command -v protoc > /dev/null; then
   cat > "$tmp/lkey.sql" <<'EOF'
 INCLUDE PERFETTO MODULE xplane.summary;
 SELECT (SELECT group_concat(upid || ':' || name, ' ') FROM (SELECT upid, name FROM process WHERE upid > 0 ORDER BY upid)),
-  (SELECT count(*) FROM xplane_analysis_event), (SELECT group_concat(name) FROM _xplane_op_base), (SELECT count(*) FROM xplane_tracks);
+  (SELECT count(*) FROM xplane_analysis_event), (SELECT group_concat(name) FROM _xplane_op_info), (SELECT count(*) FROM xplane_tracks);
 EOF
   got=$(tp "$tmp/lkey.pftrace" "$tmp/lkey.sql" | tail -1)
   [ "$got" = '"1:/host:CPU 2:/host:idle 3:/device:GPU:0",2,"fusion",2' ] && ok ||

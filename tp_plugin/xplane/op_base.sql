@@ -277,12 +277,14 @@ ORDER BY tid, line_index, event_index;
 
 -- Device ops in the extension's op order, with their row in track order
 -- and the running maximum end of their track (for the pre-op gap), their
--- exclusive time, stats and (tf_op, name) pair's number: the one table per
--- op that the other op tables read. (What the name rules give and the
--- region path are _xplane_op_scope's, once per pair, the shape
--- _xplane_op_shape's, once per long name: _xplane_op_info adds them; the
--- names of an op's plane and line are _xplane_event_line's, its ns times
--- the slice's: xplane_ops looks them up.)
+-- times, exclusive time, the stats the op tables group by and (tf_op,
+-- name) pair's number: the one table per op that the other op tables read,
+-- its columns the ones they read of every op. (The op's name, tf_op, arg
+-- set, plane, line and event indexes are _xplane_op_stat's, found by slice
+-- id; what the name rules give and the region path _xplane_op_scope's,
+-- once per pair; the shape _xplane_op_shape's, once per long name:
+-- _xplane_op_info adds them all; the names of an op's plane and line are
+-- _xplane_event_line's, its ns times the slice's: xplane_ops looks them up.)
 CREATE PERFETTO TABLE _xplane_op_base(
   -- Op number (plane, track, line, event order, from 0).
   op_id LONG,
@@ -292,22 +294,12 @@ CREATE PERFETTO TABLE _xplane_op_base(
   utid JOINID(thread.id),
   -- Process (XPlane plane).
   upid JOINID(process.id),
-  -- XPlane index of the plane.
-  plane_index LONG,
-  -- XLine index.
-  line_index LONG,
-  -- XEvent index within its line.
-  event_index LONG,
-  -- Op name.
-  name STRING,
   -- Exact start in ps.
   start_ps LONG,
   -- Exact duration in ps.
   dur_ps LONG,
   -- Exclusive time in ps.
   self_ps LONG,
-  -- Args of the slice.
-  arg_set_id ARGSETID,
   -- The latest end of the ops before it on the track.
   prev_max_end LONG,
   -- xplane_marker_like(name).
@@ -317,8 +309,6 @@ CREATE PERFETTO TABLE _xplane_op_base(
   track_row LONG,
   -- source, source_file or file_name stat (_xplane_op_stat).
   source_file STRING,
-  -- The effective tf_op (_xplane_op_stat).
-  tf_op STRING,
   -- Long name (_xplane_op_stat).
   long_name STRING,
   -- correlation_id read as an integer (_xplane_op_stat).
@@ -341,13 +331,12 @@ WITH
   -- (a copy SQLite indexes for the lookup per op)
   scope AS MATERIALIZED (SELECT skey, tf, name, marker_like FROM _xplane_op_scope)
 SELECT
-  q.rowid - z.row0 AS op_id, e.slice_id AS id, e.utid, e.upid, e.plane_index, e.line_index, e.event_index,
-  e.name, e.start_ps, e.dur_ps,
+  q.rowid - z.row0 AS op_id, e.slice_id AS id, e.utid, e.upid, e.start_ps, e.dur_ps,
   -- (the exclusive time as _xplane_analysis_core defines it)
   max(0, e.dur_ps - coalesce(c.ps, 0)) AS self_ps,
-  e.arg_set_id, q.prev_max_end,
+  q.prev_max_end,
   sc.marker_like, q.track_row,
-  e.source_file, e.tf_op, e.long_name, e.correlation_int,
+  e.source_file, e.long_name, e.correlation_int,
   sc.skey
 -- (CROSS JOIN: the ops stay the outer loop, so the rows come out in their
 -- op_id order; each op finds its row of _xplane_op_stat by slice id, a
@@ -358,21 +347,38 @@ CROSS JOIN _xplane_op_stat e ON e.slice_id = q.slice_id
 CROSS JOIN scope sc ON sc.tf = coalesce(e.tf_op, '') AND sc.name = e.name
 LEFT JOIN child c ON c.id = e.slice_id;
 
--- Each op with its name-derived columns and the columns the aggregates
--- read: a view of _xplane_op_base that looks each op's pair up in
--- _xplane_op_scope and its long name in _xplane_op_shape when read (the
--- tables that sum ops by these columns group by skey and long name first).
+-- Each op with every column of its own: a view of _xplane_op_base that
+-- looks each op's row of _xplane_op_stat up by slice id, its pair in
+-- _xplane_op_scope by skey and its long name in _xplane_op_shape when read
+-- (the tables that sum ops by these columns group by skey and long name
+-- first).
 CREATE PERFETTO VIEW _xplane_op_info(
   -- The op.
   op_id LONG,
+  -- Slice id.
+  id LONG,
+  -- Thread (XPlane track).
+  utid JOINID(thread.id),
+  -- Process (XPlane plane).
+  upid JOINID(process.id),
+  -- XPlane index of the plane.
+  plane_index LONG,
+  -- XLine index.
+  line_index LONG,
+  -- XEvent index within its line.
+  event_index LONG,
   -- Its arg set.
   arg_set_id ARGSETID,
   -- Op name.
   name STRING,
+  -- Exact start in ps.
+  start_ps LONG,
   -- Exact duration in ps.
   dur_ps LONG,
   -- Exclusive time in ps.
   self_ps LONG,
+  -- The latest end of the ops before it on the track.
+  prev_max_end LONG,
   -- source, source_file or file_name stat (_xplane_op_stat).
   source_file STRING,
   -- Canonical name.
@@ -394,11 +400,13 @@ WITH
   -- (a copy SQLite indexes for the lookup by long name)
   shape AS MATERIALIZED (SELECT long_name, shape_signature FROM _xplane_op_shape)
 SELECT
-  b.op_id, b.arg_set_id, b.name, b.dur_ps, b.self_ps, b.source_file, sc.canonical_name, sc.category, b.tf_op,
-  b.long_name, sc.scope_path, sc.scope_parts, sh.shape_signature
--- (CROSS JOIN: the ops stay the outer loop; each finds its pair by skey,
--- a sorted column)
+  b.op_id, b.id, b.utid, b.upid, e.plane_index, e.line_index, e.event_index, e.arg_set_id, e.name, b.start_ps,
+  b.dur_ps, b.self_ps, b.prev_max_end, b.source_file, sc.canonical_name, sc.category, e.tf_op, b.long_name,
+  sc.scope_path, sc.scope_parts, sh.shape_signature
+-- (CROSS JOIN: the ops stay the outer loop; each finds its row of
+-- _xplane_op_stat by slice id and its pair by skey, sorted columns)
 FROM _xplane_op_base b
+CROSS JOIN _xplane_op_stat e ON e.slice_id = b.id
 CROSS JOIN _xplane_op_scope sc ON sc.skey = b.skey
 LEFT JOIN shape sh ON sh.long_name = b.long_name;
 

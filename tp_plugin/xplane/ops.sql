@@ -222,9 +222,9 @@ SELECT
   b.event_index,
   b.op_id,
   b.name,
-  i.canonical_name,
-  i.long_name,
-  i.category,
+  b.canonical_name,
+  b.long_name,
+  b.category,
   CASE WHEN xplane_is_communication(b.name) THEN xplane_collective_kind(b.name) END AS collective_kind,
   (SELECT a.string_value FROM args a WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.hlo_category'
      AND a.value_type = 'string' AND a.string_value != '') AS hlo_category,
@@ -232,10 +232,10 @@ SELECT
      AND a.value_type = 'string' AND a.string_value != '') AS hlo_module,
   (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
    WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.program_id') AS program_id,
-  i.tf_op,
-  i.scope_path,
-  i.source_file,
-  i.shape_signature,
+  b.tf_op,
+  b.scope_path,
+  b.source_file,
+  b.shape_signature,
   (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
    WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.flops') AS flops,
   (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
@@ -246,7 +246,7 @@ SELECT
   b.self_ps,
   CASE WHEN p.op_id IS NOT NULL THEN b.start_ps - b.prev_max_end ELSE 0 END AS gap_before_ps,
   p.payload_op_id AS gap_payload_op_id,
-  pb.name AS gap_payload_name,
+  ps.name AS gap_payload_name,
   (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
    WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.device_offset_ps') AS device_offset_ps,
   (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
@@ -287,11 +287,13 @@ SELECT
   s.dur,
   b.id AS slice_id,
   b.utid
-FROM _xplane_op_base b
+-- (every column of an op from _xplane_op_info; the payload op's name by
+-- its (tf_op, name) pair)
+FROM _xplane_op_info b
 JOIN slice s ON s.id = b.id
 LEFT JOIN line l ON l.upid = b.upid AND l.line_index = b.line_index
-JOIN _xplane_op_info i USING (op_id)
 LEFT JOIN _xplane_op_payload p USING (op_id)
 LEFT JOIN _xplane_op_base pb ON pb.op_id = p.payload_op_id
+LEFT JOIN _xplane_op_scope ps ON ps.skey = pb.skey
 LEFT JOIN _xplane_op_step os USING (op_id)
 ORDER BY b.op_id;

@@ -148,9 +148,10 @@ SELECT
   (SELECT count(*) FROM _xplane_op_base o WHERE o.start_ps <= pk.peak_time_ps AND pk.peak_time_ps < o.start_ps + o.dur_ps)
     AS n_ops_at_peak,
   '[' || coalesce((SELECT group_concat(xplane_json_string(name), ',') FROM (
-      SELECT o.name, min(o.op_id) AS first_op FROM _xplane_op_base o
+      SELECT sc.name, min(o.op_id) AS first_op FROM _xplane_op_base o
+      JOIN _xplane_op_scope sc USING (skey)
       WHERE o.start_ps <= pk.peak_time_ps AND pk.peak_time_ps < o.start_ps + o.dur_ps
-      GROUP BY o.name ORDER BY first_op LIMIT 10)), '') || ']' AS ops_at_peak
+      GROUP BY sc.name ORDER BY first_op LIMIT 10)), '') || ']' AS ops_at_peak
 FROM pk
 ORDER BY pk.first_seen;
 
@@ -362,7 +363,7 @@ FROM (
   SELECT a.arg_set_id, a.key, a.value_type, a.int_value, a.real_value, a.string_value,
          row_number() OVER (PARTITION BY a.arg_set_id, a.key ORDER BY a.id DESC) AS last
   FROM args a
-  JOIN _xplane_op_base b USING (arg_set_id)
+  JOIN _xplane_op_stat b USING (arg_set_id)
   WHERE a.key IN ('debug.hlo_category', 'debug.flops', 'debug.bytes_accessed', 'debug.model_flops',
                   'debug.kernel_details', 'debug.hlo_op', 'debug.level 0')
 )
@@ -400,7 +401,7 @@ SELECT b.op_id, b.name, b.dur_ps, b.self_ps, x.hlo_category AS category,
     AS peak_flops,
   CASE WHEN d.peak_flops_per_s IS NOT NULL AND d.peak_bw_bytes_per_s IS NOT NULL THEN d.peak_bw_bytes_per_s END
     AS peak_bw
-FROM _xplane_op_base b
+FROM _xplane_op_info b
 LEFT JOIN _xplane_xprof_op_arg x USING (arg_set_id)
 LEFT JOIN _xplane_device d USING (upid);
 
@@ -686,7 +687,7 @@ CREATE PERFETTO TABLE xplane_kernel_stats(
 WITH k AS (
   SELECT b.op_id, b.name, b.dur_ps, kd.*,
     coalesce(b.tf_op, x.hlo_op, x.level0) AS op_name
-  FROM _xplane_op_base b
+  FROM _xplane_op_info b
   JOIN _xplane_xprof_op_arg x USING (arg_set_id)
   JOIN _xplane_kernel_details kd ON kd.details = x.kernel_details
 ),
