@@ -37,60 +37,45 @@ INCLUDE PERFETTO MODULE xplane.rules;
 INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
 
--- The args of some host slices read as integers (xplane_int_like): the
--- correlation_id of every host slice, the step_num and step of those named
--- `train`; one row per arg (trace processor keeps one per key: the last
--- value). Read with extract_arg per slice: trace processor finds a slice's
--- arg without a scan, where filtering the whole args table by key cost more.
-CREATE PERFETTO TABLE _xplane_step_int_arg(
-  -- Arg set of a host slice.
-  arg_set_id ARGSETID,
-  -- debug.correlation_id, debug.step_num or debug.step.
-  key STRING,
-  -- The arg as an integer.
+-- The correlation ids of the host slices (the threads of the `/host:*`
+-- planes, the plane name being the process name or its part after a merged
+-- trace's `[host] `) read as integers (xplane_int_like), each with the
+-- slice's exact start: one row per host slice that has one (trace processor
+-- keeps one arg per key: the last value). Picked from trace processor's
+-- slice table by track, read with extract_arg per slice: trace processor
+-- finds a slice's arg without a scan, where filtering the whole args table
+-- by key cost more.
+CREATE PERFETTO TABLE _xplane_host_correlation(
+  -- The correlation id as an integer.
   v LONG,
   -- Exact start of the slice in ps.
   start_ps LONG
 ) AS
-WITH
-  -- (the slices of the host planes' threads, `/host:*`, the plane name
-  -- being the process name or its part after a merged trace's `[host] `,
-  -- picked from trace processor's slice table by track; LIMIT -1 OFFSET 0:
-  -- not flattened, so each extract_arg runs once per row)
-  host AS (
-    SELECT
-      s.arg_set_id,
-      coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
-               s.ts * 1000) AS start_ps,
-      CASE WHEN (SELECT correlation_id FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.correlation_id') END AS co,
-      CASE WHEN s.name = 'train' THEN extract_arg(s.arg_set_id, 'debug.step_num') END AS step_num,
-      CASE WHEN s.name = 'train' THEN extract_arg(s.arg_set_id, 'debug.step') END AS step
-    FROM slice s
-    WHERE s.track_id IN (
-      SELECT k.track_id FROM _xplane_event_track k JOIN _xplane_thread_track t USING (track_id)
-      WHERE t.process_name GLOB '/host:*'
-    )
-    LIMIT -1 OFFSET 0
-  ),
-  arg AS (
-    SELECT arg_set_id, 'debug.correlation_id' AS key, co AS x, start_ps FROM host WHERE co IS NOT NULL
-    UNION ALL
-    SELECT arg_set_id, 'debug.step_num', step_num, start_ps FROM host WHERE step_num IS NOT NULL
-    UNION ALL
-    SELECT arg_set_id, 'debug.step', step, start_ps FROM host WHERE step IS NOT NULL
-  )
 SELECT
-  arg_set_id,
-  key,
-  -- (xplane_int_like inline: a function call per arg costs more than the
-  -- rest; extract_arg gives a uint as its int_value, as xplane_int_like reads it)
+  -- (xplane_int_like inline: a function call per slice costs more than the
+  -- rest; extract_arg gives a uint as its int_value, as xplane_int_like
+  -- reads it)
   CASE typeof(x)
     WHEN 'integer' THEN x
     WHEN 'real' THEN CASE WHEN x > -9.2e18 AND x < 9.2e18 THEN CAST(x AS INT) END
     WHEN 'text' THEN xplane_parse_int(x)
   END AS v,
   start_ps
-FROM arg;
+-- (LIMIT -1 OFFSET 0: not flattened, so each extract_arg runs once per row)
+FROM (
+  SELECT
+    extract_arg(s.arg_set_id, 'debug.correlation_id') AS x,
+    coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
+             s.ts * 1000) AS start_ps
+  FROM slice s
+  WHERE (SELECT correlation_id FROM _xplane_arg_key)
+    AND s.track_id IN (
+      SELECT k.track_id FROM _xplane_event_track k JOIN _xplane_thread_track t USING (track_id)
+      WHERE t.process_name GLOB '/host:*'
+    )
+  LIMIT -1 OFFSET 0
+)
+WHERE x IS NOT NULL;
 
 -- Every step marker of every source (0 steps_line, 1 host_annotation,
 -- 2 module).
@@ -145,13 +130,19 @@ FROM (
   WHERE track_id IN (SELECT track_id FROM _xplane_event_track WHERE utid IN (SELECT utid FROM line WHERE kind = 1))
     AND name = 'train' AND dur_ps > 0
 ) e
+-- (the step_num, else step, stat as an integer: the args of the few
+-- `train` slices)
 JOIN (
   SELECT
-    arg_set_id,
-    coalesce(max(CASE WHEN key = 'debug.step_num' THEN v END), max(CASE WHEN key = 'debug.step' THEN v END)) AS number
-  FROM _xplane_step_int_arg
-  WHERE key IN ('debug.step_num', 'debug.step')
-  GROUP BY arg_set_id
+    a.arg_set_id,
+    coalesce(
+      max(CASE WHEN a.key = 'debug.step_num' THEN xplane_int_like(a.value_type, a.int_value, a.string_value, a.real_value) END),
+      max(CASE WHEN a.key = 'debug.step' THEN xplane_int_like(a.value_type, a.int_value, a.string_value, a.real_value) END)
+    ) AS number
+  FROM args a
+  WHERE a.key IN ('debug.step_num', 'debug.step')
+    AND a.arg_set_id IN (SELECT arg_set_id FROM slice WHERE name = 'train')
+  GROUP BY a.arg_set_id
 ) n USING (arg_set_id)
 CROSS JOIN line l ON l.k = e.line_key
 WHERE l.kind = 1 AND e.name = 'train' AND n.number IS NOT NULL
@@ -250,8 +241,8 @@ CREATE PERFETTO TABLE _xplane_launch(
   t LONG
 ) AS
 SELECT v AS correlation, min(start_ps) AS t
-FROM _xplane_step_int_arg
-WHERE key = 'debug.correlation_id' AND v IS NOT NULL
+FROM _xplane_host_correlation
+WHERE v IS NOT NULL
 GROUP BY v
 ORDER BY v;
 
