@@ -27,7 +27,9 @@
 #    that dump; every `<object>|<extension rows>|<package rows>` line must
 #    have equal counts and no row found on one side only. On the converter
 #    fixture, package_cases.json (a JSON trace), the thirteen rule fixtures,
-#    every real profile and a two-host logdir converted with --merge.
+#    every real profile and a two-host logdir converted with --merge. And by
+#    hand: the steps of the rule fixture steps_edges, and the ops by region
+#    window of tests/sql/op_regions.sql's trace (windows from tf_op stats).
 # 3. Errors: a trace without the converter's source record (not converted by
 #    xplane2perfetto, or a Chrome JSON trace) stops the canned summary with
 #    a message naming the cause and the fix.
@@ -279,6 +281,23 @@ k_dup='11|2|/device:GPU:1|0|Stream #1(Kernel)|4|k_dup|k_dup|[NULL]|compute|[NULL
 compare_package "$tmp/cases.json" "$tmp/cases.pftrace" "package_cases.json" \
   "ops only native|$k_dup|{tf_op:jit(a)/first|tf_op:jit(b)/second}|502000|1000
 ops only package|$k_dup|{tf_op:jit(b)/second}|502000|1000"
+
+# Region windows from tf_op stats (no real profile has one on an event that
+# is not a device op): the trace of tests/sql/op_regions.sql and the rows it
+# derives by hand there (windows train=>model and train=>model=>layer from
+# host events' tf_op, step=>outer from an `XLA Modules` event's, A=>B and C=>D
+# from names; a fallback-path event is no window), through the converter and
+# the package's xplane_op_regions.
+sed -n "/writefile('@TMP@\/op_regions.json', '/,/^]}')/p" "$SRC/tests/sql/op_regions.sql" |
+  sed -e "1s/.*writefile('@TMP@\/op_regions.json', '//" -e '$s/'"'"') > 0 AS written;$//' > "$tmp/op_regions.json"
+"$CONV" -o "$tmp/op_regions.pftrace" "$tmp/op_regions.json" > /dev/null
+echo "INCLUDE PERFETTO MODULE xplane.regions;
+SELECT group_concat(r, ' ') FROM (
+  SELECT region_path || ':' || name || ':' || count || ':' || total_ps || ':' || self_ps || ':' || coalesce(shape_signature, '-') AS r
+  FROM xplane_op_regions ORDER BY self_ps DESC, total_ps DESC, region_path, name);" > "$tmp/op_regions.sql"
+got=$(tp "$tmp/op_regions.pftrace" "$tmp/op_regions.sql" | tr -d '"')
+want='step=>outer:fusion.1:1:40000000:40000000:- train=>model=>layer:fusion.2:2:22000000:20000000:- train=>model=>layer:copy.7:1:10000000:10000000:- C=>D:fusion.1:2:8000000:8000000:8,128 train=>model:all-reduce.3:1:4000000:4000000:-'
+[ "$got" = "$want" ] && ok || bad "region windows from tf_op stats (tests/sql/op_regions.sql's trace): [$got], by hand [$want]"
 
 # Repeated keys (dup_keys.json): trace processor's args of each slice in arg
 # id order, keys and values, equal xplane_pf_args' (one arg per key, the

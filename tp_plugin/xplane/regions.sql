@@ -53,17 +53,20 @@ CREATE PERFETTO TABLE _xplane_window_tf(
   tf_op STRING
 ) AS
 SELECT
-  arg_set_id,
+  a.arg_set_id,
   xplane_effective_tf_op(
-    max(CASE WHEN key = 'debug.tf_op' AND value_type = 'string' AND string_value != '' THEN string_value END),
-    max(CASE WHEN key = 'debug.name' AND value_type = 'string' AND string_value != '' THEN string_value END)
+    max(CASE WHEN a.key = 'debug.tf_op' AND a.value_type = 'string' AND a.string_value != '' THEN a.string_value END),
+    max(CASE WHEN a.key = 'debug.name' AND a.value_type = 'string' AND a.string_value != '' THEN a.string_value END)
   ) AS tf_op
--- (one arg per key in an arg set: trace processor keeps the last value)
-FROM args
-WHERE key IN ('debug.tf_op', 'debug.name')
-  AND arg_set_id IN (SELECT arg_set_id FROM _xplane_window_event)
-GROUP BY arg_set_id
-ORDER BY arg_set_id;
+-- (one arg per key in an arg set: trace processor keeps the last value;
+-- each arg of these keys looks its arg set up among the candidates, a
+-- binary search in their arg set order, where an IN list of every candidate
+-- cost half as much again)
+FROM args a
+WHERE a.key IN ('debug.tf_op', 'debug.name')
+  AND EXISTS (SELECT 1 FROM _xplane_window_event w WHERE w.arg_set_id = a.arg_set_id)
+GROUP BY a.arg_set_id
+ORDER BY a.arg_set_id;
 
 -- The region path of each distinct (tf_op, name) of those events, as
 -- `<parts>:<path>` (_xplane_scope).
@@ -78,10 +81,18 @@ CREATE PERFETTO TABLE _xplane_window_scope(
   canonical_name STRING
 ) AS
 SELECT tf, name, _xplane_scope(nullif(tf, ''), name) AS s, xplane_canonical_name(name) AS canonical_name
+-- (when no candidate has a tf_op or name stat, as in many profiles, the
+-- distinct names alone, which trace processor finds itself; else a lookup
+-- per candidate; each branch's condition is constant, tested once)
 FROM (
+  SELECT DISTINCT '' AS tf, name
+  FROM _xplane_window_event
+  WHERE NOT EXISTS (SELECT 1 FROM _xplane_window_tf)
+  UNION ALL
   SELECT DISTINCT coalesce(t.tf_op, '') AS tf, e.name
   FROM _xplane_window_event e
   LEFT JOIN _xplane_window_tf t USING (arg_set_id)
+  WHERE EXISTS (SELECT 1 FROM _xplane_window_tf)
 );
 
 -- The region windows.
