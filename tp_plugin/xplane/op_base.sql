@@ -207,7 +207,10 @@ FROM (
   SELECT
     row_number() OVER (ORDER BY t.tf, t.name) AS skey,
     t.tf, t.name, _xplane_scope(nullif(t.tf, ''), t.name) AS s, n.marker_like, n.canonical_name, n.category
-  FROM (SELECT DISTINCT coalesce(tf_op, '') AS tf, name FROM _xplane_op_stat) t
+  -- (the distinct pairs of the table's own columns first, which trace
+  -- processor finds itself; an expression in the DISTINCT made SQLite sort
+  -- a copy of every op)
+  FROM (SELECT DISTINCT coalesce(tf_op, '') AS tf, name FROM (SELECT DISTINCT tf_op, name FROM _xplane_op_stat)) t
   JOIN _xplane_op_name n USING (name)
 )
 ORDER BY skey;
