@@ -83,6 +83,55 @@ GROUP BY e.upid, e.line_index, c.category
 ORDER BY p.pid, e.line_index,
   CASE category WHEN 'compute' THEN 0 WHEN 'communication' THEN 1 WHEN 'host' THEN 2 WHEN 'stall' THEN 3 ELSE 4 END;
 
+-- The hint stats' args (run_id, source, source_file, file_name: few
+-- events carry them, none in many profiles), one row per arg.
+CREATE PERFETTO TABLE _xplane_hint_arg(
+  -- Arg set.
+  arg_set_id ARGSETID,
+  -- The key.
+  key STRING,
+  -- int_value.
+  int_value LONG,
+  -- string_value.
+  string_value STRING,
+  -- real_value.
+  real_value DOUBLE,
+  -- value_type.
+  value_type STRING
+) AS
+SELECT a.arg_set_id, a.key, a.int_value, a.string_value, a.real_value, a.value_type
+FROM args a
+WHERE a.key IN ('debug.run_id', 'debug.source', 'debug.source_file', 'debug.file_name');
+
+-- The analysis events with their order keys (process id, line, event),
+-- only when some hint arg exists (none in many profiles): _xplane_hint_seq
+-- sorts them.
+CREATE PERFETTO TABLE _xplane_hint_event(
+  -- Arg set of the event.
+  arg_set_id ARGSETID,
+  -- Its process id.
+  pid LONG,
+  -- XLine index.
+  line_index LONG,
+  -- XEvent index.
+  event_index LONG
+) AS
+SELECT e.arg_set_id, p.pid, e.line_index, e.event_index
+FROM _xplane_analysis_slice e
+JOIN process p USING (upid)
+WHERE EXISTS (SELECT 1 FROM _xplane_hint_arg);
+
+-- The same events in (process id, line, event) order, sorted by trace
+-- processor: an event's position among the analysis events is its rowid
+-- minus the first plus 1 (a table without an id column numbers its rows,
+-- as _xplane_op_seq; a row_number() window over them cost as much as
+-- reading the events).
+CREATE PERFETTO TABLE _xplane_hint_seq(
+  -- Arg set of the event.
+  arg_set_id ARGSETID
+) AS
+SELECT arg_set_id FROM _xplane_hint_event ORDER BY pid, line_index, event_index;
+
 -- How often each run_id and source-file value occurs over the analysis
 -- events (in plane, line, event order), and the order of first appearance.
 CREATE PERFETTO TABLE xplane_hints(
@@ -97,21 +146,13 @@ CREATE PERFETTO TABLE xplane_hints(
   first_seen LONG
 ) AS
 WITH
-  -- (one arg per key in an arg set: trace processor keeps the last value;
-  -- the args of these keys first: few events carry them, none in many
-  -- profiles)
-  arg AS MATERIALIZED (
-    SELECT a.arg_set_id, a.key, a.int_value, a.string_value, a.real_value, a.value_type
-    FROM args a
-    WHERE a.key IN ('debug.run_id', 'debug.source', 'debug.source_file', 'debug.file_name')
-  ),
-  -- (the analysis events are ranked only when some arg is there: the rank
-  -- sorts every analysis event)
+  -- (the first rowid of _xplane_hint_seq, read as _xplane_op_base reads
+  -- _xplane_op_seq's: 0 in trace processor, 1 in SQLite)
+  zero AS MATERIALIZED (SELECT rowid AS row0 FROM _xplane_hint_seq LIMIT 1),
   ev AS MATERIALIZED (
-    SELECT e.arg_set_id, row_number() OVER (ORDER BY p.pid, e.line_index, e.event_index) AS seen
-    FROM _xplane_analysis_slice e
-    JOIN process p USING (upid)
-    WHERE EXISTS (SELECT 1 FROM arg)
+    SELECT q.arg_set_id, q.rowid - z.row0 + 1 AS seen
+    FROM zero z
+    CROSS JOIN _xplane_hint_seq q
   ),
   per_event AS (
     SELECT
@@ -130,7 +171,7 @@ WITH
         max(CASE WHEN key = 'debug.source_file' AND value_type = 'string' AND string_value != '' THEN string_value END),
         max(CASE WHEN key = 'debug.file_name' AND value_type = 'string' AND string_value != '' THEN string_value END)
       ) AS source_file
-    FROM arg
+    FROM _xplane_hint_arg
     GROUP BY arg_set_id
   ),
   -- (joined to the events once: each join of ev indexes it anew)
