@@ -117,9 +117,12 @@ CREATE PERFETTO TABLE _xplane_hint_event(
   event_index LONG
 ) AS
 SELECT e.arg_set_id, p.pid, e.line_index, e.event_index
-FROM _xplane_analysis_slice e
-JOIN process p USING (upid)
-WHERE EXISTS (SELECT 1 FROM _xplane_hint_arg);
+-- (CROSS JOIN: the first hint arg, if any, is the outer loop, so without
+-- one no event is read; a constant WHERE EXISTS beside the join was
+-- evaluated per event)
+FROM (SELECT 1 FROM _xplane_hint_arg LIMIT 1) h
+CROSS JOIN _xplane_analysis_slice e
+JOIN process p USING (upid);
 
 -- The same events in (process id, line, event) order, sorted by trace
 -- processor: an event's position among the analysis events is its rowid
