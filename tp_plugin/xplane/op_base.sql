@@ -56,7 +56,8 @@ FROM (SELECT DISTINCT name FROM _xplane_line_name_agg WHERE line_key IN (SELECT 
 
 -- The device ops with their line, event index, exact times and the stats
 -- that the other op tables read (the text columns of xplane_ops and the
--- step's correlation), picked from trace processor's slice table by track
+-- step's correlation), picked from the analysis events of trace
+-- processor's slice table (_xplane_analysis_raw) by track
 -- (of a plane with op lines) and category (an op line's name,
 -- _xplane_op_line),
 -- one row per op in
@@ -105,12 +106,8 @@ WITH
   -- looked up: _xplane_arg_key)
   raw AS (
     SELECT
-      s.id, s.track_id, s.category, s.name, s.arg_set_id,
+      s.id, s.track_id, s.category, s.name, s.arg_set_id, s.start_ps, s.dur_ps,
       extract_arg(s.arg_set_id, 'debug.xplane_event_index') AS event_index,
-      coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
-               s.ts * 1000) AS start_ps,
-      coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
-               s.dur * 1000) AS dur_ps,
       CASE WHEN (SELECT source FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.source') END AS s1,
       CASE WHEN (SELECT source_file FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.source_file') END AS s2,
       CASE WHEN (SELECT file_name FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.file_name') END AS s3,
@@ -120,10 +117,9 @@ WITH
       CASE WHEN (SELECT metadata_name FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_metadata_name') END
         AS mn,
       CASE WHEN (SELECT correlation_id FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.correlation_id') END AS co
-    FROM slice s
+    FROM _xplane_analysis_raw s
     WHERE s.track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
       AND s.category IN (SELECT line_name FROM _xplane_op_line)
-      AND s.name != ''
     ORDER BY s.id
     LIMIT -1 OFFSET 0
   )
@@ -170,9 +166,7 @@ SELECT
 -- track and line by binary search)
 FROM raw r
 CROSS JOIN _xplane_event_track k ON k.track_id = r.track_id
-LEFT JOIN _xplane_track_line l ON l.track_id = r.track_id AND l.category = coalesce(r.category, '')
--- (an analysis event lasts > 0 ps)
-WHERE r.dur_ps > 0;
+LEFT JOIN _xplane_track_line l ON l.track_id = r.track_id AND l.category = coalesce(r.category, '');
 
 -- The region path of each distinct (tf_op, name) of the ops, with its
 -- number of parts (tf '' for no tf_op), and what the name rules give the

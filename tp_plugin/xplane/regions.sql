@@ -22,8 +22,7 @@ INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
 
 -- The analysis events that are not device ops (the candidate windows):
--- the converted slices with a name and a duration > 0 ps, picked from trace
--- processor's slice table, but for the ops (_xplane_op_stat's test: a
+-- _xplane_analysis_raw's, but for the ops (_xplane_op_stat's test: a
 -- track of a plane with op lines and an op line's name), in arg set order.
 -- Their times are read for the few that are windows (_xplane_region_window).
 CREATE PERFETTO TABLE _xplane_window_event(
@@ -34,16 +33,13 @@ CREATE PERFETTO TABLE _xplane_window_event(
   -- Event name.
   name STRING
 ) AS
-SELECT s.id, s.arg_set_id, s.name
-FROM slice s
-WHERE s.track_id IN (SELECT track_id FROM _xplane_event_track)
-  AND s.name != ''
-  AND (s.dur > 0 OR ((SELECT dur_ps FROM _xplane_arg_key) AND extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') > 0))
-  AND NOT (
-    s.track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
-    AND coalesce(s.category, '') IN (SELECT line_name FROM _xplane_op_line)
-  )
-ORDER BY s.arg_set_id;
+SELECT r.id, r.arg_set_id, r.name
+FROM _xplane_analysis_raw r
+WHERE NOT (
+  r.track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
+  AND coalesce(r.category, '') IN (SELECT line_name FROM _xplane_op_line)
+)
+ORDER BY r.arg_set_id;
 
 -- The effective tf_op of each analysis event that is not a device op.
 CREATE PERFETTO TABLE _xplane_window_tf(

@@ -244,6 +244,50 @@ JOIN _xplane_line l USING (utid)
 WHERE NOT l.shared
 ORDER BY k.track_id;
 
+-- The analysis events (docs/ANALYSIS.md: a duration > 0 ps and a
+-- non-empty name) among the converted slices, with their exact times, as
+-- trace processor's slice table holds them: no lookup per row. A view that
+-- SQLite flattens into its readers, so their filters on track_id, category,
+-- name, parent_id or arg_set_id reach the slice table: the tables that group
+-- every event (_xplane_line_name_agg, _xplane_child_dur) or pick some by
+-- track and category (_xplane_op_stat, _xplane_window_event) read it.
+CREATE PERFETTO VIEW _xplane_analysis_raw(
+  -- Slice id.
+  id ID(slice.id),
+  -- Track of the slice (the thread's track or one of its overlap tracks).
+  track_id JOINID(track.id),
+  -- Raw XLine name (the slice category).
+  category STRING,
+  -- Event name.
+  name STRING,
+  -- Enclosing slice on its track.
+  parent_id JOINID(slice.id),
+  -- Args of the slice.
+  arg_set_id ARGSETID,
+  -- Exact start in picoseconds.
+  start_ps LONG,
+  -- Exact duration in picoseconds.
+  dur_ps LONG
+) AS
+-- (the exact times where the slice's whole ns do not give them; a key no
+-- arg has is not looked up: _xplane_arg_key; a slice of 0 ns may last some
+-- ps)
+SELECT
+  s.id,
+  s.track_id,
+  s.category,
+  s.name,
+  s.parent_id,
+  s.arg_set_id,
+  coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
+           s.ts * 1000) AS start_ps,
+  coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
+           s.dur * 1000) AS dur_ps
+FROM slice s
+WHERE s.track_id IN (SELECT track_id FROM _xplane_event_track)
+  AND s.name != ''
+  AND (s.dur > 0 OR ((SELECT dur_ps FROM _xplane_arg_key) AND extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') > 0));
+
 -- Every converted slice (instants included) with the columns the other
 -- tables read. A view of trace processor's slice table: each row looks up
 -- its thread (_xplane_event_track), its line (_xplane_track_line, else the
@@ -423,27 +467,21 @@ CROSS JOIN trk k ON k.track_id = c.track_id;
 -- The durations of the analysis events summed per parent_id, for the
 -- events whose analysis parent is their parent_id (no annotated parent):
 -- one row per parent, in id order. Grouped from trace processor's slice
--- table: the converted slices with a name and a duration > 0 (the exact
--- one: a slice of 0 ns may last some ps) that are not annotated with a
--- parent on another track. (A table of trace processor: it sorts the slices
--- by parent_id itself, and finds a parent's row without a scan.)
+-- table (_xplane_analysis_raw): the analysis events that are not annotated
+-- with a parent on another track. (A table of trace processor: it sorts the
+-- slices by parent_id itself, and finds a parent's row without a scan.)
 CREATE PERFETTO TABLE _xplane_child_dur(
   -- The parent slice.
   id ID(slice.id),
   -- The summed durations of its children in ps.
   ps LONG
 ) AS
-SELECT
-  s.parent_id AS id,
-  sum(coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
-               s.dur * 1000)) AS ps
-FROM slice s
-WHERE s.track_id IN (SELECT track_id FROM _xplane_event_track)
-  AND s.parent_id IS NOT NULL AND s.name != ''
-  AND (s.dur > 0 OR ((SELECT dur_ps FROM _xplane_arg_key) AND extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') > 0))
-  AND s.arg_set_id NOT IN (SELECT arg_set_id FROM _xplane_slice_rare WHERE parent_event_index IS NOT NULL)
-GROUP BY s.parent_id
-ORDER BY s.parent_id;
+SELECT parent_id AS id, sum(dur_ps) AS ps
+FROM _xplane_analysis_raw
+WHERE parent_id IS NOT NULL
+  AND arg_set_id NOT IN (SELECT arg_set_id FROM _xplane_slice_rare WHERE parent_event_index IS NOT NULL)
+GROUP BY parent_id
+ORDER BY parent_id;
 
 -- The analysis events whose analysis parent is on another track (annotated
 -- with xplane.parent_line_index / parent_event_index, a few at most), with
@@ -625,46 +663,24 @@ CREATE PERFETTO TABLE _xplane_line_name_agg(
   first_id LONG
 ) AS
 WITH
-  -- (the analysis events: converted, named, lasting > 0 ps; grouped by
-  -- track, category and name, and by the slice's own line index only where
+  -- (the analysis events, _xplane_analysis_raw; grouped by track,
+  -- category and name, and by the slice's own line index only where
   -- a thread has lines of one name (_xplane_arg_key.line_index): a second
   -- statement, since an expression in the grouping key cost 3x the group)
   per_track AS MATERIALIZED (
     SELECT
-      s.track_id, s.category, s.name, NULL AS li,
-      count(*) AS n,
-      sum(coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
-                   s.dur * 1000)) AS dur_ps,
-      min(coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
-                   s.ts * 1000)) AS first_start_ps,
-      max(coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
-                   s.ts * 1000)
-          + coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
-                     s.dur * 1000)) AS last_end_ps,
-      min(s.id) AS first_id
-    FROM slice s
+      track_id, category, name, NULL AS li, count(*) AS n, sum(dur_ps) AS dur_ps, min(start_ps) AS first_start_ps,
+      max(start_ps + dur_ps) AS last_end_ps, min(id) AS first_id
+    FROM _xplane_analysis_raw
     WHERE NOT (SELECT line_index FROM _xplane_arg_key)
-      AND s.track_id IN (SELECT track_id FROM _xplane_event_track) AND s.name != ''
-      AND (s.dur > 0 OR ((SELECT dur_ps FROM _xplane_arg_key) AND extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') > 0))
-    GROUP BY s.track_id, s.category, s.name
+    GROUP BY track_id, category, name
     UNION ALL
     SELECT
-      s.track_id, s.category, s.name, extract_arg(s.arg_set_id, 'debug.xplane_line_index') AS li,
-      count(*) AS n,
-      sum(coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
-                   s.dur * 1000)) AS dur_ps,
-      min(coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
-                   s.ts * 1000)) AS first_start_ps,
-      max(coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
-                   s.ts * 1000)
-          + coalesce(CASE WHEN (SELECT dur_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') END,
-                     s.dur * 1000)) AS last_end_ps,
-      min(s.id) AS first_id
-    FROM slice s
+      track_id, category, name, extract_arg(arg_set_id, 'debug.xplane_line_index') AS li, count(*) AS n,
+      sum(dur_ps) AS dur_ps, min(start_ps) AS first_start_ps, max(start_ps + dur_ps) AS last_end_ps, min(id) AS first_id
+    FROM _xplane_analysis_raw
     WHERE (SELECT line_index FROM _xplane_arg_key)
-      AND s.track_id IN (SELECT track_id FROM _xplane_event_track) AND s.name != ''
-      AND (s.dur > 0 OR ((SELECT dur_ps FROM _xplane_arg_key) AND extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') > 0))
-    GROUP BY s.track_id, s.category, s.name, li
+    GROUP BY track_id, category, name, li
   ),
   -- (the groups' lines: the track's line of that category, else the
   -- slices' own line index)
