@@ -217,22 +217,15 @@ CREATE PERFETTO TABLE _xplane_op_combo(
   -- op_id of the first of them.
   first LONG
 ) AS
--- (grouped by the (tf_op, name) pair's number, skey, which trace processor
--- sorts as an integer, and long name; then the shape and the pair's names
--- looked up per group, and the groups of one shape summed)
+-- (the ops' groups by (tf_op, name) pair, long name and source file,
+-- _xplane_op_group; then the shape and the pair's names looked up per
+-- group, and the groups of one shape summed)
 WITH
-  per_long_name AS MATERIALIZED (
-    SELECT
-      skey, long_name, source_file,
-      count(*) AS n, sum(dur_ps) AS total_ps, sum(self_ps) AS self_ps, min(op_id) AS first
-    FROM _xplane_op_base
-    GROUP BY skey, long_name, source_file
-  ),
   combo AS (
     SELECT
       c.skey, sh.shape_signature, c.source_file,
       sum(c.n) AS n, sum(c.total_ps) AS total_ps, sum(c.self_ps) AS self_ps, min(c.first) AS first
-    FROM per_long_name c
+    FROM _xplane_op_group c
     LEFT JOIN _xplane_op_shape sh USING (long_name)
     GROUP BY c.skey, sh.shape_signature, c.source_file
   )

@@ -344,6 +344,33 @@ CROSS JOIN _xplane_op_stat e ON e.slice_id = q.slice_id
 CROSS JOIN scope sc ON sc.tf = coalesce(e.tf_op, '') AND sc.name = e.name
 LEFT JOIN child c ON c.id = e.slice_id;
 
+-- The ops summed per (tf_op, name) pair, long name and source file: the
+-- groups that the op combinations (_xplane_op_combo) and the regions
+-- (_xplane_scope_all) sum further, so the ops are grouped once for both.
+CREATE PERFETTO TABLE _xplane_op_group(
+  -- The pair's number (_xplane_op_scope.skey).
+  skey LONG,
+  -- Long name (NULL for none).
+  long_name STRING,
+  -- Source file (NULL for none).
+  source_file STRING,
+  -- Invocations.
+  n LONG,
+  -- Their summed duration in ps.
+  total_ps LONG,
+  -- Their summed exclusive time in ps.
+  self_ps LONG,
+  -- op_id of the first of them.
+  first LONG
+) AS
+-- (grouped by columns of the table only: trace processor sorts them, skey
+-- as an integer)
+SELECT
+  skey, long_name, source_file,
+  count(*) AS n, sum(dur_ps) AS total_ps, sum(self_ps) AS self_ps, min(op_id) AS first
+FROM _xplane_op_base
+GROUP BY skey, long_name, source_file;
+
 -- Each op with every column of its own: a view of _xplane_op_base that
 -- looks each op's row of _xplane_op_stat up by slice id, its pair in
 -- _xplane_op_scope by skey and its long name in _xplane_op_shape when read

@@ -77,7 +77,7 @@ WITH
   -- a row per path and prefix, not per op and prefix)
   per_path AS MATERIALIZED (
     SELECT sc.scope_path AS path, sc.scope_parts AS parts, sum(o.n) AS n, sum(o.self_ps) AS self_ps
-    FROM (SELECT skey, count(*) AS n, sum(self_ps) AS self_ps FROM _xplane_op_base GROUP BY skey) o
+    FROM (SELECT skey, sum(n) AS n, sum(self_ps) AS self_ps FROM _xplane_op_group GROUP BY skey) o
     JOIN _xplane_op_scope sc USING (skey)
     GROUP BY sc.scope_path, sc.scope_parts
   ),
