@@ -47,7 +47,12 @@
 # the summary's requirements need in trace processor, without the package's
 # rules and joins) and (floor - load) / extension (floor_ratio: the least
 # ratio a PerfettoSQL package could reach), and trace
-# processor's peak resident MB over load and summary (tp_rss_mb). BENCH_TP_SIZES="" measures the real profiles only. Last, the
+# processor's peak resident MB over load and summary (tp_rss_mb). BENCH_TP_SIZES="" measures the real profiles only.
+# BENCH_TP_REPEAT (default 1) rounds of the load, the summary, the extension
+# and the floor, each round running the four in turn: each figure is then
+# their median (tp_rss_mb the highest); one run of the 0.7 s extension
+# summary at 100 MB varied 0.64-0.75 s between runs, and the ratios with it.
+# Last, the
 # extension's Perfetto-model tables on the same profile, CPU seconds of a
 # fresh sqlite3: pf_args counting xplane_pf_args alone (the import and one
 # scan), pf_join joining xplane_pf_slice with xplane_pf_args on arg_set_id
@@ -111,6 +116,7 @@ halves() { timers "$1" | awk '{t[NR] = $1} END {for (i = 1; i <= NR; i++) s[i <=
 
 ratio() { echo "scale=2; $1 / $2" | bc -l; }
 REPEAT=${BENCH_REPEAT:-3}
+TP_REPEAT=${BENCH_TP_REPEAT:-1}
 lower() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
 
 # best OUT SCRIPT READER: measure SCRIPT REPEAT times; B_COLD and B_WARM are
@@ -145,6 +151,9 @@ summary_twice() { # FILE -> a script running the summary twice in one process, t
     "$EXT" "'$1'" > "$BENCH_DIR/script.sql"
   echo "$BENCH_DIR/script.sql"
 }
+
+# The median of numbers (the mean of the middle two of an even count).
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {printf "%.3f", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
 # CPU seconds (user + system) in a /usr/bin/time -f '%U %S' output file.
 cpu_of() { tail -1 "$1" | awk '{printf "%.2f", $1 + $2}'; }
@@ -214,24 +223,38 @@ tp_part() {
     name=$(bench_name "$f")
     t0=$(date +%s.%N); "$XPLANE_BUILD_DIR/tp_plugin/xplane2perfetto" -o "$BENCH_DIR/tp.pftrace" "$f" > /dev/null
     t1=$(date +%s.%N); conv=$(echo "$t1 - $t0" | bc -l)
-    t0=$(date +%s.%N); /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' "$tps" -q "$BENCH_DIR/one.sql" "$BENCH_DIR/tp.pftrace" > /dev/null 2>&1
-    t1=$(date +%s.%N); load=$(echo "$t1 - $t0" | bc -l); cload=$(cpu_of "$BENCH_DIR/cpu")
-    t0=$(date +%s.%N)
-    TRACE_PROCESSOR_SHELL=$tps /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S %M' \
-      "$XPLANE_SRC/tp_plugin/tp_run.sh" "$BENCH_DIR/tp.pftrace" queries/summary.sql > "$BENCH_DIR/tp.json"
-    t1=$(date +%s.%N); tpsum=$(echo "$t1 - $t0" | bc -l); ctp=$(cpu_of "$BENCH_DIR/cpu"); rss=$(rss_of "$BENCH_DIR/cpu")
-    t0=$(date +%s.%N)
-    (cd "$XPLANE_SRC" && /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' sqlite3 -bail -cmd ".load $EXT" \
-      -cmd ".parameter set @profile '$f'" :memory: ".read queries/summary.sql" > "$BENCH_DIR/ext.json")
-    t1=$(date +%s.%N); ext=$(echo "$t1 - $t0" | bc -l); cext=$(cpu_of "$BENCH_DIR/cpu")
+    # BENCH_TP_REPEAT rounds of the four runs, in turn (so a drift of the
+    # machine's speed reaches each alike); each figure is the median
+    local -a w_load=() c_load=() w_tp=() c_tp=() w_ext=() c_ext=() c_floor=()
+    local r floor_ok=1
+    rss=0
+    for ((r = 0; r < TP_REPEAT; r++)); do
+      t0=$(date +%s.%N); /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' "$tps" -q "$BENCH_DIR/one.sql" "$BENCH_DIR/tp.pftrace" > /dev/null 2>&1
+      t1=$(date +%s.%N); w_load+=("$(echo "$t1 - $t0" | bc -l)"); c_load+=("$(cpu_of "$BENCH_DIR/cpu")")
+      t0=$(date +%s.%N)
+      TRACE_PROCESSOR_SHELL=$tps /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S %M' \
+        "$XPLANE_SRC/tp_plugin/tp_run.sh" "$BENCH_DIR/tp.pftrace" queries/summary.sql > "$BENCH_DIR/tp.json"
+      t1=$(date +%s.%N); w_tp+=("$(echo "$t1 - $t0" | bc -l)"); c_tp+=("$(cpu_of "$BENCH_DIR/cpu")")
+      rss=$(echo "$rss $(rss_of "$BENCH_DIR/cpu")" | awk '{print ($2 > $1) ? $2 : $1}')
+      t0=$(date +%s.%N)
+      (cd "$XPLANE_SRC" && /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' sqlite3 -bail -cmd ".load $EXT" \
+        -cmd ".parameter set @profile '$f'" :memory: ".read queries/summary.sql" > "$BENCH_DIR/ext.json")
+      t1=$(date +%s.%N); w_ext+=("$(echo "$t1 - $t0" | bc -l)"); c_ext+=("$(cpu_of "$BENCH_DIR/cpu")")
+      if [ "$floor_ok" = 1 ] && /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' "$tps" -q "$XPLANE_SRC/tools/tp_floor.sql" \
+        "$BENCH_DIR/tp.pftrace" > /dev/null 2> "$BENCH_DIR/floor.err"; then
+        c_floor+=("$(cpu_of "$BENCH_DIR/cpu")")
+      elif [ "$floor_ok" = 1 ]; then
+        floor_ok=0; echo "tools/tp_floor.sql failed on $name:" >&2; tail -5 "$BENCH_DIR/floor.err" >&2
+      fi
+    done
+    load=$(median "${w_load[@]}") cload=$(median "${c_load[@]}")
+    tpsum=$(median "${w_tp[@]}") ctp=$(median "${c_tp[@]}")
+    ext=$(median "${w_ext[@]}") cext=$(median "${c_ext[@]}")
     cext_floor=$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l) # (the timer's resolution: no division by 0)
     cfloor=err floor_ratio=err
-    if /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' "$tps" -q "$XPLANE_SRC/tools/tp_floor.sql" "$BENCH_DIR/tp.pftrace" \
-      > /dev/null 2> "$BENCH_DIR/floor.err"; then
-      cfloor=$(cpu_of "$BENCH_DIR/cpu")
+    if [ "$floor_ok" = 1 ]; then
+      cfloor=$(printf '%.2f' "$(median "${c_floor[@]}")")
       floor_ratio=$(ratio "$(echo "$cfloor - $cload" | bc -l)" "$cext_floor")
-    else
-      echo "tools/tp_floor.sql failed on $name:" >&2; tail -5 "$BENCH_DIR/floor.err" >&2
     fi
     pf_measure "$f"
     cargs=$PF_ARGS cjoin=$PF_JOIN
