@@ -73,11 +73,12 @@ WITH
   -- (MATERIALIZED: SQLite indexes the copy of the prefixes for the lookup per
   -- op, where it would scan the table of trace processor; region is read twice)
   prefix AS MATERIALIZED (SELECT path, parts, prefix, d, parent FROM _xplane_scope_prefix),
-  -- (the ops summed per region path first, then spread over its prefixes:
-  -- a row per path and prefix, not per op and prefix)
+  -- (the ops' groups, _xplane_op_group, summed per region path first, then
+  -- spread over its prefixes: a row per path and prefix, not per op and
+  -- prefix)
   per_path AS MATERIALIZED (
     SELECT sc.scope_path AS path, sc.scope_parts AS parts, sum(o.n) AS n, sum(o.self_ps) AS self_ps
-    FROM (SELECT skey, sum(n) AS n, sum(self_ps) AS self_ps FROM _xplane_op_group GROUP BY skey) o
+    FROM _xplane_op_group o
     JOIN _xplane_op_scope sc USING (skey)
     GROUP BY sc.scope_path, sc.scope_parts
   ),
