@@ -18,6 +18,8 @@
 **     (the typed column list is dropped: SQLite takes no types there; TEMP
 **     because the views they read are TEMP; as trace processor does, the
 **     names of the column list must be the SELECT's columns, in order)
+**   CREATE PERFETTO INDEX i ON t(cols) -> CREATE INDEX i ON t(cols) (in
+**     the TEMP schema, t's)
 **   CREATE PERFETTO FUNCTION f(a TYPE, ...) RETURNS TYPE AS SELECT ...;
 **     -> a SQLite function f that runs the SELECT with $a bound and returns
 **     the first column of its first row (NULL when none); as trace processor
@@ -350,6 +352,13 @@ static int run_statement_timed(const char *s) {
       if (define_function(r)) return 1;
       fprintf(stderr, "cannot define the function in: %.300s\n", s);
       return 0;
+    }
+    if ((r = keyword(q, "INDEX"))) { /* CREATE PERFETTO INDEX i ON t(c) -> CREATE INDEX (t is TEMP) */
+      char *out = xmalloc(strlen(r) + 16);
+      sprintf(out, "CREATE INDEX %s", r);
+      int ok = run_plain(out);
+      free(out);
+      return ok;
     }
     if ((r = keyword(q, "TABLE"))) is_table = 1;
     else if (!(r = keyword(q, "VIEW"))) return run_plain(s);

@@ -2,7 +2,8 @@
 # test_package_lint.sh: the PerfettoSQL package tp_plugin/xplane follows the
 # conventions of Perfetto's standard library, as tools/lint_perfetto_sql.py
 # checks them (documented objects, columns and arguments; PerfettoSQL
-# types; `_` for private objects; INCLUDEs matching what is used; no DROP).
+# types; `_` for private objects; INCLUDEs matching what is used; no DROP;
+# no statement gated by a constant WHERE term).
 #
 #   XPLANE_SRC=. bash tests/test_package_lint.sh
 #
@@ -45,6 +46,14 @@ CREATE PERFETTO TABLE _pk_private(z LONG) AS SELECT 1 AS z;
 
 CREATE TEMP TABLE pk_plain AS SELECT 1;
 DROP TABLE IF EXISTS pk_plain;
+
+-- Private: gated by a constant WHERE term.
+CREATE PERFETTO TABLE _pk_gated(n LONG) AS
+SELECT 1 AS n FROM slice WHERE (SELECT z FROM _pk_private);
+
+-- Private: gated by LIMIT, and a subquery compared with a column (fine).
+CREATE PERFETTO TABLE _pk_limited(n LONG) AS
+SELECT 1 AS n FROM slice WHERE id = (SELECT z FROM _pk_private) LIMIT (SELECT z FROM _pk_private);
 SQL
 cat > "$tmp/pk/b.sql" <<'SQL'
 -- pk.b: uses pk.a without including it, includes pk.c without using it.
@@ -69,6 +78,7 @@ a.sql:16: VIEW other_name: name it pk_... (public) or _pk_... (private)
 a.sql:18: column other_name.y: type '"'"'INTEGER'"'"' is not a PerfettoSQL type
 a.sql:24: plain CREATE TABLE: use CREATE PERFETTO TABLE / VIEW / FUNCTION
 a.sql:25: DROP: a module never drops objects
+a.sql:29: a subquery alone as a WHERE term reads every row all the same: switch the statement off with LIMIT (SELECT ...) instead
 b.sql:1: uses pk_good (module pk.a) without INCLUDE PERFETTO MODULE pk.a
 b.sql:2: INCLUDE of pk.c: nothing of it is used here
 b.sql:8: argument pk_f.b of a public function has no comment above it

@@ -136,8 +136,9 @@ split=$(grep -n '^INCLUDE PERFETTO MODULE' "$GOLDEN/package_compare.sql" | head 
 # position (its op_id is _xplane_op_seq's rowid: a table without an id
 # column numbers its rows from 0), _xplane_op_stat in slice id order,
 # _xplane_op_track with each op at its track position, _xplane_op_at in time
-# order, _xplane_launch in correlation order, _xplane_op_step in op_id
-# order. Counts of rows out of place, all 0.
+# order, _xplane_launch in correlation order; and each op at most once in
+# _xplane_op_step (in marker order, found by op_id through its index).
+# Counts of rows out of place, all 0.
 order_sql="SELECT 'keyed order',
   (SELECT count(*) FROM (SELECT track_id, lag(track_id) OVER () AS prev FROM _xplane_event_track) WHERE track_id <= prev),
   (SELECT count(*) FROM (SELECT track_id, lag(track_id) OVER () AS prev FROM _xplane_track_line) WHERE track_id < prev),
@@ -149,7 +150,7 @@ order_sql="SELECT 'keyed order',
   (SELECT count(*) FROM (SELECT pos, row_number() OVER () - 1 AS r FROM _xplane_op_track) WHERE pos != r),
   (SELECT count(*) FROM (SELECT t, lag(t) OVER () AS prev FROM _xplane_op_at) WHERE t < prev),
   (SELECT count(*) FROM (SELECT correlation, lag(correlation) OVER () AS prev FROM _xplane_launch) WHERE correlation <= prev),
-  (SELECT count(*) FROM (SELECT op_id, lag(op_id) OVER () AS prev FROM _xplane_op_step) WHERE op_id <= prev);"
+  (SELECT count(*) - count(DISTINCT op_id) FROM _xplane_op_step);"
 
 # compare_package PROFILE TRACE LABEL [EXPECTED]: the 16 object lines, equal
 # counts, and no other line but the EXPECTED ones (the differences known to
@@ -168,7 +169,7 @@ compare_package() {
   if ! out=$(tp "$trace" "$tmp/pkg.sql" | tr -d '"' | tr ',' '|'); then
     bad "$label: the package failed in trace processor: $(tp_error)"
   elif order=$(echo "$out" | tail -1); out=$(echo "$out" | sed '$d'); [ "$order" != 'keyed order|0|0|0|0|0|0|0|0|0|0|0' ]; then
-    bad "$label: rows out of place in the keyed tables (_xplane_event_track|_xplane_track_line|_xplane_slice_rare|_xplane_child_dur|_xplane_child_ps|_xplane_op_base|_xplane_op_stat|_xplane_op_track|_xplane_op_at|_xplane_launch|_xplane_op_step): $order"
+    bad "$label: rows out of place in the keyed tables (_xplane_event_track|_xplane_track_line|_xplane_slice_rare|_xplane_child_dur|_xplane_child_ps|_xplane_op_base|_xplane_op_stat|_xplane_op_track|_xplane_op_at|_xplane_launch; each op once in _xplane_op_step, which an index finds by op_id): $order"
   elif [ "$(echo "$out" | tail -n +17)" != "$expected" ] ||
        ! echo "$out" | head -16 | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 16 }'; then
     bad "$label: the package differs from the extension: $out"

@@ -19,6 +19,12 @@ and exits 1 when there is any (0 otherwise). The rules:
 - column and argument types are PerfettoSQL's: TIMESTAMP, DURATION, ID,
   JOINID(table.column), ID(table.column), ARGSETID, LONG, DOUBLE, STRING,
   BOOL, BYTES;
+- no WHERE term is a subquery alone (`WHERE (SELECT flag FROM t)`, `AND
+  NOT (SELECT ...)`): SQLite tests such a constant term row by row, after
+  trace processor has already filtered (and for a GROUP BY or ORDER BY,
+  sorted) every row of its table, so it switches nothing off; a statement
+  is switched off by `LIMIT (SELECT ...)` giving 0, which ends it before
+  its first row is read;
 - INCLUDEs match what is used: a module that uses an object defined by
   another module of the package includes that module itself, and every
   module it includes defines an object it uses (`<package>.reports`-style
@@ -34,6 +40,7 @@ TYPES = re.compile(r"^(TIMESTAMP|DURATION|ID|ARGSETID|LONG|DOUBLE|STRING|BOOL|BY
 CREATE = re.compile(r"^CREATE\s+PERFETTO\s+(TABLE|VIEW|FUNCTION|MACRO|INDEX)\s+(\w+)", re.I | re.M)
 PLAIN = re.compile(r"^[ \t]*CREATE\s+(TEMP\s+|TEMPORARY\s+)?(TABLE|VIEW|TRIGGER|INDEX)\b", re.I | re.M)
 DROP = re.compile(r"\bDROP\s+(TABLE|VIEW|INDEX|TRIGGER|PERFETTO)\b", re.I)
+GATE = re.compile(r"\b(WHERE|AND|OR)\s+(NOT\s+)?\(\s*SELECT\b[^()]*\bFROM\s+\w+\s*\)", re.I)
 INCLUDE = re.compile(r"^INCLUDE\s+PERFETTO\s+MODULE\s+([\w.]+)\s*;", re.I | re.M)
 
 
@@ -108,6 +115,9 @@ def lint(directory, package):
             bad(m.start(), "plain CREATE %s: use CREATE PERFETTO TABLE / VIEW / FUNCTION" % m.group(2).upper())
         for m in DROP.finditer(code):
             bad(m.start(), "DROP: a module never drops objects")
+        for m in GATE.finditer(code):
+            bad(m.start(), "a subquery alone as a WHERE term reads every row all the same: "
+                           "switch the statement off with LIMIT (SELECT ...) instead")
 
         for m in CREATE.finditer(code):
             kind, name = m.group(1).upper(), m.group(2)

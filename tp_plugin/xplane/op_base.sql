@@ -101,7 +101,30 @@ CREATE PERFETTO TABLE _xplane_op_stat(
   correlation_int LONG
 ) AS
 WITH
-  -- (the ops' slices with what extract_arg reads of them, once per row: the
+  -- (the ops' slices, in id order, in one of two arms (_xplane_arm): where
+  -- the ns give every exact time, from the slice table's own columns, else
+  -- from _xplane_analysis_raw's exact-time expressions; the compound of
+  -- the two gives the one arm's rows in its order)
+  op AS (
+    SELECT * FROM (
+      SELECT id, track_id, category, name, arg_set_id, ts * 1000 AS start_ps, dur * 1000 AS dur_ps
+      FROM slice
+      WHERE track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
+        AND category IN (SELECT line_name FROM _xplane_op_line) AND name != '' AND dur > 0
+      ORDER BY id
+      LIMIT (SELECT ns_times FROM _xplane_arm)
+    )
+    UNION ALL
+    SELECT * FROM (
+      SELECT id, track_id, category, name, arg_set_id, start_ps, dur_ps
+      FROM _xplane_analysis_raw
+      WHERE track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
+        AND category IN (SELECT line_name FROM _xplane_op_line)
+      ORDER BY id
+      LIMIT (SELECT exact_times FROM _xplane_arm)
+    )
+  ),
+  -- (the ops with what extract_arg reads of them, once per row: the
   -- subquery is not flattened; a key that no arg of the trace has is not
   -- looked up: _xplane_arg_key)
   raw AS (
@@ -117,10 +140,7 @@ WITH
       CASE WHEN (SELECT metadata_name FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_metadata_name') END
         AS mn,
       CASE WHEN (SELECT correlation_id FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.correlation_id') END AS co
-    FROM _xplane_analysis_raw s
-    WHERE s.track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
-      AND s.category IN (SELECT line_name FROM _xplane_op_line)
-    ORDER BY s.id
+    FROM op s
     LIMIT -1 OFFSET 0
   )
 SELECT

@@ -61,19 +61,21 @@ SELECT
     WHEN 'text' THEN xplane_parse_int(x)
   END AS v,
   start_ps
--- (LIMIT -1 OFFSET 0: not flattened, so each extract_arg runs once per row)
+-- (OFFSET 0: not flattened, so each extract_arg runs once per row; LIMIT
+-- 0 where no arg has a correlation id: the statement then reads no slice,
+-- where a constant false WHERE term would still have the slice table
+-- filter every host slice)
 FROM (
   SELECT
     extract_arg(s.arg_set_id, 'debug.correlation_id') AS x,
     coalesce(CASE WHEN (SELECT start_ps FROM _xplane_arg_key) THEN extract_arg(s.arg_set_id, 'debug.xplane_start_ps') END,
              s.ts * 1000) AS start_ps
   FROM slice s
-  WHERE (SELECT correlation_id FROM _xplane_arg_key)
-    AND s.track_id IN (
+  WHERE s.track_id IN (
       SELECT k.track_id FROM _xplane_event_track k JOIN _xplane_thread_track t USING (track_id)
       WHERE t.process_name GLOB '/host:*'
     )
-  LIMIT -1 OFFSET 0
+  LIMIT (SELECT CASE WHEN correlation_id THEN -1 ELSE 0 END FROM _xplane_arg_key) OFFSET 0
 )
 WHERE x IS NOT NULL;
 
@@ -296,9 +298,10 @@ SELECT t, k, op_id, upid FROM _xplane_op_time ORDER BY t;
 -- is in [its start, the next marker's start) and before its end (an empty
 -- range when the next starts with it). (The markers
 -- are the outer loop, a few per step; trace processor finds each range of
--- _xplane_op_at by binary search. Written in marker order, then sorted by
--- op_id by trace processor: _xplane_op_step.)
-CREATE PERFETTO TABLE _xplane_op_step_unsorted(
+-- _xplane_op_at by binary search. Written in marker order; an index on
+-- op_id finds an op's row, where a copy sorted by op_id cost a table write
+-- per op.)
+CREATE PERFETTO TABLE _xplane_op_step(
   -- An op.
   op_id LONG,
   -- Its step number.
@@ -323,20 +326,8 @@ FROM span s
 CROSS JOIN _xplane_op_at o
 WHERE o.t >= s.lo AND o.t < s.hi AND o.k = s.k;
 
--- The step of each op that has one: its marker (mid) and the marker's step
--- number (_xplane_op_step_unsorted in op_id order).
-CREATE PERFETTO TABLE _xplane_op_step(
-  -- An op.
-  op_id LONG,
-  -- Its step number.
-  step LONG,
-  -- Its marker.
-  mid LONG,
-  -- Its device.
-  upid JOINID(process.id)
-) AS
-SELECT op_id, step, mid, upid FROM _xplane_op_step_unsorted ORDER BY op_id;
-
+-- (xplane_ops looks an op's step up by op_id)
+CREATE PERFETTO INDEX _xplane_op_step_op ON _xplane_op_step(op_id);
 
 -- The steps.
 CREATE PERFETTO TABLE xplane_steps(
