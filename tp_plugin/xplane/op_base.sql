@@ -102,15 +102,16 @@ CREATE PERFETTO TABLE _xplane_op_stat(
 ) AS
 WITH
   -- (the ops' slices, in id order, in one of two arms (_xplane_arm): where
-  -- the ns give every exact time, from the slice table's own columns, else
-  -- from _xplane_analysis_raw's exact-time expressions; the compound of
+  -- the ns give every exact time, from the slice table's own columns
+  -- (_xplane_analysis_ns), else from _xplane_analysis_raw's exact-time
+  -- expressions; the compound of
   -- the two gives the one arm's rows in its order)
   op AS (
     SELECT * FROM (
       SELECT id, track_id, category, name, arg_set_id, ts * 1000 AS start_ps, dur * 1000 AS dur_ps
-      FROM slice
+      FROM _xplane_analysis_ns
       WHERE track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
-        AND category IN (SELECT line_name FROM _xplane_op_line) AND name != '' AND dur > 0
+        AND category IN (SELECT line_name FROM _xplane_op_line)
       ORDER BY id
       LIMIT (SELECT ns_times FROM _xplane_arm)
     )

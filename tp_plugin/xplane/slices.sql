@@ -218,14 +218,17 @@ CREATE PERFETTO TABLE _xplane_arm(
   -- exact_times, and every slice's line given by its track and category.
   exact_lines LONG,
   -- Lines that share their thread and name: the slices' own line index.
-  shared_lines LONG
+  shared_lines LONG,
+  -- Some arg holds a correlation id: the host slices' ids are read.
+  correlation_ids LONG
 ) AS
 SELECT
   CASE WHEN start_ps OR dur_ps THEN 0 ELSE -1 END AS ns_times,
   CASE WHEN start_ps OR dur_ps THEN -1 ELSE 0 END AS exact_times,
   CASE WHEN start_ps OR dur_ps OR line_index THEN 0 ELSE -1 END AS ns_lines,
   CASE WHEN NOT line_index AND (start_ps OR dur_ps) THEN -1 ELSE 0 END AS exact_lines,
-  CASE WHEN line_index THEN -1 ELSE 0 END AS shared_lines
+  CASE WHEN line_index THEN -1 ELSE 0 END AS shared_lines,
+  CASE WHEN correlation_id THEN -1 ELSE 0 END AS correlation_ids
 FROM _xplane_arg_key;
 
 -- The thread tracks of the converter's threads (a thread with an XLine),
@@ -315,6 +318,34 @@ FROM slice s
 WHERE s.track_id IN (SELECT track_id FROM _xplane_event_track)
   AND s.name != ''
   AND (s.dur > 0 OR ((SELECT dur_ps FROM _xplane_arg_key) AND extract_arg(s.arg_set_id, 'debug.xplane_dur_ps') > 0));
+
+-- The analysis events as _xplane_analysis_raw picks them, with the slice
+-- table's own ns times: the arms that run where no slice carries an
+-- exact-time annotation (_xplane_arm.ns_times) read these, since there
+-- start_ps is ts * 1000 and dur_ps is dur * 1000, and scale their sums once
+-- per group. A view that SQLite flattens into its readers, as
+-- _xplane_analysis_raw.
+CREATE PERFETTO VIEW _xplane_analysis_ns(
+  -- Slice id.
+  id ID(slice.id),
+  -- Track of the slice (the thread's track or one of its overlap tracks).
+  track_id JOINID(track.id),
+  -- Raw XLine name (the slice category).
+  category STRING,
+  -- Event name.
+  name STRING,
+  -- Enclosing slice on its track.
+  parent_id JOINID(slice.id),
+  -- Args of the slice.
+  arg_set_id ARGSETID,
+  -- Start in ns.
+  ts TIMESTAMP,
+  -- Duration in ns (> 0).
+  dur DURATION
+) AS
+SELECT id, track_id, category, name, parent_id, arg_set_id, ts, dur
+FROM slice
+WHERE track_id IN (SELECT track_id FROM _xplane_event_track) AND name != '' AND dur > 0;
 
 -- Every converted slice (instants included) with the columns the other
 -- tables read. A view of trace processor's slice table: each row looks up
@@ -505,12 +536,12 @@ CREATE PERFETTO TABLE _xplane_child_dur(
   ps LONG
 ) AS
 -- (two arms, _xplane_arm: the slice table's ns where they give the exact
--- durations, summed per parent and scaled once; else the view's exact ones)
+-- durations (_xplane_analysis_ns), summed per parent and scaled once; else
+-- the exact ones of _xplane_analysis_raw)
 SELECT * FROM (
   SELECT parent_id AS id, sum(dur) * 1000 AS ps
-  FROM slice
-  WHERE track_id IN (SELECT track_id FROM _xplane_event_track) AND name != '' AND dur > 0
-    AND parent_id IS NOT NULL
+  FROM _xplane_analysis_ns
+  WHERE parent_id IS NOT NULL
     AND arg_set_id NOT IN (SELECT arg_set_id FROM _xplane_slice_rare WHERE parent_event_index IS NOT NULL)
   GROUP BY parent_id
   LIMIT (SELECT ns_times FROM _xplane_arm)
@@ -719,8 +750,7 @@ WITH
       SELECT
         track_id, category, name, NULL AS li, count(*) AS n, sum(dur) * 1000 AS dur_ps,
         min(ts) * 1000 AS first_start_ps, max(ts + dur) * 1000 AS last_end_ps, min(id) AS first_id
-      FROM slice
-      WHERE track_id IN (SELECT track_id FROM _xplane_event_track) AND name != '' AND dur > 0
+      FROM _xplane_analysis_ns
       GROUP BY track_id, category, name
       LIMIT (SELECT ns_lines FROM _xplane_arm)
     )

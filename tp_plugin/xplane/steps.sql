@@ -75,7 +75,7 @@ FROM (
       SELECT k.track_id FROM _xplane_event_track k JOIN _xplane_thread_track t USING (track_id)
       WHERE t.process_name GLOB '/host:*'
     )
-  LIMIT (SELECT CASE WHEN correlation_id THEN -1 ELSE 0 END FROM _xplane_arg_key) OFFSET 0
+  LIMIT (SELECT correlation_ids FROM _xplane_arm) OFFSET 0
 )
 WHERE x IS NOT NULL;
 
