@@ -22,7 +22,7 @@ INCLUDE PERFETTO MODULE xplane.slices;
 -- line, in line_key order. The rule depends on the plane and line names
 -- only, so the ops are the slices on the tracks of these lines' planes
 -- whose category is one of these lines' names (_xplane_op_stat), the
--- region windows the other analysis events (_xplane_window_event).
+-- region windows the other analysis events (_xplane_window_tf).
 CREATE PERFETTO TABLE _xplane_op_line(
   -- The line as one integer (_xplane_slice_core.line_key).
   line_key LONG,
@@ -322,6 +322,11 @@ CREATE PERFETTO TABLE _xplane_op_base(
   prev_max_end LONG,
   -- xplane_marker_like(name).
   marker_like BOOL,
+  -- xplane_op_category(name) as an integer: 0 compute, 1 communication,
+  -- 2 stall (the steps sum the ops' exclusive time by it; an integer cell
+  -- costs less to write and carry than a string, which trace processor
+  -- interns).
+  category_code LONG,
   -- Its row in _xplane_op_order (position in track order over all tracks,
   -- from 0).
   track_row LONG,
@@ -347,13 +352,16 @@ WITH
   -- trace processor.
   child AS MATERIALIZED (SELECT id, ps FROM _xplane_child_ps),
   -- (a copy SQLite indexes for the lookup per op)
-  scope AS MATERIALIZED (SELECT skey, tf, name, marker_like FROM _xplane_op_scope)
+  scope AS MATERIALIZED (
+    SELECT skey, tf, name, marker_like,
+           CASE category WHEN 'compute' THEN 0 WHEN 'communication' THEN 1 WHEN 'stall' THEN 2 END AS category_code
+    FROM _xplane_op_scope)
 SELECT
   q.rowid - z.row0 AS op_id, e.slice_id AS id, e.utid, e.upid, e.start_ps, e.dur_ps,
   -- (the exclusive time as _xplane_analysis_core defines it)
   max(0, e.dur_ps - coalesce(c.ps, 0)) AS self_ps,
   q.prev_max_end,
-  sc.marker_like, q.track_row,
+  sc.marker_like, sc.category_code, q.track_row,
   e.source_file, e.long_name, e.correlation_int,
   sc.skey
 -- (CROSS JOIN: the ops stay the outer loop, so the rows come out in their

@@ -21,52 +21,52 @@ INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
 
--- The analysis events that are not device ops (the candidate windows):
--- _xplane_analysis_raw's, but for the ops (_xplane_op_stat's test: a
--- track of a plane with op lines and an op line's name), in arg set order.
--- Their times are read for the few that are windows (_xplane_region_window).
-CREATE PERFETTO TABLE _xplane_window_event(
+-- The analysis events that are not device ops (the candidate windows:
+-- _xplane_analysis_raw's, but for the ops, _xplane_op_stat's test: a track
+-- of a plane with op lines and an op line's name) and carry a tf_op or name
+-- stat, with their effective tf_op, in id order: few (none on the
+-- generated profiles). Every other candidate's (tf_op, name) pair is
+-- ('', its name). One scan of the candidates, each stat read with
+-- extract_arg; no table of every candidate (a copy sorted by arg set, for
+-- a lookup per arg of these keys, cost 8 s of 140 at 1 GB).
+CREATE PERFETTO TABLE _xplane_window_tf(
   -- Slice id of the event.
   id LONG,
-  -- Arg set of the event.
-  arg_set_id ARGSETID,
   -- Event name.
-  name STRING
-) AS
-SELECT r.id, r.arg_set_id, r.name
-FROM _xplane_analysis_raw r
-WHERE NOT (
-  r.track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
-  AND coalesce(r.category, '') IN (SELECT line_name FROM _xplane_op_line)
-)
-ORDER BY r.arg_set_id;
-
--- The effective tf_op of each analysis event that is not a device op.
-CREATE PERFETTO TABLE _xplane_window_tf(
-  -- Arg set of the event.
-  arg_set_id LONG,
+  name STRING,
   -- Its effective tf_op (NULL for none).
   tf_op STRING
 ) AS
-SELECT
-  a.arg_set_id,
-  xplane_effective_tf_op(
-    max(CASE WHEN a.key = 'debug.tf_op' AND a.value_type = 'string' AND a.string_value != '' THEN a.string_value END),
-    max(CASE WHEN a.key = 'debug.name' AND a.value_type = 'string' AND a.string_value != '' THEN a.string_value END)
-  ) AS tf_op
--- (one arg per key in an arg set: trace processor keeps the last value;
--- each arg of these keys looks its arg set up among the candidates, a
--- binary search in their arg set order, where an IN list of every candidate
--- cost half as much again)
-FROM args a
-WHERE a.key IN ('debug.tf_op', 'debug.name')
-  AND EXISTS (SELECT 1 FROM _xplane_window_event w WHERE w.arg_set_id = a.arg_set_id)
-GROUP BY a.arg_set_id
-ORDER BY a.arg_set_id;
+SELECT id, name, xplane_effective_tf_op(tf, nm) AS tf_op
+FROM (
+  SELECT
+    id, name,
+    -- (text stats count when non-empty strings)
+    CASE WHEN typeof(tf) = 'text' AND tf != '' THEN tf END AS tf,
+    CASE WHEN typeof(nm) = 'text' AND nm != '' THEN nm END AS nm
+  FROM (
+    -- (OFFSET 0: not flattened, so each extract_arg runs once per row; a
+    -- key that no arg has is not looked up: _xplane_arg_key)
+    SELECT
+      r.id, r.name,
+      CASE WHEN (SELECT tf_op FROM _xplane_arg_key) THEN extract_arg(r.arg_set_id, 'debug.tf_op') END AS tf,
+      CASE WHEN (SELECT name FROM _xplane_arg_key) THEN extract_arg(r.arg_set_id, 'debug.name') END AS nm
+    FROM _xplane_analysis_raw r
+    WHERE NOT (
+      r.track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
+      AND coalesce(r.category, '') IN (SELECT line_name FROM _xplane_op_line)
+    )
+    LIMIT -1 OFFSET 0
+  )
+)
+WHERE tf IS NOT NULL OR nm IS NOT NULL
+ORDER BY id;
 
--- The region path of each distinct (tf_op, name) of those events (and of
--- ('', name) for each of their names), as
--- `<parts>:<path>` (_xplane_scope).
+-- The region path of each (tf_op, name) pair of those events and of
+-- ('', name) for every name of a line that is not a device-op line (the
+-- candidates' names, from _xplane_line_name_agg's rows, a few per line), as
+-- `<parts>:<path>` (_xplane_scope). A pair that no candidate has is never a
+-- window's, since _xplane_region_window matches each candidate's own pair.
 CREATE PERFETTO TABLE _xplane_window_scope(
   -- The effective tf_op ('' for none).
   tf STRING,
@@ -78,19 +78,14 @@ CREATE PERFETTO TABLE _xplane_window_scope(
   canonical_name STRING
 ) AS
 SELECT tf, name, _xplane_scope(nullif(tf, ''), name) AS s, xplane_canonical_name(name) AS canonical_name
--- (the pairs of the candidates with a tf_op or name stat, few, found from
--- _xplane_window_tf's rows; and ('', name) for every candidate name, which
--- trace processor finds itself: a pair no event has, a name whose every
--- event has a stat, is never a window's, since _xplane_region_window
--- matches each event's own pair. A lookup per candidate cost 10 % of the
--- summary on a real profile: SQLite evaluated a constant EXISTS per row
--- once it sat beside the join.)
 FROM (
-  SELECT '' AS tf, name FROM (SELECT DISTINCT name FROM _xplane_window_event)
+  SELECT '' AS tf, name
+  FROM (
+    SELECT DISTINCT name FROM _xplane_line_name_agg
+    WHERE line_key IS NULL OR line_key NOT IN (SELECT line_key FROM _xplane_op_line)
+  )
   UNION
-  SELECT coalesce(t.tf_op, '') AS tf, e.name
-  FROM _xplane_window_tf t
-  CROSS JOIN _xplane_window_event e ON e.arg_set_id = t.arg_set_id
+  SELECT coalesce(tf_op, '') AS tf, name FROM _xplane_window_tf
 );
 
 -- The region windows.
@@ -113,7 +108,7 @@ CREATE PERFETTO TABLE _xplane_region_window(
 WITH
   -- The (tf_op, name) pairs whose region path is not the fallback (one
   -- part equal to the canonical name): the windows' (a MATERIALIZED copy:
-  -- SQLite indexes it for the lookup below).
+  -- SQLite indexes it for the lookups below).
   scope AS MATERIALIZED (
     SELECT tf, name, path, depth
     FROM (
@@ -124,18 +119,36 @@ WITH
       FROM _xplane_window_scope
     )
     WHERE NOT (depth = 1 AND path = canonical_name)
+  ),
+  -- The windows' names without a tf_op.
+  bare AS MATERIALIZED (SELECT name, path, depth FROM scope WHERE tf = ''),
+  -- The windows: the candidates with a tf_op or name stat by their pair,
+  -- the others by ('', name): those of a name in bare, picked from the
+  -- slice table by name (none when bare is empty: LIMIT 0).
+  win AS (
+    SELECT t.id, sc.path, sc.depth
+    FROM _xplane_window_tf t
+    JOIN scope sc ON sc.tf = coalesce(t.tf_op, '') AND sc.name = t.name
+    UNION ALL
+    SELECT * FROM (
+      SELECT r.id, b.path, b.depth
+      FROM _xplane_analysis_raw r
+      JOIN bare b ON b.name = r.name
+      WHERE r.name IN (SELECT name FROM bare)
+        AND NOT (
+          r.track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
+          AND coalesce(r.category, '') IN (SELECT line_name FROM _xplane_op_line)
+        )
+        AND r.id NOT IN (SELECT id FROM _xplane_window_tf)
+      LIMIT (SELECT CASE WHEN EXISTS (SELECT 1 FROM bare) THEN -1 ELSE 0 END)
+    )
   )
 SELECT start2, end2, dur_ps, path, depth, rank() OVER (ORDER BY depth DESC, dur_ps ASC, path DESC) AS wrank
 FROM (
-  SELECT c.start_ps * 2 AS start2, (c.start_ps + c.dur_ps) * 2 AS end2, c.dur_ps, sc.path, sc.depth
-  FROM _xplane_window_event e
-  LEFT JOIN _xplane_window_tf t USING (arg_set_id)
-  JOIN scope sc ON sc.tf = coalesce(t.tf_op, '') AND sc.name = e.name
+  SELECT c.start_ps * 2 AS start2, (c.start_ps + c.dur_ps) * 2 AS end2, c.dur_ps, w.path, w.depth
+  FROM win w
   -- (each window's exact times, by its slice id)
-  CROSS JOIN _xplane_slice_core c ON c.id = e.id
-  -- (only the events of a window's name look their tf_op up; none when no
-  -- pair is a window, a constant condition SQLite tests once)
-  WHERE EXISTS (SELECT 1 FROM scope) AND e.name IN (SELECT name FROM scope)
+  CROSS JOIN _xplane_slice_core c ON c.id = w.id
 );
 
 -- The bucket grid of the windows: the doubled time line from the first

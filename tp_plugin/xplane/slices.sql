@@ -281,7 +281,7 @@ ORDER BY k.track_id;
 -- SQLite flattens into its readers, so their filters on track_id, category,
 -- name, parent_id or arg_set_id reach the slice table: the tables that group
 -- every event (_xplane_line_name_agg, _xplane_child_dur) or pick some by
--- track and category (_xplane_op_stat, _xplane_window_event) read it.
+-- track and category (_xplane_op_stat, _xplane_window_tf) read it.
 CREATE PERFETTO VIEW _xplane_analysis_raw(
   -- Slice id.
   id ID(slice.id),

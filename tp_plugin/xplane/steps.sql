@@ -260,7 +260,11 @@ CREATE PERFETTO TABLE _xplane_op_time(
   -- The markers' key it is looked up under (_xplane_step_marker.k).
   k LONG,
   -- The time it is looked up at, in ps.
-  t LONG
+  t LONG,
+  -- Its exclusive time in ps (_xplane_op_base.self_ps).
+  self_ps LONG,
+  -- Its category (_xplane_op_base.category_code).
+  category_code LONG
 ) AS
 SELECT
   b.op_id,
@@ -270,7 +274,9 @@ SELECT
     WHEN m.source = 1
       THEN coalesce((SELECT l.t FROM _xplane_launch l WHERE l.correlation = b.correlation_int), b.start_ps)
     ELSE b.start_ps
-  END AS t
+  END AS t,
+  b.self_ps,
+  b.category_code
 -- (CROSS JOIN: the marker source, one row, is the outer loop, and the ops
 -- are read once, in op_id order; with the ops outer, SQLite read the
 -- source again per op, 3.8 times the time)
@@ -287,9 +293,13 @@ CREATE PERFETTO TABLE _xplane_op_at(
   -- The op.
   op_id LONG,
   -- Its device.
-  upid JOINID(process.id)
+  upid JOINID(process.id),
+  -- Its exclusive time in ps.
+  self_ps LONG,
+  -- Its category (_xplane_op_base.category_code).
+  category_code LONG
 ) AS
-SELECT t, k, op_id, upid FROM _xplane_op_time ORDER BY t;
+SELECT t, k, op_id, upid, self_ps, category_code FROM _xplane_op_time ORDER BY t;
 
 -- The step of each op that has one: its marker (mid) and the marker's step
 -- number. An op's marker is the last one of its key (in r order: start,
@@ -309,7 +319,12 @@ CREATE PERFETTO TABLE _xplane_op_step(
   -- Its marker.
   mid LONG,
   -- Its device.
-  upid JOINID(process.id)
+  upid JOINID(process.id),
+  -- Its exclusive time in ps (what xplane_steps sums per step and device:
+  -- carried here, the steps read no other table per op).
+  self_ps LONG,
+  -- Its category (_xplane_op_base.category_code).
+  category_code LONG
 ) AS
 WITH
   -- (a MATERIALIZED copy: SQLite indexes it on (k, r) for the next marker)
@@ -321,7 +336,7 @@ WITH
     FROM marker m
     LEFT JOIN marker n ON n.k = m.k AND n.r = m.r + 1
   )
-SELECT o.op_id, s.number AS step, s.mid, o.upid
+SELECT o.op_id, s.number AS step, s.mid, o.upid, o.self_ps, o.category_code
 FROM span s
 CROSS JOIN _xplane_op_at o
 WHERE o.t >= s.lo AND o.t < s.hi AND o.k = s.k;
@@ -361,14 +376,11 @@ WITH credit AS (
     os.mid,
     os.upid,
     count(*) AS n_ops,
-    sum(CASE WHEN sc.category = 'compute' THEN b.self_ps ELSE 0 END) AS compute_ps,
-    sum(CASE WHEN sc.category = 'communication' THEN b.self_ps ELSE 0 END) AS communication_ps,
-    sum(CASE WHEN sc.category = 'stall' THEN b.self_ps ELSE 0 END) AS stall_ps
-  -- (CROSS JOIN: the steps' ops stay the outer loop; each finds its op by
-  -- op_id and its pair's category by skey, sorted columns)
+    sum(CASE WHEN os.category_code = 0 THEN os.self_ps ELSE 0 END) AS compute_ps,
+    sum(CASE WHEN os.category_code = 1 THEN os.self_ps ELSE 0 END) AS communication_ps,
+    sum(CASE WHEN os.category_code = 2 THEN os.self_ps ELSE 0 END) AS stall_ps
+  -- (the steps' ops alone: each carries its exclusive time and category)
   FROM _xplane_op_step os
-  CROSS JOIN _xplane_op_base b ON b.op_id = os.op_id
-  CROSS JOIN _xplane_op_scope sc ON sc.skey = b.skey
   GROUP BY os.mid, os.upid
 )
 SELECT
