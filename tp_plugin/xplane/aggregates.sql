@@ -354,7 +354,8 @@ ORDER BY first_op_id;
 -- Pre-op gaps grouped by (payload name, marker name, payload tf_op), in
 -- order of their first marker: the gap sections of the summary. The gaps
 -- are grouped first by their marker's and payload's (tf_op, name) pairs,
--- integers that _xplane_op_payload carries (trace processor sorts them for
+-- integers that _xplane_op_track and _xplane_op_payload carry (the markers
+-- that are their own payload and the marker-like ones; trace processor sorts them for
 -- the grouping; names grouped per gap cost twice as much), then those few
 -- groups by name.
 CREATE PERFETTO TABLE xplane_gaps(
@@ -375,6 +376,16 @@ CREATE PERFETTO TABLE xplane_gaps(
 ) AS
 WITH
   pair AS MATERIALIZED (
+    -- (the markers that are not marker-like, their own payload, grouped by
+    -- their pair in _xplane_op_track; equalities on the flags, which trace
+    -- processor filters itself)
+    SELECT skey AS payload_skey, skey AS marker_skey, count(*) AS n, sum(gap_ps) AS total_ps, max(gap_ps) AS max_ps,
+           min(op_id) AS first
+    FROM _xplane_op_track
+    WHERE is_marker = 1 AND marker_like = 0
+    GROUP BY skey
+    UNION ALL
+    -- (the marker-like ones, with the payload the lookahead found)
     SELECT payload_skey, marker_skey, count(*) AS n, sum(gap_ps) AS total_ps, max(gap_ps) AS max_ps, min(op_id) AS first
     FROM _xplane_op_payload
     GROUP BY payload_skey, marker_skey

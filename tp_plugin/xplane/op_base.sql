@@ -254,8 +254,6 @@ FROM (SELECT DISTINCT long_name FROM _xplane_op_stat WHERE long_name IS NOT NULL
 CREATE PERFETTO TABLE _xplane_op_order(
   -- Slice id of the op (not an `id` column: rowid stays the row number).
   slice_id LONG,
-  -- Thread (XPlane track).
-  utid JOINID(thread.id),
   -- Thread id (the op order's first key).
   tid LONG,
   -- XLine index.
@@ -265,8 +263,11 @@ CREATE PERFETTO TABLE _xplane_op_order(
   -- The latest end of the ops before it on the track (NULL for the first).
   prev_max_end LONG
 ) AS
+-- (the thread partitions the window and is not written: _xplane_op_base
+-- reads it from _xplane_op_stat, a cell per op fewer here and in
+-- _xplane_op_seq)
 SELECT
-  slice_id, utid, tid, line_index, event_index,
+  slice_id, tid, line_index, event_index,
   max(start_ps + dur_ps) OVER (
     PARTITION BY utid ORDER BY start_ps, dur_ps, line_index, event_index
     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
@@ -282,14 +283,12 @@ FROM _xplane_op_stat;
 CREATE PERFETTO TABLE _xplane_op_seq(
   -- Slice id of the op.
   slice_id LONG,
-  -- Thread (XPlane track).
-  utid JOINID(thread.id),
   -- Its row in _xplane_op_order (position in track order, from 0).
   track_row LONG,
   -- The latest end of the ops before it on the track.
   prev_max_end LONG
 ) AS
-SELECT slice_id, utid, rowid AS track_row, prev_max_end
+SELECT slice_id, rowid AS track_row, prev_max_end
 FROM _xplane_op_order
 ORDER BY tid, line_index, event_index;
 

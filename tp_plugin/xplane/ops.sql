@@ -53,7 +53,11 @@ SELECT
 FROM _xplane_op_base
 ORDER BY track_row;
 
--- Gap markers and their payload op (the marker when none qualifies).
+-- The gap markers that are marker-like, with their payload op (the marker
+-- when none qualifies); a marker that is not marker-like is its own
+-- payload and is not listed (on the generated profiles nearly every op is
+-- a marker, and few are marker-like: xplane_gaps groups those from
+-- _xplane_op_track by their pair, xplane_ops resolves them itself).
 -- The lookahead as the extension walks it (the ops after the marker in
 -- turn; an op that starts after the chain of ends, the marker's and those
 -- before it, is a second idle period, never bridged; else the first op that
@@ -62,9 +66,8 @@ ORDER BY track_row;
 -- not marker-like: the chain's end before an op is the latest end of every
 -- op before it on the track (the ops before the marker all ended before it
 -- started), so an op breaks the chain exactly when it is itself a marker.
--- A marker that is not marker-like is its own payload.
 CREATE PERFETTO TABLE _xplane_op_payload(
-  -- A gap marker.
+  -- A gap marker that is marker-like.
   op_id LONG,
   -- Its payload op.
   payload_op_id LONG,
@@ -81,18 +84,17 @@ WITH
   pay AS (
     SELECT
       m.op_id, m.gap_ps, m.skey AS marker_skey,
-      CASE
-        WHEN NOT m.marker_like THEN NULL
-        ELSE (
-          SELECT t.pos
-          FROM _xplane_op_track t
-          WHERE t.pos BETWEEN m.pos + 1 AND m.pos + 8 AND t.utid = m.utid
-            AND (t.is_marker OR NOT t.marker_like)
-          ORDER BY t.pos
-          LIMIT 1)
-      END AS stop
+      (
+        SELECT t.pos
+        FROM _xplane_op_track t
+        WHERE t.pos BETWEEN m.pos + 1 AND m.pos + 8 AND t.utid = m.utid
+          AND (t.is_marker OR NOT t.marker_like)
+        ORDER BY t.pos
+        LIMIT 1
+      ) AS stop
+    -- (equalities on the flags: trace processor filters them itself)
     FROM _xplane_op_track m
-    WHERE m.is_marker
+    WHERE m.is_marker = 1 AND m.marker_like = 1
   )
 SELECT
   p.op_id,
@@ -244,9 +246,11 @@ SELECT
   b.dur_ps,
   b.start_ps + b.dur_ps AS end_ps,
   b.self_ps,
-  CASE WHEN p.op_id IS NOT NULL THEN b.start_ps - b.prev_max_end ELSE 0 END AS gap_before_ps,
-  p.payload_op_id AS gap_payload_op_id,
-  ps.name AS gap_payload_name,
+  CASE WHEN b.start_ps > b.prev_max_end THEN b.start_ps - b.prev_max_end ELSE 0 END AS gap_before_ps,
+  -- (a marker that is not marker-like is its own payload)
+  CASE WHEN b.start_ps > b.prev_max_end THEN coalesce(p.payload_op_id, b.op_id) END AS gap_payload_op_id,
+  CASE WHEN b.start_ps > b.prev_max_end THEN CASE WHEN p.op_id IS NULL THEN b.name ELSE ps.name END END
+    AS gap_payload_name,
   (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
    WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.device_offset_ps') AS device_offset_ps,
   (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
