@@ -257,7 +257,9 @@ SELECT
    WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.device_duration_ps') AS device_duration_ps,
   (SELECT _xplane_num(a.value_type, a.int_value, a.real_value) FROM args a
    WHERE a.arg_set_id = b.arg_set_id AND a.key = 'debug.correlation_id') AS correlation_id,
-  os.step,
+  -- (the step number is the marker's: a lookup by mid, _xplane_step_marker's
+  -- sorted column)
+  (SELECT sm.number FROM _xplane_step_marker sm WHERE sm.mid = os.mid) AS step,
   (
     SELECT '{' || coalesce(group_concat(kv, ','), '') || '}'
     FROM (

@@ -255,10 +255,10 @@ ORDER BY v;
 CREATE PERFETTO TABLE _xplane_op_time(
   -- An op.
   op_id LONG,
-  -- Its device.
+  -- Its device (with device markers, the markers' key it is looked up
+  -- under, _xplane_step_marker.k; with host annotations every op's key is
+  -- -1).
   upid JOINID(process.id),
-  -- The markers' key it is looked up under (_xplane_step_marker.k).
-  k LONG,
   -- The time it is looked up at, in ps.
   t LONG,
   -- Its exclusive time in ps (_xplane_op_base.self_ps).
@@ -269,7 +269,6 @@ CREATE PERFETTO TABLE _xplane_op_time(
 SELECT
   b.op_id,
   b.upid,
-  CASE WHEN m.source = 1 THEN -1 ELSE b.upid END AS k,
   CASE
     WHEN m.source = 1
       THEN coalesce((SELECT l.t FROM _xplane_launch l WHERE l.correlation = b.correlation_int), b.start_ps)
@@ -288,8 +287,6 @@ CROSS JOIN _xplane_op_base b;
 CREATE PERFETTO TABLE _xplane_op_at(
   -- The time the op is looked up at, in ps.
   t LONG,
-  -- Its key.
-  k LONG,
   -- The op.
   op_id LONG,
   -- Its device.
@@ -299,7 +296,7 @@ CREATE PERFETTO TABLE _xplane_op_at(
   -- Its category (_xplane_op_base.category_code).
   category_code LONG
 ) AS
-SELECT t, k, op_id, upid, self_ps, category_code FROM _xplane_op_time ORDER BY t;
+SELECT t, op_id, upid, self_ps, category_code FROM _xplane_op_time ORDER BY t;
 
 -- The step of each op that has one: its marker (mid) and the marker's step
 -- number. An op's marker is the last one of its key (in r order: start,
@@ -314,9 +311,7 @@ SELECT t, k, op_id, upid, self_ps, category_code FROM _xplane_op_time ORDER BY t
 CREATE PERFETTO TABLE _xplane_op_step(
   -- An op.
   op_id LONG,
-  -- Its step number.
-  step LONG,
-  -- Its marker.
+  -- Its marker (_xplane_step_marker.mid, which holds the step number).
   mid LONG,
   -- Its device.
   upid JOINID(process.id),
@@ -336,10 +331,18 @@ WITH
     FROM marker m
     LEFT JOIN marker n ON n.k = m.k AND n.r = m.r + 1
   )
-SELECT o.op_id, s.number AS step, s.mid, o.upid, o.self_ps, o.category_code
+-- (two arms: with host annotations (key -1) a marker takes the ops of
+-- every device, with device markers those of its device; one applies, the
+-- other's markers fail their key test before any op is read)
+SELECT o.op_id, s.mid, o.upid, o.self_ps, o.category_code
 FROM span s
 CROSS JOIN _xplane_op_at o
-WHERE o.t >= s.lo AND o.t < s.hi AND o.k = s.k;
+WHERE s.k = -1 AND o.t >= s.lo AND o.t < s.hi
+UNION ALL
+SELECT o.op_id, s.mid, o.upid, o.self_ps, o.category_code
+FROM span s
+CROSS JOIN _xplane_op_at o
+WHERE s.k != -1 AND o.upid = s.k AND o.t >= s.lo AND o.t < s.hi;
 
 -- (xplane_ops looks an op's step up by op_id)
 CREATE PERFETTO INDEX _xplane_op_step_op ON _xplane_op_step(op_id);
