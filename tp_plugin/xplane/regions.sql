@@ -21,10 +21,27 @@ INCLUDE PERFETTO MODULE xplane.semantics;
 INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
 
--- The analysis events that are not device ops (the candidate windows:
--- _xplane_analysis_raw's, but for the ops, _xplane_op_stat's test: a track
--- of a plane with op lines and an op line's name) and carry a tf_op or name
--- stat, with their effective tf_op, in id order: few (none on the
+-- The candidate windows: the analysis events (_xplane_analysis_raw) that
+-- are not device ops (_xplane_op_stat's test: a track of a plane with op
+-- lines and an op line's name). A view that SQLite flattens into its
+-- readers, so their filters (a name) reach the slice table.
+CREATE PERFETTO VIEW _xplane_window_candidate(
+  -- Slice id of the event.
+  id ID(slice.id),
+  -- Event name.
+  name STRING,
+  -- Args of the event.
+  arg_set_id ARGSETID
+) AS
+SELECT r.id, r.name, r.arg_set_id
+FROM _xplane_analysis_raw r
+WHERE NOT (
+  r.track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
+  AND coalesce(r.category, '') IN (SELECT line_name FROM _xplane_op_line)
+);
+
+-- The candidate windows (_xplane_window_candidate) that carry a tf_op or
+-- name stat, with their effective tf_op, in id order: few (none on the
 -- generated profiles). Every other candidate's (tf_op, name) pair is
 -- ('', its name). One scan of the candidates, each stat read with
 -- extract_arg; no table of every candidate (a copy sorted by arg set, for
@@ -51,11 +68,7 @@ FROM (
       r.id, r.name,
       CASE WHEN (SELECT tf_op FROM _xplane_arg_key) THEN extract_arg(r.arg_set_id, 'debug.tf_op') END AS tf,
       CASE WHEN (SELECT name FROM _xplane_arg_key) THEN extract_arg(r.arg_set_id, 'debug.name') END AS nm
-    FROM _xplane_analysis_raw r
-    WHERE NOT (
-      r.track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
-      AND coalesce(r.category, '') IN (SELECT line_name FROM _xplane_op_line)
-    )
+    FROM _xplane_window_candidate r
     LIMIT -1 OFFSET 0
   )
 )
@@ -132,13 +145,9 @@ WITH
     UNION ALL
     SELECT * FROM (
       SELECT r.id, b.path, b.depth
-      FROM _xplane_analysis_raw r
+      FROM _xplane_window_candidate r
       JOIN bare b ON b.name = r.name
       WHERE r.name IN (SELECT name FROM bare)
-        AND NOT (
-          r.track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
-          AND coalesce(r.category, '') IN (SELECT line_name FROM _xplane_op_line)
-        )
         AND r.id NOT IN (SELECT id FROM _xplane_window_tf)
       LIMIT (SELECT CASE WHEN EXISTS (SELECT 1 FROM bare) THEN -1 ELSE 0 END)
     )
