@@ -103,12 +103,19 @@ SELECT a.arg_set_id, a.key, a.int_value, a.string_value, a.real_value, a.value_t
 FROM args a
 WHERE a.key IN ('debug.run_id', 'debug.source', 'debug.source_file', 'debug.file_name');
 
--- The analysis events with their order keys (process id, line, event),
--- only when some hint arg exists (none in many profiles): _xplane_hint_seq
--- sorts them.
+-- The analysis events that carry a hint arg (none in many profiles), with
+-- their order keys (process id, line, event): picked from the slice table
+-- by arg set, each found in _xplane_analysis_slice by id. (Every analysis
+-- event in (process id, line, event) order, for its position, cost 48 of
+-- 420 ms of the TPU profile's summary; xplane_hints counts the events
+-- before a value's first one instead.)
 CREATE PERFETTO TABLE _xplane_hint_event(
   -- Arg set of the event.
   arg_set_id ARGSETID,
+  -- Thread (XPlane track).
+  utid JOINID(thread.id),
+  -- Process (XPlane plane).
+  upid JOINID(process.id),
   -- Its process id.
   pid LONG,
   -- XLine index.
@@ -116,24 +123,14 @@ CREATE PERFETTO TABLE _xplane_hint_event(
   -- XEvent index.
   event_index LONG
 ) AS
-SELECT e.arg_set_id, p.pid, e.line_index, e.event_index
--- (CROSS JOIN: the first hint arg, if any, is the outer loop, so without
--- one no event is read; a constant WHERE EXISTS beside the join was
--- evaluated per event)
-FROM (SELECT 1 FROM _xplane_hint_arg LIMIT 1) h
-CROSS JOIN _xplane_analysis_slice e
+SELECT e.arg_set_id, e.utid, e.upid, p.pid, e.line_index, e.event_index
+-- (CROSS JOIN: the slices with a hint arg set are the outer loop, each
+-- found in the view by id)
+FROM (
+  SELECT id FROM slice WHERE arg_set_id IN (SELECT arg_set_id FROM _xplane_hint_arg)
+) h
+CROSS JOIN _xplane_analysis_slice e ON e.id = h.id
 JOIN process p USING (upid);
-
--- The same events in (process id, line, event) order, sorted by trace
--- processor: an event's position among the analysis events is its rowid
--- minus the first plus 1 (a table without an id column numbers its rows,
--- as _xplane_op_seq; a row_number() window over them cost as much as
--- reading the events).
-CREATE PERFETTO TABLE _xplane_hint_seq(
-  -- Arg set of the event.
-  arg_set_id ARGSETID
-) AS
-SELECT arg_set_id FROM _xplane_hint_event ORDER BY pid, line_index, event_index;
 
 -- How often each run_id and source-file value occurs over the analysis
 -- events (in plane, line, event order), and the order of first appearance.
@@ -149,14 +146,6 @@ CREATE PERFETTO TABLE xplane_hints(
   first_seen LONG
 ) AS
 WITH
-  -- (the first rowid of _xplane_hint_seq, read as _xplane_op_base reads
-  -- _xplane_op_seq's: 0 in trace processor, 1 in SQLite)
-  zero AS MATERIALIZED (SELECT rowid AS row0 FROM _xplane_hint_seq LIMIT 1),
-  ev AS MATERIALIZED (
-    SELECT q.arg_set_id, q.rowid - z.row0 + 1 AS seen
-    FROM zero z
-    CROSS JOIN _xplane_hint_seq q
-  ),
   per_event AS (
     SELECT
       arg_set_id,
@@ -177,19 +166,78 @@ WITH
     FROM _xplane_hint_arg
     GROUP BY arg_set_id
   ),
-  -- (joined to the events once: each join of ev indexes it anew)
-  seen AS MATERIALIZED (
-    SELECT p.run_id, p.source_file, ev.seen FROM per_event p JOIN ev USING (arg_set_id)
+  -- (joined to the events once: each join of per_event groups it anew)
+  ev AS MATERIALIZED (
+    SELECT h.utid, h.upid, h.pid, h.line_index, h.event_index, p.run_id, p.source_file
+    FROM _xplane_hint_event h
+    JOIN per_event p USING (arg_set_id)
   ),
   hint AS (
-    SELECT 0 AS k, 'run_id' AS kind, run_id AS value, seen FROM seen WHERE run_id IS NOT NULL
+    SELECT 0 AS k, 'run_id' AS kind, run_id AS value, utid, upid, pid, line_index, event_index
+    FROM ev WHERE run_id IS NOT NULL
     UNION ALL
-    SELECT 1, 'source_file', source_file, seen FROM seen WHERE source_file IS NOT NULL
+    SELECT 1, 'source_file', source_file, utid, upid, pid, line_index, event_index
+    FROM ev WHERE source_file IS NOT NULL
+  ),
+  -- (each value's count and first event in (process id, line, event) order)
+  first AS MATERIALIZED (
+    SELECT k, kind, value, count, utid, upid, line_index, event_index
+    FROM (
+      SELECT
+        k, kind, value, utid, upid, line_index, event_index,
+        count(*) OVER (PARTITION BY k, value) AS count,
+        row_number() OVER (PARTITION BY k, value ORDER BY pid, line_index, event_index) AS rn
+      FROM hint
+    )
+    WHERE rn = 1
+  ),
+  -- (the analysis events of the lines before each line: its lines' sums,
+  -- _xplane_line_name_agg, in (process id, line) order)
+  line_before AS MATERIALIZED (
+    SELECT
+      upid, line_index,
+      coalesce(sum(n) OVER (ORDER BY pid, line_index ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+        AS before
+    FROM (
+      SELECT a.upid, p.pid, a.line_index, sum(a.n_events) AS n
+      FROM _xplane_line_name_agg a
+      JOIN process p USING (upid)
+      GROUP BY a.upid, a.line_index
+    )
+  ),
+  -- (the analysis events of the first events' lines, from their threads'
+  -- tracks only)
+  line_event AS (
+    SELECT c.upid, c.line_index, c.event_index
+    FROM _xplane_slice_core c
+    WHERE c.track_id IN (SELECT track_id FROM _xplane_event_track WHERE utid IN (SELECT utid FROM first))
+      AND c.name IS NOT NULL AND c.name != '' AND c.dur_ps > 0
+      AND EXISTS (SELECT 1 FROM first f WHERE f.upid = c.upid AND f.line_index IS c.line_index)
+  ),
+  -- (each first event's events before it on its line: a running count over
+  -- the line's events and the first events, a first event ahead of the
+  -- event it is)
+  within AS (
+    SELECT k, value, n_before
+    FROM (
+      SELECT
+        k, value, is_first,
+        sum(1 - is_first) OVER (
+          PARTITION BY upid, line_index ORDER BY event_index, is_first DESC ROWS UNBOUNDED PRECEDING
+        ) AS n_before
+      FROM (
+        SELECT NULL AS k, NULL AS value, 0 AS is_first, upid, line_index, event_index FROM line_event
+        UNION ALL
+        SELECT k, value, 1, upid, line_index, event_index FROM first
+      )
+    )
+    WHERE is_first
   )
-SELECT kind, value, count(*) AS count, min(seen) AS first_seen
-FROM hint
-GROUP BY k, value
-ORDER BY min(seen), k;
+SELECT f.kind, f.value, f.count, b.before + w.n_before + 1 AS first_seen
+FROM first f
+JOIN within w USING (k, value)
+JOIN line_before b ON b.upid = f.upid AND b.line_index IS f.line_index
+ORDER BY first_seen, f.k;
 
 -- The device ops counted per name and combination of shape signature,
 -- source file and tf_op (few combinations: xplane_op_names and

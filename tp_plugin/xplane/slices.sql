@@ -200,37 +200,6 @@ FROM (
                 'debug.xplane_metadata_name', 'debug.correlation_id')
 );
 
--- The row limits that switch the arms of a statement on or off for this
--- trace, from _xplane_arg_key: -1 (no limit) where the arm applies, 0 where
--- it does not. A statement whose LIMIT is 0 ends before it asks the slice
--- table for a row; a constant false WHERE term does not stop it: SQLite
--- tests a term that holds a subquery row by row, after trace processor has
--- filtered (and for a GROUP BY sorted) the slices (at 100 MB, 0.5 s for an
--- arm that gives no row).
-CREATE PERFETTO TABLE _xplane_arm(
-  -- No exact-time annotation: every exact time is the slice's ns times
-  -- 1000, so the arm reads the slice table's own columns.
-  ns_times LONG,
-  -- Exact-time annotations: the arm reads them (_xplane_analysis_raw).
-  exact_times LONG,
-  -- ns_times, and every slice's line given by its track and category.
-  ns_lines LONG,
-  -- exact_times, and every slice's line given by its track and category.
-  exact_lines LONG,
-  -- Lines that share their thread and name: the slices' own line index.
-  shared_lines LONG,
-  -- Some arg holds a correlation id: the host slices' ids are read.
-  correlation_ids LONG
-) AS
-SELECT
-  CASE WHEN start_ps OR dur_ps THEN 0 ELSE -1 END AS ns_times,
-  CASE WHEN start_ps OR dur_ps THEN -1 ELSE 0 END AS exact_times,
-  CASE WHEN start_ps OR dur_ps OR line_index THEN 0 ELSE -1 END AS ns_lines,
-  CASE WHEN NOT line_index AND (start_ps OR dur_ps) THEN -1 ELSE 0 END AS exact_lines,
-  CASE WHEN line_index THEN -1 ELSE 0 END AS shared_lines,
-  CASE WHEN correlation_id THEN -1 ELSE 0 END AS correlation_ids
-FROM _xplane_arg_key;
-
 -- The thread tracks of the converter's threads (a thread with an XLine),
 -- in track id order (a lookup by track is a binary search): the slices on
 -- these are the converted ones.
@@ -274,6 +243,48 @@ FROM _xplane_event_track k
 JOIN _xplane_line l USING (utid)
 WHERE NOT l.shared
 ORDER BY k.track_id;
+
+-- The row limits that switch the arms of a statement on or off for this
+-- trace, from _xplane_arg_key and _xplane_track_line: -1 (no limit) where
+-- the arm applies, 0 where it does not. A statement whose LIMIT is 0 ends before it asks the slice
+-- table for a row; a constant false WHERE term does not stop it: SQLite
+-- tests a term that holds a subquery row by row, after trace processor has
+-- filtered (and for a GROUP BY sorted) the slices (at 100 MB, 0.5 s for an
+-- arm that gives no row).
+CREATE PERFETTO TABLE _xplane_arm(
+  -- No exact-time annotation: every exact time is the slice's ns times
+  -- 1000, so the arm reads the slice table's own columns.
+  ns_times LONG,
+  -- Exact-time annotations: the arm reads them (_xplane_analysis_raw).
+  exact_times LONG,
+  -- ns_times, every slice's line given by its track and category, and
+  -- some track with lines of several names.
+  ns_lines LONG,
+  -- ns_times, and every slice's line given by its track alone: no track
+  -- has lines of two names (the generated profiles), so the events are
+  -- grouped by track and name, the category the track's (a string key
+  -- fewer in the sort: at 100 MB 0.92 -> 0.69-0.82 s of the line sums).
+  ns_track_lines LONG,
+  -- exact_times, and every slice's line given by its track and category.
+  exact_lines LONG,
+  -- Lines that share their thread and name: the slices' own line index.
+  shared_lines LONG,
+  -- Some arg holds a correlation id: the host slices' ids are read.
+  correlation_ids LONG
+) AS
+SELECT
+  CASE WHEN start_ps OR dur_ps THEN 0 ELSE -1 END AS ns_times,
+  CASE WHEN start_ps OR dur_ps THEN -1 ELSE 0 END AS exact_times,
+  CASE WHEN start_ps OR dur_ps OR line_index OR one_line THEN 0 ELSE -1 END AS ns_lines,
+  CASE WHEN start_ps OR dur_ps OR line_index OR NOT one_line THEN 0 ELSE -1 END AS ns_track_lines,
+  CASE WHEN NOT line_index AND (start_ps OR dur_ps) THEN -1 ELSE 0 END AS exact_lines,
+  CASE WHEN line_index THEN -1 ELSE 0 END AS shared_lines,
+  CASE WHEN correlation_id THEN -1 ELSE 0 END AS correlation_ids
+FROM _xplane_arg_key
+CROSS JOIN (
+  SELECT (SELECT count(*) FROM _xplane_track_line) = (SELECT count(DISTINCT track_id) FROM _xplane_track_line)
+    AS one_line
+);
 
 -- The analysis events (docs/ANALYSIS.md: a duration > 0 ps and a
 -- non-empty name) among the converted slices, with their exact times, as
@@ -738,11 +749,12 @@ CREATE PERFETTO TABLE _xplane_line_name_agg(
 ) AS
 WITH
   -- (the analysis events, _xplane_analysis_raw, grouped by track,
-  -- category and name, in one of three arms (_xplane_arm): where the ns
+  -- category and name, in one of four arms (_xplane_arm): where the ns
   -- give every exact time, the usual case of a GPU profile, from the slice
   -- table's own columns, its sums in ns scaled once per group (the view's
   -- exact-time expressions, evaluated at each reference, cost a third of
-  -- the grouping); else from the view; and by the slice's own line index
+  -- the grouping), by track and name alone where each track has one line;
+  -- else from the view; and by the slice's own line index
   -- too where a thread has lines of one name (an expression in the
   -- grouping key of the other arms cost 3x the group))
   per_track AS MATERIALIZED (
@@ -753,6 +765,20 @@ WITH
       FROM _xplane_analysis_ns
       GROUP BY track_id, category, name
       LIMIT (SELECT ns_lines FROM _xplane_arm)
+    )
+    UNION ALL
+    SELECT * FROM (
+      SELECT
+        track_id, (SELECT l.category FROM _xplane_track_line l WHERE l.track_id = g.track_id) AS category, name,
+        NULL AS li, n, dur_ps, first_start_ps, last_end_ps, first_id
+      FROM (
+        SELECT
+          track_id, name, count(*) AS n, sum(dur) * 1000 AS dur_ps, min(ts) * 1000 AS first_start_ps,
+          max(ts + dur) * 1000 AS last_end_ps, min(id) AS first_id
+        FROM _xplane_analysis_ns
+        GROUP BY track_id, name
+        LIMIT (SELECT ns_track_lines FROM _xplane_arm)
+      ) g
     )
     UNION ALL
     SELECT * FROM (
