@@ -103,8 +103,8 @@ CREATE PERFETTO TABLE _xplane_op_stat(
 WITH
   -- (the ops' slices, in id order, in one of two arms (_xplane_arm): where
   -- the ns give every exact time, from the slice table's own columns
-  -- (_xplane_analysis_ns), else from _xplane_analysis_raw's exact-time
-  -- expressions; the compound of
+  -- (_xplane_analysis_ns), else with the exact times of
+  -- _xplane_analysis_exact; the compound of
   -- the two gives the one arm's rows in its order)
   op AS (
     SELECT * FROM (
@@ -118,7 +118,7 @@ WITH
     UNION ALL
     SELECT * FROM (
       SELECT id, track_id, category, name, arg_set_id, start_ps, dur_ps
-      FROM _xplane_analysis_raw
+      FROM _xplane_analysis_exact
       WHERE track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
         AND category IN (SELECT line_name FROM _xplane_op_line)
       ORDER BY id

@@ -154,10 +154,15 @@ WITH
   )
 SELECT start2, end2, dur_ps, path, depth, rank() OVER (ORDER BY depth DESC, dur_ps ASC, path DESC) AS wrank
 FROM (
-  SELECT c.start_ps * 2 AS start2, (c.start_ps + c.dur_ps) * 2 AS end2, c.dur_ps, w.path, w.depth
-  FROM win w
-  -- (each window's exact times, by its slice id)
-  CROSS JOIN _xplane_slice_core c ON c.id = w.id
+  SELECT t.start_ps * 2 AS start2, (t.start_ps + t.dur_ps) * 2 AS end2, t.dur_ps, t.path, t.depth
+  FROM (
+    SELECT coalesce(x.start_ps, s.ts * 1000) AS start_ps, coalesce(x.dur_ps, s.dur * 1000) AS dur_ps, w.path, w.depth
+    FROM win w
+    -- (each window's exact times: its slice by id, its arg set's exact
+    -- times where it has some)
+    CROSS JOIN slice s ON s.id = w.id
+    LEFT JOIN _xplane_exact_time x ON x.arg_set_id = s.arg_set_id
+  ) t
 );
 
 -- The bucket grid of the windows: the doubled time line from the first

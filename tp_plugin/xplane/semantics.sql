@@ -225,32 +225,6 @@ SELECT
     ''
   );
 
--- Does the shape scan take the token whose `[` is at q? It starts at or
--- after pos (a dtype of 4, 3 or 2 characters ends at q), its `]` comes at
--- least two characters later, and fewer than max_tokens were taken.
-CREATE PERFETTO FUNCTION _xplane_shape_take(
-  -- Where the scan stands.
-  pos LONG,
-  -- Tokens taken so far.
-  n LONG,
-  -- The most tokens to take.
-  max_tokens LONG,
-  -- Position of the `[`.
-  q LONG,
-  -- Offset of the first `]` after it (0: none).
-  rb LONG,
-  -- A 4-character dtype ends before q.
-  m4 BOOL,
-  -- A 3-character one.
-  m3 BOOL,
-  -- A 2-character one.
-  m2 BOOL
-)
-RETURNS BOOL AS
-SELECT
-  $rb > 1 AND $n < $max_tokens
-  AND (($m4 AND $q - 4 >= $pos) OR ($m3 AND $q - 3 >= $pos) OR ($m2 AND $q - 2 >= $pos));
-
 -- The shape signature of a long (HLO) name: the dtype[dims] tokens
 -- (dtype bf16, f32, f16, s32, u32, s8, u8 or pred, any case; dims non-empty,
 -- up to the first `]`) of the output tuple `= ( ... ) op(` (the leftmost `=`
@@ -309,20 +283,21 @@ WITH RECURSIVE
     ORDER BY pos
     LIMIT 1
   ),
-  region(r, max_tokens) AS (
+  region(r, max_tokens) AS MATERIALIZED (
     SELECT
       coalesce((SELECT body FROM tuple), (SELECT span FROM single), s),
       CASE WHEN EXISTS (SELECT 1 FROM tuple) OR EXISTS (SELECT 1 FROM single) THEN 1000000000 ELSE 8 END
     FROM src
   ),
   -- every `[` of the region, numbered, with the dtype that ends there
-  -- (4, 3 or 2 characters) and the offset of the first `]` after it
+  -- (4, 3 or 2 characters), the offset of the first `]` after it and the
+  -- text between the two
   brk(rn, q) AS (
     SELECT 1, instr(r, '[') FROM region WHERE instr(r, '[') > 0
     UNION ALL
     SELECT rn + 1, q + instr(substr(r, q + 1), '[') FROM brk, region WHERE instr(substr(r, q + 1), '[') > 0
   ),
-  brk_info(rn, q, m4, m3, m2, rb, dims) AS (
+  brk_info(rn, q, m4, m3, m2, rb, dims) AS MATERIALIZED (
     SELECT
       rn,
       q,
@@ -330,22 +305,43 @@ WITH RECURSIVE
       q > 3 AND lower(substr(r, q - 3, 3)) IN ('f32', 'f16', 's32', 'u32'),
       q > 2 AND lower(substr(r, q - 2, 2)) IN ('s8', 'u8'),
       instr(substr(r, q + 1), ']'),
-      _xplane_dims(substr(r, q + 1, instr(substr(r, q + 1), ']') - 1))
+      substr(r, q + 1, instr(substr(r, q + 1), ']') - 1)
     FROM brk, region
   ),
-  -- the scan over the `[`s: a token starts at or after pos (the end of the
-  -- previous token) and has dims; n tokens so far, acc their text
+  -- the scan over the `[`s: the token at q is taken when it starts at or
+  -- after pos (the end of the previous token: a dtype of 4, 3 or 2
+  -- characters ends at q), its `]` comes at least two characters later and
+  -- fewer than max_tokens were taken; n tokens so far, acc their dims
+  -- normalized (_xplane_dims, called only for dims with white space or an
+  -- empty piece: the others are their own normal form). region and
+  -- brk_info are MATERIALIZED: a CTE that the step joins is otherwise
+  -- flattened into it and derived again at every step (170 calls on the
+  -- TPU profile's long names: 35 -> 6 ms).
   scan(rn, pos, n, acc) AS (
     SELECT 0, 1, 0, ''
     UNION ALL
     SELECT
       b.rn,
-      CASE WHEN _xplane_shape_take(s.pos, s.n, g.max_tokens, b.q, b.rb, b.m4, b.m3, b.m2) THEN b.q + b.rb + 1 ELSE s.pos END,
-      s.n + _xplane_shape_take(s.pos, s.n, g.max_tokens, b.q, b.rb, b.m4, b.m3, b.m2),
       CASE
-        WHEN NOT _xplane_shape_take(s.pos, s.n, g.max_tokens, b.q, b.rb, b.m4, b.m3, b.m2) THEN s.acc
-        WHEN s.n > 0 THEN s.acc || '|' || b.dims
-        ELSE b.dims
+        WHEN b.rb > 1 AND s.n < g.max_tokens
+             AND ((b.m4 AND b.q - 4 >= s.pos) OR (b.m3 AND b.q - 3 >= s.pos) OR (b.m2 AND b.q - 2 >= s.pos))
+          THEN b.q + b.rb + 1
+        ELSE s.pos
+      END,
+      s.n + (b.rb > 1 AND s.n < g.max_tokens
+             AND ((b.m4 AND b.q - 4 >= s.pos) OR (b.m3 AND b.q - 3 >= s.pos) OR (b.m2 AND b.q - 2 >= s.pos))),
+      CASE
+        WHEN NOT (b.rb > 1 AND s.n < g.max_tokens
+                  AND ((b.m4 AND b.q - 4 >= s.pos) OR (b.m3 AND b.q - 3 >= s.pos) OR (b.m2 AND b.q - 2 >= s.pos)))
+          THEN s.acc
+        ELSE
+          CASE WHEN s.n > 0 THEN s.acc || '|' ELSE '' END
+          || CASE
+               WHEN b.dims NOT GLOB '*[' || char(32, 9, 10, 13, 12, 11) || ']*' AND b.dims NOT GLOB ',*'
+                    AND b.dims NOT GLOB '*,' AND instr(b.dims, ',,') = 0
+                 THEN b.dims
+               ELSE _xplane_dims(b.dims)
+             END
       END
     FROM scan s JOIN brk_info b ON b.rn = s.rn + 1 JOIN region g
   )
