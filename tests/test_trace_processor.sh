@@ -48,6 +48,11 @@
 #    fixtures): per host, the step count, summed and longest step, the top 5
 #    ops by self time and the op count equal the extension's over the
 #    .xplane.pb files (skipped with a message without the package or pandas).
+# 6. Numbers: the package's xplane_repr in trace processor prints Python's
+#    repr (the reference summarizer's, /usr/bin/python3 the oracle) of
+#    16,000 doubles: picosecond counts k / 10^6 and k / 10^j (the
+#    shortcut for doubles of at most 15 digits), random bit patterns,
+#    random scales, integers and edge values (the exact path).
 set -uo pipefail
 
 . "$(dirname "$0")/test_env.sh"
@@ -451,6 +456,41 @@ multihost() {
     echo "multi-host Python: $(grep -c . "$tmp/mh/got") per-host lines equal the extension's"
   fi
 }
+
+# ---- 6. numbers: xplane_repr against Python's repr ----
+repr_cases() {
+  local py=${PYTHON3:-/usr/bin/python3}
+  "$py" - "$tmp/repr.sql" "$tmp/repr.want" <<'PY'
+import random, struct, sys
+random.seed(7)
+vals = [random.randint(1, 10 ** random.randint(1, 15)) / 1e6 for _ in range(6000)]
+vals += [random.randint(1, 10 ** random.randint(1, 15)) / 10 ** random.randint(0, 18) for _ in range(3000)]
+for _ in range(3000):
+    x = abs(struct.unpack('<d', struct.pack('<Q', random.getrandbits(64)))[0])
+    if x == x and x != float('inf') and x != 0:
+        vals.append(x)
+vals += [random.random() * 10 ** random.randint(-6, 17) for _ in range(3000)]
+vals += [float(random.randint(1, 10 ** 15)) for _ in range(1000)]
+vals += [0.1, 0.2, 0.3, 1 / 3, 2 / 3, 123.0, 1e15, 1e16, 9.999999999999999e14, 0.0001, 0.00012345678901234,
+         1e-05, 5e-324, 1.7976931348623157e308, 100.0, 0.5, 1e-4 * 0.999999999999999, 123456789012345.6]
+with open(sys.argv[1], 'w') as f:
+    f.write('INCLUDE PERFETTO MODULE xplane.format;\nCREATE PERFETTO TABLE _repr_case AS SELECT column1 AS i, column2 AS x FROM (VALUES ')
+    f.write(','.join('(%d, %r)' % (i, x) for i, x in enumerate(vals)))
+    f.write(');\nSELECT i, xplane_repr(x) FROM _repr_case ORDER BY i;\n')
+with open(sys.argv[2], 'w') as f:
+    f.writelines('%d,"%r"\n' % (i, x) for i, x in enumerate(vals))
+PY
+  "$CONV" -o "$tmp/repr.pftrace" "$tmp/rules/steps_light_heavy.xplane.pb" > /dev/null
+  if ! tp "$tmp/repr.pftrace" "$tmp/repr.sql" > "$tmp/repr.got"; then
+    bad "xplane_repr: trace processor fails: $(tp_error 4)"
+  elif [ "$(grep -c . "$tmp/repr.want")" -lt 16000 ] || ! diff "$tmp/repr.want" "$tmp/repr.got" > "$tmp/diff"; then
+    bad "xplane_repr differs from Python's repr:"; head -10 "$tmp/diff"
+  else
+    ok
+    echo "xplane_repr: $(grep -c . "$tmp/repr.got") doubles printed as Python's repr prints them"
+  fi
+}
+repr_cases
 
 # ---- the real profiles ----
 shopt -s nullglob
