@@ -57,6 +57,12 @@
 # fresh sqlite3: pf_args counting xplane_pf_args alone (the import and one
 # scan), pf_join joining xplane_pf_slice with xplane_pf_args on arg_set_id
 # (seeks: about the same; a rescan per slice took 117 s on the TPU profile).
+# BENCH_TP_INSTR=1 adds, for the profiles of at most 20 MB, the instructions
+# of the load, the summary and the extension's summary (valgrind's
+# cachegrind, user space, the whole process) and (summary - load) /
+# extension by instructions: a steady figure where the CPU ratio is the
+# timer's (the extension's summary of a real profile takes 0.03-0.05 s of
+# CPU, printed in 10 ms steps). Several minutes per profile.
 # BENCH_PARTS=pf runs only these two, on the same profiles (generated sizes:
 # BENCH_PF_SIZES, default "10 100 1000"), with each one's peak resident MB.
 # The xplane command (BENCH_PARTS=cli runs only this part): per generated profile
@@ -157,6 +163,12 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {printf "%.3f", 
 
 # CPU seconds (user + system) in a /usr/bin/time -f '%U %S' output file.
 cpu_of() { tail -1 "$1" | awk '{printf "%.2f", $1 + $2}'; }
+# instr_of CMD...: the instructions a whole command executes (cachegrind,
+# user space), in G
+instr_of() {
+  valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 > /dev/null \
+    | awk '/I +refs/ {gsub(",", "", $NF); printf "%.3f", $NF / 1e9}'
+}
 # Peak resident MB in a /usr/bin/time -f '%U %S %M' output file.
 rss_of() { tail -1 "$1" | awk '{printf "%.0f", $3 / 1024}'; }
 
@@ -216,6 +228,11 @@ tp_part() {
     return
   fi
   echo "SELECT 1;" > "$BENCH_DIR/one.sql"
+  local -a instr_rows=()
+  if [ "${BENCH_TP_INSTR:-0}" = 1 ]; then
+    command -v valgrind > /dev/null || { echo "BENCH_TP_INSTR=1 needs valgrind" >&2; exit 1; }
+    (cd "$XPLANE_SRC" && tp_plugin/tp_query.sh queries/summary.sql) > "$BENCH_DIR/summary.tp.sql"
+  fi
   bench_files "${BENCH_TP_SIZES-10 100 1000}"
   printf '\n%-24s %10s | %8s %8s %9s | %9s | %8s %8s | %8s %8s %8s %8s %13s | %9s %11s | %8s %8s | %9s\n' profile bytes convert tp_load tp_summary \
     ext_summary ratio sum_ratio cpu_load cpu_tp cpu_ext cpu_ratio cpu_sum_ratio cpu_floor floor_ratio pf_args pf_join tp_rss_mb
@@ -256,6 +273,16 @@ tp_part() {
       cfloor=$(printf '%.2f' "$(median "${c_floor[@]}")")
       floor_ratio=$(ratio "$(echo "$cfloor - $cload" | bc -l)" "$cext_floor")
     fi
+    if [ "${BENCH_TP_INSTR:-0}" = 1 ] && [ "$(stat -c %s "$f")" -le 20000000 ]; then
+      local i_load i_tp i_ext
+      i_load=$(instr_of "$tps" -q "$BENCH_DIR/one.sql" "$BENCH_DIR/tp.pftrace")
+      i_tp=$(instr_of "$tps" --add-sql-package "$XPLANE_SRC/tp_plugin/xplane" -q "$BENCH_DIR/summary.tp.sql" \
+        "$BENCH_DIR/tp.pftrace")
+      i_ext=$(cd "$XPLANE_SRC" && instr_of sqlite3 -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$f'" :memory: \
+        ".read queries/summary.sql")
+      instr_rows+=("$(printf '%-32s | %8s %8s %8s | %9s' "$name" "$i_load" "$i_tp" "$i_ext" \
+        "$(ratio "$(echo "$i_tp - $i_load" | bc -l)" "$i_ext")")")
+    fi
     pf_measure "$f"
     cargs=$PF_ARGS cjoin=$PF_JOIN
     printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s | %8.2f %8.2f %8.2f %8s %13s | %9s %11s | %8s %8s | %9s\n' "$name" "$(stat -c %s "$f")" \
@@ -263,6 +290,10 @@ tp_part() {
       "$cload" "$ctp" "$cext" "$(ratio "$ctp" "$cext_floor")" \
       "$(ratio "$(echo "$ctp - $cload" | bc -l)" "$cext_floor")" "$cfloor" "$floor_ratio" "$cargs" "$cjoin" "$rss"
   done
+  if [ ${#instr_rows[@]} -gt 0 ]; then
+    printf '\n%-32s | %8s %8s %8s | %9s\n' "profile (instructions, G)" load tp_summary ext instr_ratio
+    printf '%s\n' "${instr_rows[@]}"
+  fi
 }
 cli_part() {
   local x=$XPLANE_BUILD_DIR/cli/xplane mb f t0 t1 c s best_c best_s i
