@@ -52,7 +52,9 @@
 #    repr (the reference summarizer's, /usr/bin/python3 the oracle) of
 #    16,000 doubles: picosecond counts k / 10^6 and k / 10^j (the
 #    shortcut for doubles of at most 15 digits), random bit patterns,
-#    random scales, integers and edge values (the exact path).
+#    random scales, integers and edge values (the exact path); and the
+#    exact algorithm's table of powers (_xplane_pow, written out in
+#    format.sql) equals Python's integers 2^(62q) and 5^(27q).
 set -uo pipefail
 
 . "$(dirname "$0")/test_env.sh"
@@ -488,6 +490,18 @@ PY
   else
     ok
     echo "xplane_repr: $(grep -c . "$tmp/repr.got") doubles printed as Python's repr prints them"
+  fi
+  printf 'INCLUDE PERFETTO MODULE xplane.format;\nSELECT e, digits FROM _xplane_pow ORDER BY e;\n' > "$tmp/pow.sql"
+  "$py" -c '
+rows = [(0, 1)] + [(62 * q, 2 ** (62 * q)) for q in range(1, 16)] + [(-27 * q, 5 ** (27 * q)) for q in range(1, 41)]
+for e, d in sorted(rows):
+    print("%d,\"%d\"" % (e, d))' > "$tmp/pow.want"
+  if ! tp "$tmp/repr.pftrace" "$tmp/pow.sql" > "$tmp/pow.got"; then
+    bad "_xplane_pow: trace processor fails: $(tp_error 4)"
+  elif ! diff "$tmp/pow.want" "$tmp/pow.got" > "$tmp/diff"; then
+    bad "_xplane_pow differs from Python's powers:"; head -c 600 "$tmp/diff"; echo
+  else
+    ok
   fi
 }
 repr_cases
