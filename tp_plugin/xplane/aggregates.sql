@@ -209,9 +209,8 @@ WITH
   -- tracks only)
   line_event AS (
     SELECT c.upid, c.line_index, c.event_index
-    FROM _xplane_slice_core c
+    FROM _xplane_analysis_slice c
     WHERE c.track_id IN (SELECT track_id FROM _xplane_event_track WHERE utid IN (SELECT utid FROM first))
-      AND c.name IS NOT NULL AND c.name != '' AND c.dur_ps > 0
       AND EXISTS (SELECT 1 FROM first f WHERE f.upid = c.upid AND f.line_index IS c.line_index)
   ),
   -- (each first event's events before it on its line: a running count over

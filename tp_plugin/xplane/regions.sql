@@ -159,7 +159,8 @@ FROM (
     SELECT coalesce(x.start_ps, s.ts * 1000) AS start_ps, coalesce(x.dur_ps, s.dur * 1000) AS dur_ps, w.path, w.depth
     FROM win w
     -- (each window's exact times: its slice by id, its arg set's exact
-    -- times where it has some)
+    -- times where it has some; through _xplane_analysis_exact, trace
+    -- processor filtered by track instead of id)
     CROSS JOIN slice s ON s.id = w.id
     LEFT JOIN _xplane_exact_time x ON x.arg_set_id = s.arg_set_id
   ) t

@@ -225,6 +225,32 @@ SELECT
     ''
   );
 
+-- Does the shape scan take the token whose `[` is at q? It starts at or
+-- after pos (a dtype of 4, 3 or 2 characters ends at q), its `]` comes at
+-- least two characters later, and fewer than max_tokens were taken.
+CREATE PERFETTO FUNCTION _xplane_shape_take(
+  -- Where the scan stands.
+  pos LONG,
+  -- Tokens taken so far.
+  n LONG,
+  -- The most tokens to take.
+  max_tokens LONG,
+  -- Position of the `[`.
+  q LONG,
+  -- Offset of the first `]` after it (0: none).
+  rb LONG,
+  -- A 4-character dtype ends before q.
+  m4 BOOL,
+  -- A 3-character one.
+  m3 BOOL,
+  -- A 2-character one.
+  m2 BOOL
+)
+RETURNS BOOL AS
+SELECT
+  $rb > 1 AND $n < $max_tokens
+  AND (($m4 AND $q - 4 >= $pos) OR ($m3 AND $q - 3 >= $pos) OR ($m2 AND $q - 2 >= $pos));
+
 -- The shape signature of a long (HLO) name: the dtype[dims] tokens
 -- (dtype bf16, f32, f16, s32, u32, s8, u8 or pred, any case; dims non-empty,
 -- up to the first `]`) of the output tuple `= ( ... ) op(` (the leftmost `=`
@@ -308,32 +334,25 @@ WITH RECURSIVE
       substr(r, q + 1, instr(substr(r, q + 1), ']') - 1)
     FROM brk, region
   ),
-  -- the scan over the `[`s: the token at q is taken when it starts at or
-  -- after pos (the end of the previous token: a dtype of 4, 3 or 2
-  -- characters ends at q), its `]` comes at least two characters later and
-  -- fewer than max_tokens were taken; n tokens so far, acc their dims
-  -- normalized (_xplane_dims, called only for dims with white space or an
-  -- empty piece: the others are their own normal form). region and
-  -- brk_info are MATERIALIZED: a CTE that the step joins is otherwise
-  -- flattened into it and derived again at every step (170 calls on the
-  -- TPU profile's long names: 35 -> 6 ms).
+  -- the scan over the `[`s (_xplane_shape_take: a token starts at or after
+  -- pos, the end of the previous token, and has dims); n tokens so far,
+  -- acc their dims normalized (_xplane_dims, called only for dims with
+  -- white space or an empty piece: the others are their own normal form).
+  -- region and brk_info are MATERIALIZED: a CTE that the step joins is
+  -- otherwise flattened into it and derived again at every step (170 calls
+  -- on the TPU profile's long names: 35 -> 6 ms).
   scan(rn, pos, n, acc) AS (
     SELECT 0, 1, 0, ''
     UNION ALL
     SELECT
       b.rn,
       CASE
-        WHEN b.rb > 1 AND s.n < g.max_tokens
-             AND ((b.m4 AND b.q - 4 >= s.pos) OR (b.m3 AND b.q - 3 >= s.pos) OR (b.m2 AND b.q - 2 >= s.pos))
-          THEN b.q + b.rb + 1
+        WHEN _xplane_shape_take(s.pos, s.n, g.max_tokens, b.q, b.rb, b.m4, b.m3, b.m2) THEN b.q + b.rb + 1
         ELSE s.pos
       END,
-      s.n + (b.rb > 1 AND s.n < g.max_tokens
-             AND ((b.m4 AND b.q - 4 >= s.pos) OR (b.m3 AND b.q - 3 >= s.pos) OR (b.m2 AND b.q - 2 >= s.pos))),
+      s.n + _xplane_shape_take(s.pos, s.n, g.max_tokens, b.q, b.rb, b.m4, b.m3, b.m2),
       CASE
-        WHEN NOT (b.rb > 1 AND s.n < g.max_tokens
-                  AND ((b.m4 AND b.q - 4 >= s.pos) OR (b.m3 AND b.q - 3 >= s.pos) OR (b.m2 AND b.q - 2 >= s.pos)))
-          THEN s.acc
+        WHEN NOT _xplane_shape_take(s.pos, s.n, g.max_tokens, b.q, b.rb, b.m4, b.m3, b.m2) THEN s.acc
         ELSE
           CASE WHEN s.n > 0 THEN s.acc || '|' ELSE '' END
           || CASE

@@ -246,11 +246,11 @@ ORDER BY k.track_id;
 
 -- The row limits that switch the arms of a statement on or off for this
 -- trace, from _xplane_arg_key and _xplane_track_line: -1 (no limit) where
--- the arm applies, 0 where it does not. A statement whose LIMIT is 0 ends before it asks the slice
--- table for a row; a constant false WHERE term does not stop it: SQLite
--- tests a term that holds a subquery row by row, after trace processor has
--- filtered (and for a GROUP BY sorted) the slices (at 100 MB, 0.5 s for an
--- arm that gives no row).
+-- the arm applies, 0 where it does not. A statement whose LIMIT is 0 ends
+-- before it asks the slice table for a row; a constant false WHERE term
+-- does not stop it: SQLite tests a term that holds a subquery row by row,
+-- after trace processor has filtered (and for a GROUP BY sorted) the
+-- slices (at 100 MB, 0.5 s for an arm that gives no row).
 CREATE PERFETTO TABLE _xplane_arm(
   -- No exact-time annotation: every exact time is the slice's ns times
   -- 1000, so the arm reads the slice table's own columns.
@@ -390,7 +390,12 @@ WHERE track_id IN (SELECT track_id FROM _xplane_event_track) AND name != '' AND 
 -- looked up in _xplane_exact_time (the columns of _xplane_analysis_raw):
 -- the exact-time arms of the tables that group or pick every event read
 -- it (the line sums, the children's durations, the ops). A view that SQLite
--- flattens into its readers, so their filters reach the slice table.
+-- flattens into its readers, so their filters reach the slice table; not
+-- for a lookup by id (trace processor then filters by the track, not the
+-- id: the region windows' times through it, TPU profile +268 M
+-- instructions). _xplane_analysis_raw stays for what every trace reads
+-- (the region candidates): a lookup per slice in a GPU profile's empty
+-- table cost more there (100 MB: _xplane_window_tf 589 -> 637 ms).
 CREATE PERFETTO VIEW _xplane_analysis_exact(
   -- Slice id.
   id ID(slice.id),
@@ -694,6 +699,8 @@ ORDER BY id;
 CREATE PERFETTO VIEW _xplane_analysis_slice(
   -- Slice id.
   id ID(slice.id),
+  -- Track of the slice (a filter on it reaches the slice table).
+  track_id JOINID(track.id),
   -- Thread (XPlane track).
   utid JOINID(thread.id),
   -- Its thread id.
@@ -717,7 +724,7 @@ CREATE PERFETTO VIEW _xplane_analysis_slice(
   -- Args of the slice.
   arg_set_id ARGSETID
 ) AS
-SELECT id, utid, tid, upid, plane_index, line_index, line_key, event_index, name, start_ps, dur_ps, arg_set_id
+SELECT id, track_id, utid, tid, upid, plane_index, line_index, line_key, event_index, name, start_ps, dur_ps, arg_set_id
 FROM _xplane_slice_core
 WHERE name IS NOT NULL AND name != '' AND dur_ps > 0;
 
