@@ -22,6 +22,9 @@
 #     report_from_summary.sql, given the summary summary.sql printed for the profile,
 #     prints the bytes <q>.sql prints for the profile (with @op and @top_k set; the
 #     report's generation time masked).
+# Last, tools/cpu_time.py (tools/bench.sh's CPU timer) keeps the habits of /usr/bin/time:
+# the command's exit status (128 + N for signal N, 2 for a bad usage), one line of user
+# seconds, system seconds and peak KB, and at least the CPU the child itself measured.
 set -uo pipefail
 
 . "$(dirname "$0")/test_env.sh"
@@ -120,6 +123,20 @@ done
   > /dev/null 2> "$tmp/err"
 check "a profile given as @summary: exit status" 1 "$?"
 grep -q '@summary must name a readable profile_summary.v1' "$tmp/err" || check "a profile given as @summary: message" yes "$(cat "$tmp/err")"
+
+# tools/cpu_time.py
+ct=$SRC/tools/cpu_time.py
+"$ct" -o "$tmp/ct" sh -c 'exit 3'
+check "cpu_time.py: the command's exit status" 3 "$?"
+grep -Eq '^[0-9]+\.[0-9]{6} [0-9]+\.[0-9]{6} [0-9]+$' "$tmp/ct" || check "cpu_time.py: one line 'user sys KB'" yes "$(cat "$tmp/ct")"
+"$ct" -o "$tmp/ct" sh -c 'kill -TERM $$'
+check "cpu_time.py: a signal's status" 143 "$?"
+"$ct" > /dev/null 2>&1
+check "cpu_time.py: usage" 2 "$?"
+# the child spins until its own process clock reads 0.3 s: the timer must see at least that
+"$ct" -o "$tmp/ct" /usr/bin/python3 -c 'import time
+while time.process_time() < 0.3: pass'
+check "cpu_time.py: >= the 0.3 s the child measured" 1 "$(awk '{print ($1 + $2 >= 0.3 && $1 + $2 < 5)}' "$tmp/ct")"
 
 echo "test_shell_habits: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -40,7 +40,7 @@
 # the summary (tp_plugin/tp_run.sh), the extension's summary in a fresh
 # sqlite3 process, and the ratios (load + summary) / extension and
 # (summary - load) / extension; then the same summary figures as CPU
-# seconds (user + system, from /usr/bin/time), steadier than wall time on a
+# seconds (user + system to the µs, tools/cpu_time.py), steadier than wall time on a
 # shared machine, the CPU ratios (load + summary) / extension and
 # (summary - load) / extension (issue 15: within 10x), the CPU of
 # tools/tp_floor.sql on the same trace (cpu_floor: load plus the least work
@@ -60,9 +60,10 @@
 # BENCH_TP_INSTR=1 adds, for the profiles of at most 20 MB, the instructions
 # of the load, the summary and the extension's summary (valgrind's
 # cachegrind, user space, the whole process) and (summary - load) /
-# extension by instructions: a steady figure where the CPU ratio is the
-# timer's (the extension's summary of a real profile takes 0.03-0.05 s of
-# CPU, printed in 10 ms steps). Several minutes per profile.
+# extension by instructions: a steady figure where the CPU ratio moves with
+# the machine (the extension's summary of a real profile takes 0.03-0.05 s
+# of CPU, and one run's figure can be off by a third). Several minutes per
+# profile.
 # BENCH_PARTS=pf runs only these two, on the same profiles (generated sizes:
 # BENCH_PF_SIZES, default "10 100 1000"), with each one's peak resident MB.
 # The xplane command (BENCH_PARTS=cli runs only this part): per generated profile
@@ -161,15 +162,19 @@ summary_twice() { # FILE -> a script running the summary twice in one process, t
 # The median of numbers (the mean of the middle two of an even count).
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {printf "%.3f", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
-# CPU seconds (user + system) in a /usr/bin/time -f '%U %S' output file.
-cpu_of() { tail -1 "$1" | awk '{printf "%.2f", $1 + $2}'; }
+# CPU of a command: tools/cpu_time.py -o FILE CMD... writes user and system
+# seconds to the µs and the peak resident KB (/usr/bin/time's %U %S %M, which
+# prints the seconds in 10 ms steps).
+CPU_TIME=$XPLANE_SRC/tools/cpu_time.py
+# CPU seconds (user + system) in a tools/cpu_time.py output file.
+cpu_of() { tail -1 "$1" | awk '{printf "%.3f", $1 + $2}'; }
 # instr_of CMD...: the instructions a whole command executes (cachegrind,
 # user space), in G
 instr_of() {
   valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 > /dev/null \
     | awk '/I +refs/ {gsub(",", "", $NF); printf "%.3f", $NF / 1e9}'
 }
-# Peak resident MB in a /usr/bin/time -f '%U %S %M' output file.
+# Peak resident MB in a tools/cpu_time.py output file.
 rss_of() { tail -1 "$1" | awk '{printf "%.0f", $3 / 1024}'; }
 
 # pf_measure F: the extension's Perfetto-model tables on F, each in a fresh
@@ -177,11 +182,11 @@ rss_of() { tail -1 "$1" | awk '{printf "%.0f", $3 / 1024}'; }
 # import, its error on stderr), PF_ARGS_RSS and PF_JOIN_RSS (peak resident MB).
 pf_measure() {
   PF_ARGS=err PF_JOIN=err PF_ARGS_RSS=- PF_JOIN_RSS=-
-  if /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S %M' sqlite3 -bail -cmd ".load $EXT" :memory: \
+  if "$CPU_TIME" -o "$BENCH_DIR/cpu" sqlite3 -bail -cmd ".load $EXT" :memory: \
     "SELECT count(*) FROM xplane_pf_args('$1')" > /dev/null; then
     PF_ARGS=$(cpu_of "$BENCH_DIR/cpu") PF_ARGS_RSS=$(rss_of "$BENCH_DIR/cpu")
   fi
-  if /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S %M' sqlite3 -bail -cmd ".load $EXT" :memory: \
+  if "$CPU_TIME" -o "$BENCH_DIR/cpu" sqlite3 -bail -cmd ".load $EXT" :memory: \
     "SELECT count(*) FROM xplane_pf_slice('$1') s JOIN xplane_pf_args('$1') a USING (arg_set_id)" > /dev/null; then
     PF_JOIN=$(cpu_of "$BENCH_DIR/cpu") PF_JOIN_RSS=$(rss_of "$BENCH_DIR/cpu")
   fi
@@ -246,18 +251,18 @@ tp_part() {
     local r floor_ok=1
     rss=0
     for ((r = 0; r < TP_REPEAT; r++)); do
-      t0=$(date +%s.%N); /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' "$tps" -q "$BENCH_DIR/one.sql" "$BENCH_DIR/tp.pftrace" > /dev/null 2>&1
+      t0=$(date +%s.%N); "$CPU_TIME" -o "$BENCH_DIR/cpu" "$tps" -q "$BENCH_DIR/one.sql" "$BENCH_DIR/tp.pftrace" > /dev/null 2>&1
       t1=$(date +%s.%N); w_load+=("$(echo "$t1 - $t0" | bc -l)"); c_load+=("$(cpu_of "$BENCH_DIR/cpu")")
       t0=$(date +%s.%N)
-      TRACE_PROCESSOR_SHELL=$tps /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S %M' \
+      TRACE_PROCESSOR_SHELL=$tps "$CPU_TIME" -o "$BENCH_DIR/cpu" \
         "$XPLANE_SRC/tp_plugin/tp_run.sh" "$BENCH_DIR/tp.pftrace" queries/summary.sql > "$BENCH_DIR/tp.json"
       t1=$(date +%s.%N); w_tp+=("$(echo "$t1 - $t0" | bc -l)"); c_tp+=("$(cpu_of "$BENCH_DIR/cpu")")
       rss=$(echo "$rss $(rss_of "$BENCH_DIR/cpu")" | awk '{print ($2 > $1) ? $2 : $1}')
       t0=$(date +%s.%N)
-      (cd "$XPLANE_SRC" && /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' sqlite3 -bail -cmd ".load $EXT" \
+      (cd "$XPLANE_SRC" && "$CPU_TIME" -o "$BENCH_DIR/cpu" sqlite3 -bail -cmd ".load $EXT" \
         -cmd ".parameter set @profile '$f'" :memory: ".read queries/summary.sql" > "$BENCH_DIR/ext.json")
       t1=$(date +%s.%N); w_ext+=("$(echo "$t1 - $t0" | bc -l)"); c_ext+=("$(cpu_of "$BENCH_DIR/cpu")")
-      if [ "$floor_ok" = 1 ] && /usr/bin/time -o "$BENCH_DIR/cpu" -f '%U %S' "$tps" -q "$XPLANE_SRC/tools/tp_floor.sql" \
+      if [ "$floor_ok" = 1 ] && "$CPU_TIME" -o "$BENCH_DIR/cpu" "$tps" -q "$XPLANE_SRC/tools/tp_floor.sql" \
         "$BENCH_DIR/tp.pftrace" > /dev/null 2> "$BENCH_DIR/floor.err"; then
         c_floor+=("$(cpu_of "$BENCH_DIR/cpu")")
       elif [ "$floor_ok" = 1 ]; then
@@ -267,10 +272,10 @@ tp_part() {
     load=$(median "${w_load[@]}") cload=$(median "${c_load[@]}")
     tpsum=$(median "${w_tp[@]}") ctp=$(median "${c_tp[@]}")
     ext=$(median "${w_ext[@]}") cext=$(median "${c_ext[@]}")
-    cext_floor=$(echo "if ($cext < 0.01) 0.01 else $cext" | bc -l) # (the timer's resolution: no division by 0)
+    cext_floor=$(echo "if ($cext < 0.001) 0.001 else $cext" | bc -l) # (no division by 0)
     cfloor=err floor_ratio=err
     if [ "$floor_ok" = 1 ]; then
-      cfloor=$(printf '%.2f' "$(median "${c_floor[@]}")")
+      cfloor=$(printf '%.3f' "$(median "${c_floor[@]}")")
       floor_ratio=$(ratio "$(echo "$cfloor - $cload" | bc -l)" "$cext_floor")
     fi
     if [ "${BENCH_TP_INSTR:-0}" = 1 ] && [ "$(stat -c %s "$f")" -le 20000000 ]; then
@@ -285,7 +290,7 @@ tp_part() {
     fi
     pf_measure "$f"
     cargs=$PF_ARGS cjoin=$PF_JOIN
-    printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s | %8.2f %8.2f %8.2f %8s %13s | %9s %11s | %8s %8s | %9s\n' "$name" "$(stat -c %s "$f")" \
+    printf '%-24s %10s | %8.2f %8.2f %9.2f | %9.3f | %8s %8s | %8.3f %8.3f %8.3f %8s %13s | %9s %11s | %8s %8s | %9s\n' "$name" "$(stat -c %s "$f")" \
       "$conv" "$load" "$tpsum" "$ext" "$(ratio "$tpsum" "$ext")" "$(ratio "$(echo "$tpsum - $load" | bc -l)" "$ext")" \
       "$cload" "$ctp" "$cext" "$(ratio "$ctp" "$cext_floor")" \
       "$(ratio "$(echo "$ctp - $cload" | bc -l)" "$cext_floor")" "$cfloor" "$floor_ratio" "$cargs" "$cjoin" "$rss"
