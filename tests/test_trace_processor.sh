@@ -142,7 +142,8 @@ split=$(grep -n '^INCLUDE PERFETTO MODULE' "$GOLDEN/package_compare.sql" | head 
 # _xplane_child_ps in id order, _xplane_op_base with each op at its op_id's
 # position (its op_id is _xplane_op_seq's rowid: a table without an id
 # column numbers its rows from 0), _xplane_op_stat in slice id order,
-# _xplane_op_track with each op at its track position, _xplane_op_at in time
+# _xplane_op_base's track_row numbering its ops 0, 1, ... (each op's track
+# position, which the payload lookahead looks up), _xplane_op_at in time
 # order, _xplane_launch in correlation order; and each op at most once in
 # _xplane_op_step (in marker order, found by op_id through its index).
 # Counts of rows out of place, all 0.
@@ -154,7 +155,7 @@ order_sql="SELECT 'keyed order',
   (SELECT count(*) FROM (SELECT id, lag(id) OVER () AS prev FROM _xplane_child_ps) WHERE id <= prev),
   (SELECT count(*) FROM (SELECT op_id, row_number() OVER () - 1 AS pos FROM _xplane_op_base) WHERE op_id != pos),
   (SELECT count(*) FROM (SELECT slice_id, lag(slice_id) OVER () AS prev FROM _xplane_op_stat) WHERE slice_id <= prev),
-  (SELECT count(*) FROM (SELECT pos, row_number() OVER () - 1 AS r FROM _xplane_op_track) WHERE pos != r),
+  (SELECT (count(*) != count(DISTINCT track_row)) + (coalesce(min(track_row), 0) != 0) + (coalesce(max(track_row), -1) != count(*) - 1) FROM _xplane_op_base),
   (SELECT count(*) FROM (SELECT t, lag(t) OVER () AS prev FROM _xplane_op_at) WHERE t < prev),
   (SELECT count(*) FROM (SELECT correlation, lag(correlation) OVER () AS prev FROM _xplane_launch) WHERE correlation <= prev),
   (SELECT count(*) - count(DISTINCT op_id) FROM _xplane_op_step);"
@@ -176,7 +177,7 @@ compare_package() {
   if ! out=$(tp "$trace" "$tmp/pkg.sql" | tr -d '"' | tr ',' '|'); then
     bad "$label: the package failed in trace processor: $(tp_error)"
   elif order=$(echo "$out" | tail -1); out=$(echo "$out" | sed '$d'); [ "$order" != 'keyed order|0|0|0|0|0|0|0|0|0|0|0' ]; then
-    bad "$label: rows out of place in the keyed tables (_xplane_event_track|_xplane_track_line|_xplane_slice_rare|_xplane_child_dur|_xplane_child_ps|_xplane_op_base|_xplane_op_stat|_xplane_op_track|_xplane_op_at|_xplane_launch; each op once in _xplane_op_step, which an index finds by op_id): $order"
+    bad "$label: rows out of place in the keyed tables (_xplane_event_track|_xplane_track_line|_xplane_slice_rare|_xplane_child_dur|_xplane_child_ps|_xplane_op_base|_xplane_op_stat|_xplane_op_base's track_row a numbering from 0|_xplane_op_at|_xplane_launch; each op once in _xplane_op_step, which an index finds by op_id): $order"
   elif [ "$(echo "$out" | tail -n +17)" != "$expected" ] ||
        ! echo "$out" | head -16 | awk -F'|' 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR != 16 }'; then
     bad "$label: the package differs from the extension: $out"
@@ -306,6 +307,34 @@ SELECT group_concat(r, ' ') FROM (
 got=$(tp "$tmp/op_regions.pftrace" "$tmp/op_regions.sql" | tr -d '"')
 want='step=>outer:fusion.1:1:40000000:40000000:- train=>model=>layer:fusion.2:2:22000000:20000000:- train=>model=>layer:copy.7:1:10000000:10000000:- C=>D:fusion.1:2:8000000:8000000:8,128 train=>model:all-reduce.3:1:4000000:4000000:-'
 [ "$got" = "$want" ] && ok || bad "region windows from tf_op stats (tests/sql/op_regions.sql's trace): [$got], by hand [$want]"
+
+# The plane records' tf_op_or_name flag (the package scans for region windows
+# with a tf_op or name stat only on the tracks of planes whose stat metadata
+# names one, _xplane_window_tf_track): the same trace with its host events'
+# stat named `tf.op` (trace processor stores it as debug.tf_op too, so the
+# flag counts that name: the same windows), and the converted trace with the
+# flag's key renamed in place (a trace of a converter without the flag: every
+# plane is scanned, the same windows). The flags themselves: host and device
+# 1 on the first two; on a plane whose metadata names neither stat, 0.
+sed -e '/"pid": 1, "tid": 10/s/"tf_op"/"tf.op"/g' "$tmp/op_regions.json" > "$tmp/op_regions_dot.json"
+"$CONV" -o "$tmp/op_regions_dot.pftrace" "$tmp/op_regions_dot.json" > /dev/null
+perl -0777 -pe 's/xplane\.plane\.tf_op_or_name_stat/xplane.plane.tf_op_or_name_XXXX/g' "$tmp/op_regions.pftrace" \
+  > "$tmp/op_regions_old.pftrace"
+echo "SELECT group_concat(extract_arg(arg_set_id, 'debug.xplane_plane_plane_name') || '=' ||
+  coalesce(extract_arg(arg_set_id, 'debug.xplane_plane_tf_op_or_name_stat'), 'none'), ' ') AS flags
+  FROM slice WHERE name = 'xplane.plane' ORDER BY id;" > "$tmp/plane_flag.sql"
+for v in dot old; do
+  got=$(tp "$tmp/op_regions_$v.pftrace" "$tmp/op_regions.sql" | tr -d '"')
+  [ "$got" = "$want" ] && ok || bad "region windows, trace op_regions_$v: [$got], by hand [$want]"
+done
+flags=$(tp "$tmp/op_regions_dot.pftrace" "$tmp/plane_flag.sql" | tr -d '"')
+[ "$flags" = "/host:CPU=1 /device:GPU:0=1" ] && ok || bad "plane flags of op_regions_dot: [$flags]"
+flags=$(tp "$tmp/op_regions_old.pftrace" "$tmp/plane_flag.sql" | tr -d '"')
+[ "$flags" = "/host:CPU=none /device:GPU:0=none" ] && ok || bad "plane flags of op_regions_old: [$flags]"
+sed -e 's/"tf_op"/"op"/g' "$tmp/op_regions.json" > "$tmp/op_regions_none.json"
+"$CONV" -o "$tmp/op_regions_none.pftrace" "$tmp/op_regions_none.json" > /dev/null
+flags=$(tp "$tmp/op_regions_none.pftrace" "$tmp/plane_flag.sql" | tr -d '"')
+[ "$flags" = "/host:CPU=0 /device:GPU:0=0" ] && ok || bad "plane flags without tf_op stats: [$flags]"
 
 # Repeated keys (dup_keys.json): trace processor's args of each slice in arg
 # id order, keys and values, equal xplane_pf_args' (one arg per key, the

@@ -711,6 +711,29 @@ static void record_instant(pf_model *m, pf_event *e, const pf_track *t, int64_t 
 ** of the plane's process: emit_plane numbers them in plane order after the
 ** earlier profiles' ones) and every plane stat under its own name (as
 ** events carry theirs). */
+/* Whether trace processor stores a stat called `name` under the key
+** debug.<want>: it turns '.', '[' and ']' of a debug annotation's name into
+** '_', so `tf.op` arrives as debug.tf_op too. */
+static int stored_as(xp_str name, const char *want) {
+  size_t n = strlen(want);
+  if (name.n != n) return 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = name.p[i] == '.' || name.p[i] == '[' || name.p[i] == ']' ? '_' : name.p[i];
+    if (c != want[i]) return 0;
+  }
+  return 1;
+}
+
+/* Whether some event of the plane may carry a stat that trace processor
+** stores as debug.tf_op or debug.name: the plane's stat metadata names one
+** (an event's stats, its own and its metadata's, are named by that
+** metadata; an id it lacks is written `#<id>`). */
+static int plane_has_tf_op_or_name(const xp_plane *pl) {
+  for (int32_t i = 0; i < pl->n_smeta; i++)
+    if (stored_as(pl->smeta[i].name, "tf_op") || stored_as(pl->smeta[i].name, "name")) return 1;
+  return 0;
+}
+
 static int emit_plane_records(pf_model *m, xp_profile *p, const pf_track *t, int64_t start_ps) {
   static const char name[] = "xplane.plane";
   xp_statvec sv = {0};
@@ -725,7 +748,7 @@ static int emit_plane_records(pf_model *m, xp_profile *p, const pf_track *t, int
     pf_event e;
     record_instant(m, &e, t, start_ps, name);
     if (m->sink.want_args) {
-      if (!xp_grow32((void **)&m->args, &m->cap_args, sv.n + 4, sizeof(pf_arg))) {
+      if (!xp_grow32((void **)&m->args, &m->cap_args, sv.n + 5, sizeof(pf_arg))) {
         ok = oom(m);
         break;
       }
@@ -744,6 +767,7 @@ static int emit_plane_records(pf_model *m, xp_profile *p, const pf_track *t, int
       arg_int(&m->args[n++], "xplane.plane.plane_id", pl->id);
       arg_str(&m->args[n++], "xplane.plane.plane_name", pl->name);
       arg_int(&m->args[n++], "xplane.plane.pid", (int64_t)m->n_processes + pi + 1);
+      arg_int(&m->args[n++], "xplane.plane.tf_op_or_name_stat", plane_has_tf_op_or_name(pl));
       e.n_args = stat_args(m, &sv, n, ar);
       e.args = m->args;
     }

@@ -33,7 +33,11 @@
 **   peak_hbm_bw_gigabytes_per_second, device_type_string, clock_rate,
 **   core_count, memory_bandwidth, ...; the Task Environment's profile
 **   times), annotated with xplane.plane.plane_index, xplane.plane.plane_id,
-**   xplane.plane.plane_name, xplane.plane.pid (its process's pid) and each
+**   xplane.plane.plane_name, xplane.plane.pid (its process's pid),
+**   xplane.plane.tf_op_or_name_stat (1 when the plane's stat metadata names
+**   a stat that trace processor stores as debug.tf_op or debug.name, so
+**   some event may carry one: `tf_op`, `tf.op`, `name`, ...; else 0: the
+**   package then looks for region windows elsewhere only) and each
 **   plane stat under its own name, typed as event stats are (bytes as
 **   lower-case hex). Like the source record it has no xplane.event_index
 **   annotation, so it is never taken for an event; the package reads it

@@ -401,10 +401,10 @@ ORDER BY first_op_id;
 -- Pre-op gaps grouped by (payload name, marker name, payload tf_op), in
 -- order of their first marker: the gap sections of the summary. The gaps
 -- are grouped first by their marker's and payload's (tf_op, name) pairs,
--- integers that _xplane_op_track and _xplane_op_payload carry (the markers
--- that are their own payload and the marker-like ones; trace processor sorts them for
--- the grouping; names grouped per gap cost twice as much), then those few
--- groups by name.
+-- integers that _xplane_op_base and _xplane_op_payload carry (the markers
+-- that are their own payload and the marker-like ones; trace processor
+-- sorts them for the grouping; names grouped per gap cost twice as much),
+-- then those few groups by name.
 CREATE PERFETTO TABLE xplane_gaps(
   -- The payload op's name (xplane_ops.gap_payload_op_id).
   payload_name STRING,
@@ -424,12 +424,13 @@ CREATE PERFETTO TABLE xplane_gaps(
 WITH
   pair AS MATERIALIZED (
     -- (the markers that are not marker-like, their own payload, grouped by
-    -- their pair in _xplane_op_track; equalities on the flags, which trace
-    -- processor filters itself)
-    SELECT skey AS payload_skey, skey AS marker_skey, count(*) AS n, sum(gap_ps) AS total_ps, max(gap_ps) AS max_ps,
-           min(op_id) AS first
-    FROM _xplane_op_track
-    WHERE is_marker = 1 AND marker_like = 0
+    -- their pair; an equality on the flag, which trace processor filters
+    -- itself; a marker starts after every op before it on its track has
+    -- ended: prev_max_end is NULL for a track's first op, so that is none)
+    SELECT skey AS payload_skey, skey AS marker_skey, count(*) AS n, sum(start_ps - prev_max_end) AS total_ps,
+           max(start_ps - prev_max_end) AS max_ps, min(op_id) AS first
+    FROM _xplane_op_base
+    WHERE marker_like = 0 AND start_ps > prev_max_end
     GROUP BY skey
     UNION ALL
     -- (the marker-like ones, with the payload the lookahead found)

@@ -245,8 +245,8 @@ FROM (SELECT DISTINCT long_name FROM _xplane_op_stat WHERE long_name IS NOT NULL
 -- track, for the pre-op gap. A table without an id column: its rowid
 -- numbers its rows in the order they were written (from 0 in trace
 -- processor, from 1 in SQLite's CREATE TABLE AS, the shim of the tests), so
--- the rowid orders the ops by track and position (_xplane_op_track, the
--- payload lookahead, reads it; the tests compare every op's number, gap and
+-- the rowid orders the ops by track and position (_xplane_op_base.track_row,
+-- which the payload lookahead looks up; the tests compare every op's number, gap and
 -- payload with the extension's on every profile). (The window orders by
 -- columns only, which trace processor sorts itself: a join or an
 -- expression made SQLite sort a copy; a row_number() over the same window

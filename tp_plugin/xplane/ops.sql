@@ -24,40 +24,17 @@ INCLUDE PERFETTO MODULE xplane.slices;
 INCLUDE PERFETTO MODULE xplane.op_base;
 INCLUDE PERFETTO MODULE xplane.steps;
 
--- The ops in track order (_xplane_op_order's), with what the payload
--- lookahead reads: a table sorted by its position column, so trace processor
--- finds the ops after a marker by binary search.
-CREATE PERFETTO TABLE _xplane_op_track(
-  -- Position in track order over all tracks, from 0 (_xplane_op_base.track_row).
-  pos LONG,
-  -- Thread (XPlane track).
-  utid JOINID(thread.id),
-  -- The op.
-  op_id LONG,
-  -- xplane_marker_like(name).
-  marker_like BOOL,
-  -- Whether the op is a gap marker: it starts after every op before it on
-  -- its track has ended.
-  is_marker BOOL,
-  -- A marker's gap in ps: its start minus the latest end before it (else
-  -- NULL).
-  gap_ps LONG,
-  -- Its (tf_op, name) pair's number (_xplane_op_scope.skey).
-  skey LONG
-) AS
-SELECT
-  track_row AS pos, utid, op_id, marker_like,
-  prev_max_end IS NOT NULL AND start_ps > prev_max_end AS is_marker,
-  CASE WHEN start_ps > prev_max_end THEN start_ps - prev_max_end END AS gap_ps,
-  skey
-FROM _xplane_op_base
-ORDER BY track_row;
+-- (the payload lookahead finds the ops after a marker by their position
+-- in track order, by binary search)
+CREATE PERFETTO INDEX _xplane_op_base_track_row ON _xplane_op_base(track_row);
 
 -- The gap markers that are marker-like, with their payload op (the marker
--- when none qualifies); a marker that is not marker-like is its own
--- payload and is not listed (on the generated profiles nearly every op is
--- a marker, and few are marker-like: xplane_gaps groups those from
--- _xplane_op_track by their pair, xplane_ops resolves them itself).
+-- when none qualifies); a marker (an op that starts after every op before
+-- it on its track has ended: start_ps > prev_max_end) that is not
+-- marker-like is its own payload and is not listed (on the generated
+-- profiles nearly every op is a marker, and few are marker-like:
+-- xplane_gaps groups those from _xplane_op_base by their pair, xplane_ops
+-- resolves them itself).
 -- The lookahead as the extension walks it (the ops after the marker in
 -- turn; an op that starts after the chain of ends, the marker's and those
 -- before it, is a second idle period, never bridged; else the first op that
@@ -79,31 +56,30 @@ CREATE PERFETTO TABLE _xplane_op_payload(
   payload_skey LONG
 ) AS
 WITH
-  -- (the first stop among the next 8 ops of the track, as a row of
-  -- _xplane_op_track, found by binary search on pos)
+  ahead(k) AS MATERIALIZED (VALUES (1), (2), (3), (4), (5), (6), (7), (8)),
+  -- (the first stop among the next 8 ops of the track, by its position,
+  -- each found with _xplane_op_base_track_row)
   pay AS (
     SELECT
-      m.op_id, m.gap_ps, m.skey AS marker_skey,
+      m.op_id, m.start_ps - m.prev_max_end AS gap_ps, m.skey AS marker_skey,
       (
-        SELECT t.pos
-        FROM _xplane_op_track t
-        WHERE t.pos BETWEEN m.pos + 1 AND m.pos + 8 AND t.utid = m.utid
-          AND (t.is_marker OR NOT t.marker_like)
-        ORDER BY t.pos
-        LIMIT 1
+        SELECT min(t.track_row)
+        FROM ahead d
+        CROSS JOIN _xplane_op_base t ON t.track_row = m.track_row + d.k
+        WHERE t.utid = m.utid AND (t.start_ps > t.prev_max_end OR NOT t.marker_like)
       ) AS stop
-    -- (equalities on the flags: trace processor filters them itself)
-    FROM _xplane_op_track m
-    WHERE m.is_marker = 1 AND m.marker_like = 1
+    -- (an equality on the flag, which trace processor filters itself)
+    FROM _xplane_op_base m
+    WHERE m.marker_like = 1 AND m.start_ps > m.prev_max_end
   )
 SELECT
   p.op_id,
-  CASE WHEN s.pos IS NULL OR s.is_marker THEN p.op_id ELSE s.op_id END AS payload_op_id,
+  CASE WHEN s.track_row IS NULL OR s.start_ps > s.prev_max_end THEN p.op_id ELSE s.op_id END AS payload_op_id,
   p.gap_ps,
   p.marker_skey,
-  CASE WHEN s.pos IS NULL OR s.is_marker THEN p.marker_skey ELSE s.skey END AS payload_skey
+  CASE WHEN s.track_row IS NULL OR s.start_ps > s.prev_max_end THEN p.marker_skey ELSE s.skey END AS payload_skey
 FROM pay p
-LEFT JOIN _xplane_op_track s ON s.pos = p.stop
+LEFT JOIN _xplane_op_base s ON s.track_row = p.stop
 ORDER BY p.op_id;
 
 -- The device ops: every column of the extension's xplane_ops, plus ts, dur,

@@ -24,26 +24,50 @@ INCLUDE PERFETTO MODULE xplane.op_base;
 -- The candidate windows: the analysis events (_xplane_analysis_raw) that
 -- are not device ops (_xplane_op_stat's test: a track of a plane with op
 -- lines and an op line's name). A view that SQLite flattens into its
--- readers, so their filters (a name) reach the slice table.
+-- readers, so their filters (a name, a track) reach the slice table.
 CREATE PERFETTO VIEW _xplane_window_candidate(
   -- Slice id of the event.
   id ID(slice.id),
+  -- Its track.
+  track_id JOINID(track.id),
   -- Event name.
   name STRING,
   -- Args of the event.
   arg_set_id ARGSETID
 ) AS
-SELECT r.id, r.name, r.arg_set_id
+SELECT r.id, r.track_id, r.name, r.arg_set_id
 FROM _xplane_analysis_raw r
 WHERE NOT (
   r.track_id IN (SELECT track_id FROM _xplane_event_track WHERE upid IN (SELECT upid FROM _xplane_op_line))
   AND coalesce(r.category, '') IN (SELECT line_name FROM _xplane_op_line)
 );
 
+-- The tracks that may hold a candidate window with a tf_op or name stat:
+-- those whose plane may have such stats (_xplane_event_track.tf_op_or_name)
+-- and whose thread has a line that is not a device-op line (where every
+-- line is one, every slice is an op). In track id order.
+CREATE PERFETTO TABLE _xplane_window_tf_track(
+  -- Track id.
+  track_id JOINID(track.id)
+) AS
+SELECT k.track_id
+FROM _xplane_event_track k
+WHERE k.tf_op_or_name
+  AND EXISTS (
+    SELECT 1 FROM _xplane_line l
+    WHERE l.utid = k.utid
+      AND NOT (l.upid IN (SELECT upid FROM _xplane_op_line)
+               AND coalesce(l.line_name, '') IN (SELECT line_name FROM _xplane_op_line))
+  )
+ORDER BY k.track_id;
+
 -- The candidate windows (_xplane_window_candidate) that carry a tf_op or
 -- name stat, with their effective tf_op, in id order: few (none on the
 -- generated profiles). Every other candidate's (tf_op, name) pair is
--- ('', its name). One scan of the candidates, each stat read with
+-- ('', its name). One scan of the candidates of the tracks that may have
+-- these stats (_xplane_window_tf_track: none on the generated profiles,
+-- where the scan of every candidate, two extract_arg each, cost 7 s of the
+-- 1 GB summary's 98), each stat read with
 -- extract_arg; no table of every candidate (a copy sorted by arg set, for
 -- a lookup per arg of these keys, cost 8 s of 140 at 1 GB).
 CREATE PERFETTO TABLE _xplane_window_tf(
@@ -69,7 +93,11 @@ FROM (
       CASE WHEN (SELECT tf_op FROM _xplane_arg_key) THEN extract_arg(r.arg_set_id, 'debug.tf_op') END AS tf,
       CASE WHEN (SELECT name FROM _xplane_arg_key) THEN extract_arg(r.arg_set_id, 'debug.name') END AS nm
     FROM _xplane_window_candidate r
-    LIMIT -1 OFFSET 0
+    WHERE r.track_id IN (SELECT track_id FROM _xplane_window_tf_track)
+    -- (no row, and no scan, when no track may have them: a term that holds a
+    -- subquery does not stop the scan, _xplane_arm)
+    LIMIT (SELECT CASE WHEN EXISTS (SELECT 1 FROM _xplane_window_tf_track) THEN -1 ELSE 0 END)
+    OFFSET 0
   )
 )
 WHERE tf IS NOT NULL OR nm IS NOT NULL

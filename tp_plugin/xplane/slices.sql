@@ -73,15 +73,23 @@ CREATE PERFETTO TABLE _xplane_thread_track(
   process_name STRING,
   -- XPlane index of the process's plane (from its plane record; NULL in a
   -- trace without plane records).
-  plane_index LONG
+  plane_index LONG,
+  -- Whether the slices of the process may carry a tf_op or name stat
+  -- (debug.tf_op, debug.name): false where its plane record says that the
+  -- plane's stat metadata names neither (xplane.plane.tf_op_or_name_stat
+  -- = 0), true where it says otherwise or says nothing (a trace of an older
+  -- converter, a thread without a plane record).
+  tf_op_or_name BOOL
 ) AS
 WITH
   -- The plane records (one `xplane.plane` instant per plane): each
-  -- process's plane index, by the pid the record names.
+  -- process's plane index and tf_op_or_name flag, by the pid the record
+  -- names.
   plane AS MATERIALIZED (
     SELECT
       extract_arg(arg_set_id, 'debug.xplane_plane_pid') AS pid,
-      extract_arg(arg_set_id, 'debug.xplane_plane_plane_index') AS plane_index
+      extract_arg(arg_set_id, 'debug.xplane_plane_plane_index') AS plane_index,
+      extract_arg(arg_set_id, 'debug.xplane_plane_tf_op_or_name_stat') AS tf_op_or_name
     FROM slice
     WHERE name = 'xplane.plane' AND category = 'xplane'
   )
@@ -92,7 +100,8 @@ SELECT
   t.tid,
   t.name AS thread_name,
   CASE WHEN p.name GLOB '[[]*] *' THEN substr(p.name, instr(p.name, '] ') + 2) ELSE p.name END AS process_name,
-  (SELECT pl.plane_index FROM plane pl WHERE pl.pid = p.pid) AS plane_index
+  (SELECT pl.plane_index FROM plane pl WHERE pl.pid = p.pid) AS plane_index,
+  coalesce((SELECT pl.tf_op_or_name != 0 FROM plane pl WHERE pl.pid = p.pid), 1) AS tf_op_or_name
 FROM thread_track tt
 JOIN thread t USING (utid)
 JOIN process p USING (upid)
@@ -213,9 +222,12 @@ CREATE PERFETTO TABLE _xplane_event_track(
   -- Process: one XPlane plane.
   upid JOINID(process.id),
   -- XPlane index of the plane (NULL in a trace without plane records).
-  plane_index LONG
+  plane_index LONG,
+  -- Whether its slices may carry a tf_op or name stat
+  -- (_xplane_thread_track.tf_op_or_name).
+  tf_op_or_name BOOL
 ) AS
-SELECT track_id, utid, tid, upid, plane_index
+SELECT track_id, utid, tid, upid, plane_index, tf_op_or_name
 FROM _xplane_thread_track
 WHERE utid IN (SELECT utid FROM _xplane_line)
 ORDER BY track_id;
