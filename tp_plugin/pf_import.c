@@ -152,9 +152,7 @@ static int64_t pool_intern(pf_import *st, const char *p, size_t n) {
   return off;
 }
 
-/* Trace processor's key for a debug annotation: '.', '[' and ']' become '_'
-** (checked on trace_processor_shell v58.2 by tests/test_trace_processor.sh),
-** interned. */
+/* Trace processor's key for a debug annotation (pf_key_char), interned. */
 static int64_t pool_add_key(pf_import *st, const char *p, size_t n) {
   if ((uint64_t)n + 7 >= xp_alloc_limit()) {
     st->too_long = (int64_t)n + 7;
@@ -162,7 +160,7 @@ static int64_t pool_add_key(pf_import *st, const char *p, size_t n) {
   }
   if (!xp_grow((void **)&st->scratch, &st->cap_scratch, (int64_t)n + 6, 1)) return -1;
   memcpy(st->scratch, "debug.", 6);
-  for (size_t i = 0; i < n; i++) st->scratch[6 + i] = p[i] == '.' || p[i] == '[' || p[i] == ']' ? '_' : p[i];
+  for (size_t i = 0; i < n; i++) st->scratch[6 + i] = pf_key_char(p[i]);
   return pool_intern(st, st->scratch, n + 6);
 }
 

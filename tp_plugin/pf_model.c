@@ -705,22 +705,13 @@ static void record_instant(pf_model *m, pf_event *e, const pf_track *t, int64_t 
   e->parent_ordinal = -1;
 }
 
-/* The plane records: one instant `xplane.plane` per plane, on the source
-** record's track at its time, annotated with xplane.plane.plane_index,
-** xplane.plane.plane_id, xplane.plane.plane_name, xplane.plane.pid (the pid
-** of the plane's process: emit_plane numbers them in plane order after the
-** earlier profiles' ones) and every plane stat under its own name (as
-** events carry theirs). */
 /* Whether trace processor stores a stat called `name` under the key
-** debug.<want>: it turns '.', '[' and ']' of a debug annotation's name into
-** '_', so `tf.op` arrives as debug.tf_op too. */
+** debug.<want> (pf_key_char: `tf.op` arrives as debug.tf_op too). */
 static int stored_as(xp_str name, const char *want) {
   size_t n = strlen(want);
   if (name.n != n) return 0;
-  for (size_t i = 0; i < n; i++) {
-    char c = name.p[i] == '.' || name.p[i] == '[' || name.p[i] == ']' ? '_' : name.p[i];
-    if (c != want[i]) return 0;
-  }
+  for (size_t i = 0; i < n; i++)
+    if (pf_key_char(name.p[i]) != want[i]) return 0;
   return 1;
 }
 
@@ -734,6 +725,13 @@ static int plane_has_tf_op_or_name(const xp_plane *pl) {
   return 0;
 }
 
+/* The plane records: one instant `xplane.plane` per plane, on the source
+** record's track at its time, annotated with xplane.plane.plane_index,
+** xplane.plane.plane_id, xplane.plane.plane_name, xplane.plane.pid (the pid
+** of the plane's process: emit_plane numbers them in plane order after the
+** earlier profiles' ones), xplane.plane.tf_op_or_name_stat
+** (plane_has_tf_op_or_name) and every plane stat under its own name (as
+** events carry theirs). */
 static int emit_plane_records(pf_model *m, xp_profile *p, const pf_track *t, int64_t start_ps) {
   static const char name[] = "xplane.plane";
   xp_statvec sv = {0};

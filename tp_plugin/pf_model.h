@@ -114,6 +114,12 @@
 /* First thread id; pids stay below it. */
 #define PF_TID_BASE 1048576
 
+/* Trace processor's character for c in a debug annotation's name: '.', '['
+** and ']' become '_' (SanitizeDebugAnnotationName, every version since v40;
+** checked on v58.2 by tests/test_trace_processor.sh), so `tf.op` is stored
+** as debug.tf_op. */
+static inline char pf_key_char(char c) { return c == '.' || c == '[' || c == ']' ? '_' : c; }
+
 typedef enum { PF_A_INT = 0, PF_A_UINT, PF_A_DOUBLE, PF_A_STRING } pf_atype;
 
 /* One debug annotation. Strings are views valid during the callback. */

@@ -25,7 +25,8 @@ INCLUDE PERFETTO MODULE xplane.op_base;
 INCLUDE PERFETTO MODULE xplane.steps;
 
 -- (the payload lookahead finds the ops after a marker by their position
--- in track order, by binary search)
+-- in track order, each by binary search; an index costs less than a copy
+-- of every op sorted by position: 18 ms against 250-400 ms at 100 MB)
 CREATE PERFETTO INDEX _xplane_op_base_track_row ON _xplane_op_base(track_row);
 
 -- The gap markers that are marker-like, with their payload op (the marker
@@ -56,6 +57,8 @@ CREATE PERFETTO TABLE _xplane_op_payload(
   payload_skey LONG
 ) AS
 WITH
+  -- (the offsets of the next 8 positions: 8 equality lookups per marker, as
+  -- the index finds an equal value by binary search, not a range)
   ahead(k) AS MATERIALIZED (VALUES (1), (2), (3), (4), (5), (6), (7), (8)),
   -- (the first stop among the next 8 ops of the track, by its position,
   -- each found with _xplane_op_base_track_row)
