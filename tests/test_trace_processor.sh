@@ -314,8 +314,9 @@ want='step=>outer:fusion.1:1:40000000:40000000:- train=>model=>layer:fusion.2:2:
 # stat named `tf.op` (trace processor stores it as debug.tf_op too, so the
 # flag counts that name: the same windows), and the converted trace with the
 # flag's key renamed in place (a trace of a converter without the flag: every
-# plane is scanned, the same windows). The flags themselves: host and device
-# 1 on the first two; on a plane whose metadata names neither stat, 0.
+# plane is scanned, the same windows). The flags themselves: 1 on both planes
+# of the `tf.op` trace, none on the renamed one, and 0 on both planes of the
+# trace with `tf_op` renamed to `op` (no metadata names either stat).
 sed -e '/"pid": 1, "tid": 10/s/"tf_op"/"tf.op"/g' "$tmp/op_regions.json" > "$tmp/op_regions_dot.json"
 "$CONV" -o "$tmp/op_regions_dot.pftrace" "$tmp/op_regions_dot.json" > /dev/null
 perl -0777 -pe 's/xplane\.plane\.tf_op_or_name_stat/xplane.plane.tf_op_or_name_XXXX/g' "$tmp/op_regions.pftrace" \
