@@ -74,7 +74,7 @@ enum { XP_HINT_RUN_ID = 0, XP_HINT_SOURCE_FILE, XP_N_HINT_KINDS };
 ** NULL), the heap bytes the slot's data holds: xp_profile_bytes counts them,
 ** so the cache's byte budget covers the aggregates (cache.h). */
 typedef enum { XP_SLOT_TRACKS = 0, XP_SLOT_OP_NAMES, XP_SLOT_GAPS, XP_SLOT_OP_REGIONS, XP_SLOT_DEVICES,
-               XP_SLOT_HLO_STATS, XP_SLOT_KERNEL_STATS, XP_SLOT_MEMORY, XP_N_SLOTS } xp_slot;
+               XP_SLOT_HLO_STATS, XP_SLOT_KERNEL_STATS, XP_SLOT_MEMORY, XP_SLOT_DEVICE_TIME, XP_N_SLOTS } xp_slot;
 void **xp_analysis_slot(xp_profile *p, xp_slot slot, void (*free_fn)(void *));
 void **xp_analysis_slot_sized(xp_profile *p, xp_slot slot, void (*free_fn)(void *),
                               int64_t (*bytes_fn)(const void *));

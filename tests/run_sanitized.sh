@@ -75,7 +75,7 @@ export LSAN_OPTIONS=exitcode=86
 
 echo "== configure and build $BUILD (gcc, ASan + UBSan)"
 cmake -S "$SRC" -B "$BUILD" -DCMAKE_C_COMPILER=gcc -DXPLANE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DSQLITE3_SHELL="$WRAP" -DXPLANE_DATA_DIR="$DATA" >/dev/null
+  -DSQLITE3_SHELL="$WRAP" -DXPLANE_DATA_DIR="$DATA" -DXPLANE_VENV_DIR="${XPLANE_VENV:-$SRC/build/venv}" >/dev/null
 cmake --build "$BUILD" -j2 >/dev/null
 
 echo "== ctest under ASan + UBSan"

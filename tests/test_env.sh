@@ -7,11 +7,13 @@
 #   EXT      the extension to .load        (XPLANE_EXT, default $BUILD/xplane)
 #   DATA     the real profiles             (XPLANE_DATA, default $SRC/../shared/data)
 #   SQLITE3  the sqlite3 shell             (SQLITE3, default sqlite3)
+#   VENV     the project venv              (XPLANE_VENV, default $BUILD/venv; tools/venv.sh)
 SRC=${XPLANE_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${XPLANE_BUILD:-$SRC/build}
 EXT=${XPLANE_EXT:-$BUILD/xplane}
 DATA=${XPLANE_DATA:-$SRC/../shared/data}
 SQLITE3=${SQLITE3:-sqlite3}
+VENV=${XPLANE_VENV:-$BUILD/venv}
 
 # ext_py_preload: sets PY_PRELOAD, what Python needs preloaded (LD_PRELOAD)
 # to load $EXT. An instrumented extension (tests/run_sanitized.sh; read from

@@ -24,9 +24,9 @@ xplane_packages=(build-essential cmake pkg-config sqlite3 libsqlite3-dev libprot
 # What only the tests use (tools/test.sh sets XPLANE_TEST_DEPS=1): Python for the independent
 # checks (reference comparison, region recomputation, hostile inputs, the package linter),
 # python3-protobuf and python3-pandas for Perfetto's Python TraceProcessor, and headless
-# Chromium to render the HTML report.
+# Chromium to render the HTML report; python3-venv for the project venv (tools/venv.sh).
 if [ "${XPLANE_TEST_DEPS:-0}" = 1 ]; then
-  xplane_packages+=(python3 python3-protobuf python3-pandas chromium)
+  xplane_packages+=(python3 python3-venv python3-protobuf python3-pandas chromium)
 fi
 
 xplane_install_deps() {
@@ -51,3 +51,5 @@ xplane_build() {
 
 xplane_install_deps
 xplane_build
+# The project venv (requirements.txt) for the tests that run xprof and JAX.
+if [ "${XPLANE_TEST_DEPS:-0}" = 1 ]; then source "$XPLANE_SRC/tools/venv.sh"; fi

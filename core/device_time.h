@@ -1,0 +1,67 @@
+/*
+** device_time.h: the device-time model, the one account of where each
+** device's time went that every view and report reads (no SQLite here;
+** sqlite_ext/tables_device_time.c binds it as the table xplane_device_time).
+**
+** A device is a `/device:` plane with busy-line events, or, in a profile
+** where no device plane has any (JAX on the CPU backend), one CPU device per
+** `device_ordinal` of the host events that carry an `hlo_op` stat. Per
+** device, in picoseconds:
+**
+**   busy lines  TPU: the `XLA Ops` line; GPU: the `Stream #...` lines; CPU:
+**               the host events with an `hlo_op` stat. Derived lines (`XLA
+**               Modules`, `Steps`, `TensorFlow Ops`, name scopes, ...) only
+**               annotate these ops: they are never added on top.
+**   wall_ps     last end - first start of the busy-line events (TPU: and of
+**               the `XLA Modules` events, as xprof's duty-cycle tracker).
+**   busy_ps     the length of the union of the busy-line intervals (<= wall).
+**   idle_ps     wall_ps - busy_ps.
+**   compute_ps, communication_ps, transfer_ps, other_ps
+**               busy_ps split by what runs at each instant: where ops of
+**               several classes overlap, the instant goes to the highest of
+**               compute > transfer > communication > other (xprof ranks
+**               device compute above device transfers and collectives). The
+**               four sum to busy_ps exactly.
+**   op_time_ps  the sum of the busy-line op durations (what xprof's GPU op
+**               profile adds up; > busy_ps where streams overlap).
+**   async_ps    TPU: the union of the `Async XLA Ops` intervals (async
+**               copies and collectives in flight; not busy, as in xprof).
+**
+** Op classes (xp_device_op_class): transfer (a `Memcpy` stream, memcpy,
+** copy-start / copy-done, infeed / outfeed, rocclr copyBuffer, dma),
+** communication (the collective names of semantics.h), other (the stall
+** names: waits, barriers, semaphores), else compute.
+**
+** Use: const xp_device_time *rows; int64_t n = xp_device_times(p, &rows);
+** (built once per decode, kept with the profile; -1 on OOM or interrupt).
+*/
+#ifndef XPLANE_DEVICE_TIME_H
+#define XPLANE_DEVICE_TIME_H
+
+#include "analysis.h"
+
+enum { XP_DT_COMPUTE = 0, XP_DT_COMMUNICATION, XP_DT_TRANSFER, XP_DT_OTHER, XP_DT_N_CLASSES };
+extern const char *const xp_dt_class_names[XP_DT_N_CLASSES];
+
+enum { XP_DT_KIND_TPU = 0, XP_DT_KIND_GPU, XP_DT_KIND_CPU, XP_DT_KIND_DEVICE };
+extern const char *const xp_dt_kind_names[4];
+
+typedef struct xp_device_time {
+  int32_t plane;            /* the device plane (CPU backend: the host plane) */
+  int32_t kind;             /* XP_DT_KIND_* */
+  int64_t device_ordinal;   /* CPU backend: the device_ordinal stat; else -1 */
+  int64_t n_ops;            /* busy-line events */
+  int64_t first_ps, last_ps;
+  int64_t wall_ps, busy_ps, idle_ps;
+  int64_t class_ps[XP_DT_N_CLASSES];
+  int64_t op_time_ps;
+  int64_t async_ps;
+} xp_device_time;
+
+/* The class (XP_DT_*) of an op by its name and its line's name. */
+int xp_device_op_class(const char *line, size_t line_n, const char *name, size_t name_n);
+
+/* The devices in plane order (CPU devices by ordinal). -1 on OOM/interrupt. */
+int64_t xp_device_times(xp_profile *p, const xp_device_time **rows);
+
+#endif

@@ -1,0 +1,104 @@
+"""tests/xprof_compare.py: our device-time model against xprof's own numbers.
+
+Runs xprof (the PyPI package pinned in requirements.txt, from the project
+venv) on each profile given, in a temporary copy (xprof writes a cache file,
+ALL_HOSTS.op_stats_v2.pb, beside the profile it reads), then reads xprof's
+OpStats from that cache and its op profile, and compares them with
+`xplane_device_time` from the extension on the same file:
+
+- TPU: xprof's device busy and idle time (its duty-cycle tracker: the union
+  of the `XLA Ops` intervals over the span of ops and `XLA Modules`), summed
+  over the cores, equal our busy_ps and idle_ps summed, to the picosecond;
+  its overview's duty cycle equals ours as it prints it (one decimal).
+- GPU: xprof's op profile total (the span of each device's ops, summed over
+  devices) equals our wall_ps summed, to the picosecond. xprof's op time
+  (total - IDLE) is the sum of the durations of the kernels that carry an
+  hlo_op or tf_op stat; ours, busy_ps, is the union of every kernel's
+  interval. The difference is documented (docs/ANALYSIS.md, "Device time"):
+  the check is that it is exactly that: busy_ps = xprof op time + the
+  kernels without hlo_op / tf_op - the overlap (op_time_ps - busy_ps), the
+  unattributed kernels summed here by a plain query over xplane_events.
+  Where xprof's op profile has no ops at all (the TensorFlow-era gpu_mw),
+  only the total is compared.
+
+Usage: python tests/xprof_compare.py EXTENSION PROFILE...   (prints
+"xprof_compare: N passed, M failed"; exit 1 on a failure).
+"""
+import json
+import os
+import shutil
+import sqlite3
+import sys
+import tempfile
+
+from xprof.convert import raw_to_tool_data
+from xprof.protobuf import op_stats_pb2
+
+passed = failed = 0
+
+
+def check(label, expected, actual):
+    global passed, failed
+    if expected == actual:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL: {label}: xprof {expected!r}, ours {actual!r}")
+
+
+def xprof_tool(path, tool):
+    data, _ = raw_to_tool_data.xspace_to_tool_data([path], tool, {})
+    if isinstance(data, bytes):
+        data = data.decode()
+    return json.loads(data)
+
+
+def main():
+    ext, profiles = sys.argv[1], sys.argv[2:]
+    db = sqlite3.connect(":memory:")
+    db.enable_load_extension(True)
+    db.load_extension(ext)
+    for src in profiles:
+        name = os.path.basename(src)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, name)
+            shutil.copyfile(src, path)
+            overview = xprof_tool(path, "overview_page")
+            op_profile = xprof_tool(path, "op_profile")
+            op_stats = op_stats_pb2.OpStats()
+            with open(os.path.join(tmp, "ALL_HOSTS.op_stats_v2.pb"), "rb") as f:
+                op_stats.ParseFromString(f.read())
+        rows = db.execute(
+            "SELECT device_kind, sum(wall_ps), sum(busy_ps), sum(idle_ps), sum(op_time_ps) "
+            "FROM xplane_device_time(?) GROUP BY device_kind", [src]).fetchall()
+        kinds = {r[0]: r[1:] for r in rows}
+        if "tpu" in kinds:
+            wall, busy, idle, _ = kinds["tpu"]
+            dbm = op_stats.device_op_metrics_db
+            check(f"{name} TPU busy_ps", dbm.busy_time_ps, busy)
+            check(f"{name} TPU idle_ps", dbm.idle_time_ps, idle)
+            duty = overview[0]["p"]["device_duty_cycle_percent"]
+            check(f"{name} TPU duty cycle", duty, f"{100.0 * busy / wall:.1f}%")
+        if "gpu" in kinds:
+            wall, busy, idle, op_time = kinds["gpu"]
+            by_program = op_profile["byProgram"]
+            total = by_program["metrics"]["rawTime"]
+            check(f"{name} GPU wall_ps", total, wall)
+            xprof_idle = sum(c["metrics"]["rawTime"] for c in by_program["children"] if c["name"] == "IDLE")
+            if any(c["name"] != "IDLE" for c in by_program["children"]):
+                unattributed = db.execute(
+                    "SELECT coalesce(sum(dur_ps), 0) FROM xplane_events(?) "
+                    "WHERE plane_name LIKE '/device:GPU%' AND line_name LIKE 'Stream #%' AND dur_ps > 0 "
+                    "AND stats->>'hlo_op' IS NULL AND stats->>'tf_op' IS NULL", [src]).fetchone()[0]
+                check(f"{name} GPU busy_ps = xprof op time + unattributed - overlap",
+                      total - xprof_idle + unattributed - (op_time - busy), busy)
+            else:
+                print(f"note: {name}: xprof's op profile lists no device ops; only the total is compared")
+        if not kinds:
+            print(f"note: {name}: no device time (no device ops)")
+    print(f"xprof_compare: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
