@@ -475,7 +475,7 @@ static int one_profile(xsession *s, xargs *a, const xprof *p, const char *query,
   if (!rc) rc = add_fact(s, "run_path", p->run);
   if (!rc) rc = xr_param_text(&r, "profile", p->file) | set_summary_params(&r, a);
   xr_after(&r, "lib/summary_json.sql", "lib/run_metadata.sql");
-  char *what = sqlite3_mprintf("%s %s%s", !strcmp(query, "report.sql") ? "report" : "summary", p->host, progress_note);
+  char *what = sqlite3_mprintf("%s %s%s", strcmp(query, "summary.sql") ? "report" : "summary", p->host, progress_note);
   if (rc && r.err) errorf("%s", r.err);
   if (!rc) rc = run_query(s, &r, query, what, file_size(p->file));
   sqlite3_free(what);
@@ -690,9 +690,9 @@ static int all_hosts(xsession *s, xargs *a, xprofs *all, const char *query, cons
       sqlite3_free(sub);
       sqlite3_free(fn);
     }
-    if (!rc && !strcmp(query, "report.sql")) {
+    if (!rc && strcmp(query, "summary.sql")) {
       m = open_memstream(&body, &bn);
-      rc = one_profile(s, a, p, "report.sql", m, metadata);
+      rc = one_profile(s, a, p, query, m, metadata);
       fclose(m);
       if (!rc) fprintf(out, "%s%s", i ? "\n" : "", body);
     }
@@ -754,14 +754,22 @@ static const char *HELP_REPORT =
     "       xplane report --summary FILE [options]\n"
     "       xplane report --html PATH [--host H] [-o FILE.html] [options]\n"
     "\n"
-    "Print the markdown profile report (queries/report.sql): run metadata (with the\n"
-    "device type, peak FLOP/s and memory bandwidth, cores and hosts the profile\n"
-    "names), provenance, overview, step time, breakdown, regions, top ops, families,\n"
-    "collectives, gaps, candidates. Times in microseconds (us), as the headers say.\n"
+    "Print the markdown profile report (queries/profile_report.sql): run metadata\n"
+    "(with the device type, peak FLOP/s and memory bandwidth, cores and hosts the\n"
+    "profile names), provenance, overview, then what each device did (wall, busy,\n"
+    "idle, duty cycle; busy time by compute, communication, transfer, other), the\n"
+    "host threads beside it, the top device ops by self time and the findings.\n"
+    "Times in milliseconds (ms); every share names its denominator.\n"
+    "--format reference prints the field's reference summarizer's report instead\n"
+    "(queries/report.sql: step time, breakdown, regions, top ops, families,\n"
+    "collectives, gaps, candidates; microseconds), byte-equal to that tool's.\n"
     "When PATH holds several hosts the report covers every host (--all-hosts is the\n"
     "default): a cross-host step-time table, then one report per host.\n"
     "\n"
-    "  --summary FILE           render a summary saved by `xplane summarize` (no profile read)\n"
+    "  --format F               markdown (default) | reference\n"
+    "  --summary FILE           render a summary saved by `xplane summarize` (no profile\n"
+    "                           read); a saved summary is the reference's document, so\n"
+    "                           its report is the reference format\n"
     "  --html                   the report as pictures: one self-contained HTML file\n"
     "                           (queries/report_html.sql: step times, breakdown, regions,\n"
     "                           top ops, a step's timeline, findings; no script, no\n"
@@ -803,7 +811,7 @@ static int report_html(xsession *s, xargs *a, FILE *out) {
 static int cmd_report(int argc, char **argv) {
   static const xopt opts[] = {{"output", 'o', O_TEXT}, {"host", 0, O_TEXT},   {"all-hosts", 0, O_FLAG},
                               {"summary", 0, O_TEXT},  {"top-k", 0, O_INT},   {"metadata", 0, O_TEXT},
-                              {"html", 0, O_FLAG},     SUMMARY_OPTS};
+                              {"html", 0, O_FLAG},     {"format", 0, O_TEXT},  SUMMARY_OPTS};
   xargs a = {.cmd = "report", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
   int rc = parse_args(&a, argc, argv, 0, 1);
   if (rc < 0) return fputs(HELP_REPORT, stdout), XS_OK;
@@ -811,6 +819,11 @@ static int cmd_report(int argc, char **argv) {
   if (has(&a, "summary") == (a.npos == 1)) return usage_error(a.cmd, "give PATH or --summary FILE (one of them)");
   xval *saved = opt(&a, "summary");
   if (has(&a, "host") && has(&a, "all-hosts")) return usage_error(a.cmd, "--host and --all-hosts exclude each other");
+  const char *format = has(&a, "format") ? text(&a, "format") : "markdown";
+  if (strcmp(format, "markdown") && strcmp(format, "reference"))
+    return usage_error(a.cmd, "--format takes markdown or reference");
+  if (has(&a, "format") && has(&a, "html")) return usage_error(a.cmd, "--html and --format exclude each other");
+  const char *query = !strcmp(format, "reference") ? "report.sql" : "profile_report.sql";
   xsession s = {0};
   if ((rc = session_open(&s, &a))) return rc;
   if (a.npos == 1 && is_summary_file(&s, a.pos[0])) saved->text = a.pos[0], saved->set = 1; /* a saved summary as PATH */
@@ -835,12 +848,12 @@ static int cmd_report(int argc, char **argv) {
     xprofs all;
     rc = list_profiles(&s, a.pos[0], &all);
     if (!rc && has(&a, "host")) rc = pick_host(&all, a.pos[0], text(&a, "host"));
-    if (!rc && all.n == 1) rc = one_profile(&s, &a, &all.v[0], "report.sql", out, text(&a, "metadata"));
+    if (!rc && all.n == 1) rc = one_profile(&s, &a, &all.v[0], query, out, text(&a, "metadata"));
     else if (!rc) {
       char *body = NULL;
       size_t bn = 0;
       FILE *m = open_memstream(&body, &bn);
-      rc = all_hosts(&s, &a, &all, "report.sql", NULL, m, text(&a, "metadata"));
+      rc = all_hosts(&s, &a, &all, query, NULL, m, text(&a, "metadata"));
       fclose(m);
       char *md = NULL, *json = rc ? NULL : cross_host(&s, &md);
       if (!rc && (!json || !md)) rc = XS_ERR;

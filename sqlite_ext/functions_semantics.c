@@ -5,6 +5,7 @@
 **   xplane_canonical_name(name)            'fusion.12' -> 'fusion'
 **   xplane_op_category(name)               stall | communication | compute
 **   xplane_event_category(plane, name)     stall | host | communication | compute | other
+**   xplane_device_class(line, name)        compute | communication | transfer | other (device_time.h)
 **   xplane_is_communication(name)          1 / 0
 **   xplane_is_stall(name)                  1 / 0
 **   xplane_collective_kind(name)           all-reduce | all-gather | ... | other-collective
@@ -22,6 +23,7 @@
 
 #include "functions.h"
 #include "result.h"
+#include "device_time.h"
 #include "semantics.h"
 
 SQLITE_EXTENSION_INIT3
@@ -52,6 +54,14 @@ static void fn_op_category(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   const char *z;
   if (!arg_text(ctx, argv, 0, &z, &n)) return;
   sqlite3_result_text(ctx, xp_op_category(z, n), -1, SQLITE_STATIC);
+}
+
+static void fn_device_class(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  size_t ln, n;
+  const char *line, *z;
+  if (!arg_text(ctx, argv, 0, &line, &ln)) return;
+  if (!arg_text(ctx, argv, 1, &z, &n)) return;
+  sqlite3_result_text(ctx, xp_dt_class_names[xp_device_op_class(line, ln, z, n)], -1, SQLITE_STATIC);
 }
 
 static void fn_event_category(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -139,6 +149,7 @@ static const struct {
 } xp_semantic_functions[] = {
     {"xplane_canonical_name", 1, fn_canonical_name},
     {"xplane_op_category", 1, fn_op_category},
+    {"xplane_device_class", 2, fn_device_class},
     {"xplane_event_category", 2, fn_event_category},
     {"xplane_is_communication", 1, fn_is_communication},
     {"xplane_is_stall", 1, fn_is_stall},

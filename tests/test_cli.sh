@@ -82,6 +82,8 @@ status "unknown option" 2 "$X" summarize x --topk 2
 status "misspelled parameter" 2 "$X" report x --top_k 2
 status "extra argument" 2 "$X" summarize a b
 status "option without value" 2 "$X" report x --top-k
+status "report --format bogus" 2 "$X" report x --format bogus
+grep -q -- '--format takes markdown or reference' err || check "report --format bogus: the allowed values" yes no
 status "number option with text" 2 "$X" report x --top-k 2x
 status "compare needs two" 2 "$X" compare a
 status "bad format" 2 "$X" compare a b --format xml
@@ -112,7 +114,7 @@ check "cross-host: slowest host" "$(awk -v a="$m0" -v b="$m1" 'BEGIN{print (a > 
 check "cross-host: skew = (max - min) / min" "$(awk -v a="$m0" -v b="$m1" 'BEGIN{lo=a<b?a:b; hi=a<b?b:a; printf "%.9f", (hi-lo)/lo}')" \
   "$(jq -r '.step_time_skew' all/cross_host.json | awk '{printf "%.9f", $1}')"
 status "report of 2 hosts covers both" 0 "$X" report "$run"
-check "report: one report per host" "2" "$(grep -c '^# Profile Report (' out)"
+check "report: one report per host" "2" "$(grep -c '^# Profile Report$' out)"
 check "report: the hosts named" "- Host: \`host0\`
 - Host: \`host1\`" "$(grep '^- Host: ' out)"
 # train/ and eval/ logdirs whose run directories share a name stay two runs
@@ -228,10 +230,14 @@ for f in "$DATA"/*.xplane.pb; do
   shell summary profile "$f" > "$n.shell.json"
   check "$n: summarize = queries/summary.sql (but run_metadata)" \
     "$(jq -S 'del(.generated_at_utc, .run_metadata)' "$n.shell.json")" "$(jq -S 'del(.generated_at_utc, .run_metadata)' "$n.json")"
-  "$X" report "$f" > "$n.md" 2> err || check "$n: report ($(cat err))" 0 1
-  check "$n: report = queries/report.sql (but run metadata)" "$(shell report profile "$f" | mask | no_meta)" "$(mask < "$n.md" | no_meta)"
+  "$X" report "$f" > "$n.main.md" 2> err || check "$n: report ($(cat err))" 0 1
+  check "$n: report = queries/profile_report.sql (but run metadata)" \
+    "$(shell profile_report profile "$f" | mask | no_meta)" "$(mask < "$n.main.md" | no_meta)"
+  "$X" report --format reference "$f" > "$n.md" 2> err || check "$n: report --format reference ($(cat err))" 0 1
+  check "$n: report --format reference = queries/report.sql (but run metadata)" \
+    "$(shell report profile "$f" | mask | no_meta)" "$(mask < "$n.md" | no_meta)"
   "$X" report --summary "$n.json" > "$n.saved.md" 2> err || check "$n: report --summary ($(cat err))" 0 1
-  check "$n: report --summary = report PATH" "$(mask < "$n.md")" "$(mask < "$n.saved.md")"
+  check "$n: report --summary = report --format reference PATH" "$(mask < "$n.md")" "$(mask < "$n.saved.md")"
 done
 
 tpu=$DATA/xprof_tpu_inference_2.xplane.pb gpu=$DATA/gpu_mw.xplane.pb

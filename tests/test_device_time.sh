@@ -26,6 +26,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sql() { "$SQLITE3" -bail -cmd ".load $EXT" :memory: "$@"; }
 
+printf 'planes { id: 0 name: "/host:CPU" event_metadata { key: 1 value { id: 1 name: "train" } } lines { id: 1 name: "python" events { metadata_id: 1 offset_ps: 0 duration_ps: 5 } } }\n' \
+  > "$tmp/nodev.textproto"
+protoc --encode=tensorflow.profiler.XSpace -I schema schema/xplane.proto < "$tmp/nodev.textproto" > "$tmp/nodev.xplane.pb" ||
+  { echo "FAIL: protoc nodev"; exit 1; }
 for f in device_time device_time_cpu; do
   protoc --encode=tensorflow.profiler.XSpace -I schema schema/xplane.proto < "tests/fixtures/$f.textproto" \
     > "$tmp/$f.xplane.pb" || { echo "FAIL: protoc $f"; exit 1; }
@@ -45,6 +49,48 @@ check "CPU backend: one device per device_ordinal" \
   "$(sql "SELECT $cols FROM xplane_device_time('$tmp/device_time_cpu.xplane.pb')")"
 check "first and last ps of the TPU plane are the module's" "0|100000000" \
   "$(sql "SELECT first_ps, last_ps FROM xplane_device_time('$tmp/device_time.xplane.pb') WHERE device_kind = 'tpu'")"
+# ---- the report's device sections (queries/profile_report.sql), derived by hand ----
+# ms = us / 1000. All devices: ops 4 + 5, wall 45 + 100 = 145, busy 40 + 50 = 90, idle 55,
+# duty 90 / 145 = 62.07 %. Classes: compute 20 + 20 = 40 (44.44 % of busy, 27.59 % of wall),
+# communication 10 + 10 and transfer 10 + 10 (22.22 %, 13.79 %), other 0 + 10 (11.11 %,
+# 6.90 %), idle 55 (37.93 % of wall). Self times (docs/ANALYSIS.md section 5): the GPU ops
+# their durations; fusion.1 20 - 8 (convolution.2 nested) = 12; copy-done and
+# wait-for-barrier overlap their predecessors partly, so are nobody's children: 15 each;
+# all 110 us: MemcpyH2D 20 / 110 = 18.18 %, 15 / 110 = 13.64 %, 12 / 110 = 10.91 %,
+# 10 / 110 = 9.09 %, 8 / 110 = 7.27 %.
+rep=$("$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$tmp/device_time.xplane.pb'" :memory: \
+  '.read queries/profile_report.sql')
+check "report: the device table" \
+'| `/device:GPU:0` | gpu | 4 | 0.045 | 0.040 | 0.005 | 88.89% |
+| `/device:TPU:0` | tpu | 5 | 0.100 | 0.050 | 0.050 | 50.00% |
+| All devices | | 9 | 0.145 | 0.090 | 0.055 | 62.07% |' \
+  "$(sed -n '/^## Device Time$/,/^## Device Time Breakdown$/p' <<< "$rep" | grep '^| [`A]')"
+check "report: busy time by class" \
+'| Compute | 0.040 | 44.44% | 27.59% |
+| Communication | 0.020 | 22.22% | 13.79% |
+| Transfer | 0.020 | 22.22% | 13.79% |
+| Other | 0.010 | 11.11% | 6.90% |
+| Idle (not busy) | 0.055 | n/a | 37.93% |
+| `/device:GPU:0` | 50.00% | 25.00% | 25.00% | 0.00% |
+| `/device:TPU:0` | 40.00% | 20.00% | 20.00% | 20.00% |' \
+  "$(sed -n '/^## Device Time Breakdown$/,/^## Host/p' <<< "$rep" | grep '^| [`A-Z]' | grep -v '^| Class\|^| Device')"
+check "report: the host thread beside the devices" '| `python` | `/host:CPU` | 1 | 0.200 | 0.200 |' \
+  "$(sed -n '/^## Host Threads$/,/^## Top Device Ops$/p' <<< "$rep" | grep '^| `')"
+check "report: the top device ops" \
+'| `MemcpyH2D` | transfer | 1 | 0.020 | 18.18% | 0.020000 | 0.020 |
+| `copy-done` | transfer | 1 | 0.015 | 13.64% | 0.015000 | 0.015 |
+| `wait-for-barrier` | other | 1 | 0.015 | 13.64% | 0.015000 | 0.015 |
+| `fusion.1` | compute | 1 | 0.012 | 10.91% | 0.012000 | 0.020 |
+| `all-reduce.1` | communication | 1 | 0.010 | 9.09% | 0.010000 | 0.010 |
+| `fusion` | compute | 1 | 0.010 | 9.09% | 0.010000 | 0.010 |
+| `gemm` | compute | 1 | 0.010 | 9.09% | 0.010000 | 0.010 |
+| `ncclAllReduce` | communication | 1 | 0.010 | 9.09% | 0.010000 | 0.010 |
+| `convolution.2` | compute | 1 | 0.008 | 7.27% | 0.008000 | 0.008 |' \
+  "$(sed -n '/^## Top Device Ops$/,/^## Findings$/p' <<< "$rep" | grep '^| `')"
+check "report: no device, no device table" "No device ops in this profile: no device time." \
+  "$("$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$tmp/nodev.xplane.pb'" :memory: \
+     '.read queries/profile_report.sql' | grep '^No device ops')"
+
 # ---- 2. physical invariants on the real profiles ----
 if [ -d "$DATA" ] && ls "$DATA"/*.xplane.pb >/dev/null 2>&1; then
   for f in "$DATA"/*.xplane.pb; do

@@ -14,6 +14,7 @@
 -- table adds its name here.
 DROP VIEW IF EXISTS temp.xq_cmp;
 DROP VIEW IF EXISTS temp.xq_doc;
+DROP VIEW IF EXISTS temp.xq_dt;
 DROP VIEW IF EXISTS temp.xq_region_shares;
 DROP VIEW IF EXISTS temp.xq_xdoc;
 DROP TABLE IF EXISTS temp.xq_after;
@@ -61,6 +62,11 @@ DROP TABLE IF EXISTS temp.xq_km;
 DROP TABLE IF EXISTS temp.xq_km_groups;
 DROP TABLE IF EXISTS temp.xq_km_in;
 DROP TABLE IF EXISTS temp.xq_md;
+DROP TABLE IF EXISTS temp.xq_pmd;
+DROP TABLE IF EXISTS temp.xq_host;
+DROP TABLE IF EXISTS temp.xq_top;
+DROP TABLE IF EXISTS temp.xq_find;
+DROP TABLE IF EXISTS temp.xq_profile_report;
 DROP TABLE IF EXISTS temp.xq_meta;
 DROP TABLE IF EXISTS temp.xq_op_regions;
 DROP TABLE IF EXISTS temp.xq_overview;

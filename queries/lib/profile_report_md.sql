@@ -1,0 +1,164 @@
+-- queries/lib/profile_report_md.sql: the markdown of queries/profile_report.sql.
+--
+-- Input: temp.xq_md (the reference report's lines, queries/lib/report_md.sql),
+-- temp.xq_input (top_k) and the extension's tables on the profile in use
+-- (xplane_use). Output: temp.xq_profile_report(md).
+--
+-- The head (run metadata, provenance, trace overview) is the reference
+-- report's own lines, up to its "## Step Time" heading, under this report's
+-- title. The rest reads the device-time model (xplane_device_time, docs/
+-- ANALYSIS.md section 15), the tracks, the device ops and the findings.
+-- Times in ms ('.3f'; averages '.6f'), shares '.2f%' of the denominator
+-- named in the column header; names as inline code with ` and | escaped and
+-- line breaks folded to spaces, so a name cannot break a table.
+DROP TABLE IF EXISTS temp.xq_pmd;
+CREATE TEMP TABLE xq_pmd(seq INTEGER PRIMARY KEY, line TEXT NOT NULL);
+DROP VIEW IF EXISTS temp.xq_dt;
+CREATE TEMP VIEW xq_dt AS SELECT * FROM xplane_device_time;
+
+-- title and head
+INSERT INTO xq_pmd(line) VALUES ('# Profile Report'), (''),
+  ('Times in milliseconds (ms). Every share names its denominator; device time is docs/ANALYSIS.md section 15.'),
+  ('');
+INSERT INTO xq_pmd(line)
+SELECT line FROM xq_md
+ WHERE seq > 2 AND seq < coalesce((SELECT min(seq) FROM xq_md WHERE line = '## Step Time (Steady State)'), 1e18)
+ ORDER BY seq;
+
+-- device time: overview
+INSERT INTO xq_pmd(line)
+SELECT line FROM (
+  SELECT 0 AS o, 0 AS i, '## Device Time' AS line
+  UNION ALL SELECT 1, 0, 'Per device: wall = first op start to last op end; busy = the union of its op intervals '
+      || '(derived lines such as `XLA Modules` or `TensorFlow Ops` are not added on top); idle = wall - busy.'
+  UNION ALL SELECT 2, 0, ''
+  UNION ALL SELECT 3, 0, 'No device ops in this profile: no device time.' WHERE NOT EXISTS (SELECT 1 FROM xq_dt)
+  UNION ALL SELECT 4, 0, '| Device | Kind | Ops | Wall (ms) | Busy (ms) | Idle (ms) | Duty cycle (% of wall) |'
+    WHERE EXISTS (SELECT 1 FROM xq_dt)
+  UNION ALL SELECT 5, 0, '|---|---|---:|---:|---:|---:|---:|' WHERE EXISTS (SELECT 1 FROM xq_dt)
+  UNION ALL
+  SELECT 6, row_number() OVER (ORDER BY plane_index, device_ordinal),
+         '| `' || replace(replace(replace(plane_name, '`', '\`'), '|', '\|'), char(10), ' ')
+         || coalesce(' #' || device_ordinal, '') || '` | ' || device_kind || ' | ' || n_ops || ' | '
+         || xplane_format(wall_ps / 1e9, '.3f') || ' | ' || xplane_format(busy_ps / 1e9, '.3f') || ' | '
+         || xplane_format(idle_ps / 1e9, '.3f') || ' | '
+         || coalesce(xplane_format(100.0 * duty_cycle, '.2f') || '%', 'n/a') || ' |'
+    FROM xq_dt
+  UNION ALL
+  SELECT 7, 0, '| All devices | | ' || sum(n_ops) || ' | ' || xplane_format(sum(wall_ps) / 1e9, '.3f') || ' | '
+         || xplane_format(sum(busy_ps) / 1e9, '.3f') || ' | ' || xplane_format(sum(idle_ps) / 1e9, '.3f') || ' | '
+         || coalesce(xplane_format(100.0 * sum(busy_ps) / nullif(sum(wall_ps), 0), '.2f') || '%', 'n/a') || ' |'
+    FROM xq_dt HAVING count(*) > 1
+  UNION ALL SELECT 8, 0, ''
+  ORDER BY 1, 2);
+
+-- device time: busy time by class
+INSERT INTO xq_pmd(line)
+SELECT line FROM (
+  SELECT 0 AS o, 0 AS i, '## Device Time Breakdown' AS line
+  UNION ALL SELECT 1, 0, 'Busy time by what ran; where ops of several classes overlap, the instant counts once, '
+      || 'for the first of compute, transfer, communication, other. The four sum to busy time.'
+  UNION ALL SELECT 2, 0, ''
+  UNION ALL SELECT 3, 0, '| Class | All devices (ms) | Share (% of busy) | Share (% of wall) |'
+  UNION ALL SELECT 4, 0, '|---|---:|---:|---:|'
+  UNION ALL
+  SELECT 5, c.o, '| ' || c.label || ' | ' || xplane_format(c.ps / 1e9, '.3f') || ' | '
+         || CASE WHEN c.o = 5 THEN 'n/a'
+                 ELSE coalesce(xplane_format(100.0 * c.ps / nullif(t.busy, 0), '.2f') || '%', 'n/a') END || ' | '
+         || coalesce(xplane_format(100.0 * c.ps / nullif(t.wall, 0), '.2f') || '%', 'n/a') || ' |'
+    FROM (SELECT sum(busy_ps) AS busy, sum(wall_ps) AS wall FROM xq_dt) t,
+         (SELECT 1 AS o, 'Compute' AS label, sum(compute_ps) AS ps FROM xq_dt
+          UNION ALL SELECT 2, 'Communication', sum(communication_ps) FROM xq_dt
+          UNION ALL SELECT 3, 'Transfer', sum(transfer_ps) FROM xq_dt
+          UNION ALL SELECT 4, 'Other', sum(other_ps) FROM xq_dt
+          UNION ALL SELECT 5, 'Idle (not busy)', sum(idle_ps) FROM xq_dt) c
+  UNION ALL SELECT 6, 0, ''
+  UNION ALL SELECT 7, 0, '| Device | Compute (% of busy) | Communication (% of busy) | Transfer (% of busy) | Other (% of busy) |'
+    WHERE (SELECT count(*) FROM xq_dt) > 1
+  UNION ALL SELECT 8, 0, '|---|---:|---:|---:|---:|' WHERE (SELECT count(*) FROM xq_dt) > 1
+  UNION ALL
+  SELECT 9, row_number() OVER (ORDER BY plane_index, device_ordinal),
+         '| `' || replace(replace(replace(plane_name, '`', '\`'), '|', '\|'), char(10), ' ')
+         || coalesce(' #' || device_ordinal, '') || '` | '
+         || coalesce(xplane_format(100.0 * compute_ps / nullif(busy_ps, 0), '.2f') || '%', 'n/a') || ' | '
+         || coalesce(xplane_format(100.0 * communication_ps / nullif(busy_ps, 0), '.2f') || '%', 'n/a') || ' | '
+         || coalesce(xplane_format(100.0 * transfer_ps / nullif(busy_ps, 0), '.2f') || '%', 'n/a') || ' | '
+         || coalesce(xplane_format(100.0 * other_ps / nullif(busy_ps, 0), '.2f') || '%', 'n/a') || ' |'
+    FROM xq_dt WHERE (SELECT count(*) FROM xq_dt) > 1
+  UNION ALL SELECT 10, 0, '' WHERE (SELECT count(*) FROM xq_dt) > 1
+  ORDER BY 1, 2)
+ WHERE EXISTS (SELECT 1 FROM xq_dt);
+
+-- host threads: beside the devices, never inside
+DROP TABLE IF EXISTS temp.xq_host;
+CREATE TEMP TABLE xq_host AS
+SELECT plane_name, coalesce(nullif(line_display_name, ''), line_name) AS thread, n_events, self_ps,
+       last_end_ps - first_start_ps AS span_ps
+  FROM xplane_tracks WHERE plane_name LIKE '/host:%' AND self_ps > 0;
+INSERT INTO xq_pmd(line)
+SELECT line FROM (
+  SELECT 0 AS o, 0 AS i, '## Host Threads' AS line
+  UNION ALL SELECT 1, 0, 'Host time is reported beside the devices, never inside their time. Self time: the '
+      || 'thread''s exclusive event time; span: its first event start to its last event end.'
+  UNION ALL SELECT 2, 0, ''
+  UNION ALL SELECT 3, 0, '| Thread | Plane | Events | Self time (ms) | Span (ms) |'
+  UNION ALL SELECT 4, 0, '|---|---|---:|---:|---:|'
+  UNION ALL
+  SELECT 5, r, '| `' || replace(replace(replace(thread, '`', '\`'), '|', '\|'), char(10), ' ') || '` | `'
+         || replace(replace(replace(plane_name, '`', '\`'), '|', '\|'), char(10), ' ') || '` | ' || n_events || ' | '
+         || xplane_format(self_ps / 1e9, '.3f') || ' | ' || xplane_format(span_ps / 1e9, '.3f') || ' |'
+    FROM (SELECT *, row_number() OVER (ORDER BY self_ps DESC, plane_name, thread) AS r FROM xq_host)
+   WHERE r <= (SELECT top_k FROM xq_input)
+  UNION ALL SELECT 6, 0, '(' || (SELECT count(*) FROM xq_host) || ' host threads with events; the '
+      || min((SELECT top_k FROM xq_input), (SELECT count(*) FROM xq_host)) || ' with the most self time shown)'
+  UNION ALL SELECT 7, 0, ''
+  ORDER BY 1, 2)
+ WHERE EXISTS (SELECT 1 FROM xq_host);
+
+-- top device ops by self time (busy-line ops: Async XLA Ops in flight are not busy)
+DROP TABLE IF EXISTS temp.xq_top;
+CREATE TEMP TABLE xq_top AS
+SELECT name, xplane_device_class(min(line_name), name) AS class, count(*) AS n, sum(self_ps) AS self_ps,
+       sum(dur_ps) AS total_ps
+  FROM xplane_ops WHERE line_name <> 'Async XLA Ops' GROUP BY name;
+INSERT INTO xq_pmd(line)
+SELECT line FROM (
+  SELECT 0 AS o, 0 AS i, '## Top Device Ops' AS line
+  UNION ALL SELECT 1, 0, 'By self time (an op''s time less its nested ops''). Share: of the self time of all device ops, '
+      || xplane_format((SELECT sum(self_ps) FROM xq_top) / 1e9, '.3f') || ' ms.'
+  UNION ALL SELECT 2, 0, ''
+  UNION ALL SELECT 3, 0, '| Op | Class | Count | Self (ms) | Share (% of device op self time) | Avg self (ms) | Total (ms) |'
+  UNION ALL SELECT 4, 0, '|---|---|---:|---:|---:|---:|---:|'
+  UNION ALL
+  SELECT 5, r, '| `' || replace(replace(replace(name, '`', '\`'), '|', '\|'), char(10), ' ') || '` | ' || class || ' | '
+         || n || ' | ' || xplane_format(self_ps / 1e9, '.3f') || ' | '
+         || coalesce(xplane_format(100.0 * self_ps / nullif((SELECT sum(self_ps) FROM xq_top), 0), '.2f') || '%', 'n/a')
+         || ' | ' || xplane_format(self_ps / 1e9 / n, '.6f') || ' | ' || xplane_format(total_ps / 1e9, '.3f') || ' |'
+    FROM (SELECT *, row_number() OVER (ORDER BY self_ps DESC, total_ps DESC, name) AS r FROM xq_top)
+   WHERE r <= (SELECT top_k FROM xq_input)
+  UNION ALL SELECT 6, 0, ''
+  ORDER BY 1, 2)
+ WHERE EXISTS (SELECT 1 FROM xq_top);
+
+-- findings
+DROP TABLE IF EXISTS temp.xq_find;
+CREATE TEMP TABLE xq_find AS SELECT * FROM xplane_findings;
+INSERT INTO xq_pmd(line)
+SELECT line FROM (
+  SELECT 0 AS o, 0 AS i, 0 AS j, '## Findings' AS line
+  UNION ALL SELECT 1, 0, 0, 'No performance killer found by the rules (xplane_findings: recompilation, host-bound steps, '
+      || 'transfers, tiny kernels, blocking synchronization, memory-bound hot ops).' WHERE NOT EXISTS (SELECT 1 FROM xq_find)
+  UNION ALL
+  SELECT 2, r, 0, '### ' || id || ' (' || severity || ')' || coalesce(' on `'
+         || replace(replace(replace(plane_name, '`', '\`'), '|', '\|'), char(10), ' ') || '`', '')
+    FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
+  UNION ALL SELECT 2, r, 1, suggestion FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
+  UNION ALL SELECT 2, r, 2, '- Evidence: `' || replace(replace(evidence, '`', '\`'), char(10), ' ') || '`'
+    FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
+  UNION ALL SELECT 2, r, 3, '' FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
+  ORDER BY 1, 2, 3);
+
+DROP TABLE IF EXISTS temp.xq_profile_report;
+CREATE TEMP TABLE xq_profile_report AS
+SELECT rtrim(group_concat(line, char(10)), ' ' || char(9, 10, 11, 12, 13)) AS md
+  FROM (SELECT line FROM xq_pmd ORDER BY seq);
