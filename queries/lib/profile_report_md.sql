@@ -14,7 +14,10 @@
 DROP TABLE IF EXISTS temp.xq_pmd;
 CREATE TEMP TABLE xq_pmd(seq INTEGER PRIMARY KEY, line TEXT NOT NULL);
 DROP VIEW IF EXISTS temp.xq_dt;
-CREATE TEMP VIEW xq_dt AS SELECT * FROM xplane_device_time;
+CREATE TEMP VIEW xq_dt AS
+SELECT *, '`' || replace(replace(replace(plane_name, '`', '\`'), '|', '\|'), char(10), ' ')
+          || coalesce(' #' || device_ordinal, '') || '`' AS label  -- the device as inline code
+  FROM xplane_device_time;
 
 -- title and head
 INSERT INTO xq_pmd(line) VALUES ('# Profile Report'), (''),
@@ -38,8 +41,7 @@ SELECT line FROM (
   UNION ALL SELECT 5, 0, '|---|---|---:|---:|---:|---:|---:|' WHERE EXISTS (SELECT 1 FROM xq_dt)
   UNION ALL
   SELECT 6, row_number() OVER (ORDER BY plane_index, device_ordinal),
-         '| `' || replace(replace(replace(plane_name, '`', '\`'), '|', '\|'), char(10), ' ')
-         || coalesce(' #' || device_ordinal, '') || '` | ' || device_kind || ' | ' || n_ops || ' | '
+         '| ' || label || ' | ' || device_kind || ' | ' || n_ops || ' | '
          || xplane_format(wall_ps / 1e9, '.3f') || ' | ' || xplane_format(busy_ps / 1e9, '.3f') || ' | '
          || xplane_format(idle_ps / 1e9, '.3f') || ' | '
          || coalesce(xplane_format(100.0 * duty_cycle, '.2f') || '%', 'n/a') || ' |'
@@ -78,8 +80,7 @@ SELECT line FROM (
   UNION ALL SELECT 8, 0, '|---|---:|---:|---:|---:|' WHERE (SELECT count(*) FROM xq_dt) > 1
   UNION ALL
   SELECT 9, row_number() OVER (ORDER BY plane_index, device_ordinal),
-         '| `' || replace(replace(replace(plane_name, '`', '\`'), '|', '\|'), char(10), ' ')
-         || coalesce(' #' || device_ordinal, '') || '` | '
+         '| ' || label || ' | '
          || coalesce(xplane_format(100.0 * compute_ps / nullif(busy_ps, 0), '.2f') || '%', 'n/a') || ' | '
          || coalesce(xplane_format(100.0 * communication_ps / nullif(busy_ps, 0), '.2f') || '%', 'n/a') || ' | '
          || coalesce(xplane_format(100.0 * transfer_ps / nullif(busy_ps, 0), '.2f') || '%', 'n/a') || ' | '

@@ -1,0 +1,130 @@
+"""tools/capture_jax.py: profile a small but real JAX training loop on the CPU.
+
+A data-parallel MLP over N CPU devices (--xla_force_host_platform_device_count):
+the batch is sharded over the devices and the weights replicated, so XLA
+reduces the gradients with an all-reduce between the devices. Each step is a
+`jax.profiler.StepTraceAnnotation("train", step_num=i)`; the model runs under
+`jax.named_scope` regions (mlp/layer_0, mlp/layer_1, loss, optimizer). The
+profile lands where TensorBoard and xprof look for it:
+OUT/plugins/profile/<run>/<host>.xplane.pb.
+
+Variants plant one performance killer each, or all of them:
+  clean       nothing planted
+  recompile   the batch shape changes every other step (a recompilation)
+  h2d         a fresh host batch is copied to the devices every step
+  sync        the loss is read back on the host every step (a blocking sync)
+  tiny        100 tiny ops dispatched one by one every step
+  hostbound   slow host-side input preparation before every step
+  all         all of the above
+
+Usage (the project venv, tools/venv.sh):
+  build/venv/bin/python tools/capture_jax.py --out LOGDIR [--variant clean]
+      [--steps 12] [--width 256] [--batch 64] [--devices 2] [--run NAME]
+The size grows with --steps and --width (a profile of >= 300 MB needs some
+thousands of steps). Prints the path of the profile written.
+"""
+import argparse
+import glob
+import os
+import sys
+import time
+
+VARIANTS = ("clean", "recompile", "h2d", "sync", "tiny", "hostbound", "all")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", required=True, help="the logdir to write")
+    ap.add_argument("--variant", default="clean", choices=VARIANTS)
+    ap.add_argument("--steps", type=int, default=12)
+    ap.add_argument("--width", type=int, default=256)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--devices", type=int, default=2)
+    ap.add_argument("--run", default=None, help="the run directory's name (default: the variant)")
+    args = ap.parse_args()
+    if args.steps < 1 or args.width < 1 or args.batch < 1 or args.devices < 1 or args.batch % args.devices:
+        ap.error("--steps, --width, --batch, --devices must be positive; --batch a multiple of --devices")
+    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
+                               f" --xla_force_host_platform_device_count={args.devices}").strip()
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+    planted = set(VARIANTS[1:-1]) if args.variant == "all" else {args.variant} - {"clean"}
+    mesh = Mesh(np.array(jax.devices()[:args.devices]), ("data",))
+    batch_sharding = NamedSharding(mesh, P("data"))
+    replicated = NamedSharding(mesh, P())
+
+    def loss_fn(params, x, y):
+        with jax.named_scope("mlp"):
+            with jax.named_scope("layer_0"):
+                h = jnp.tanh(x @ params["w0"] + params["b0"])
+            with jax.named_scope("layer_1"):
+                out = h @ params["w1"]
+        with jax.named_scope("loss"):
+            return jnp.mean((out - y) ** 2)
+
+    @jax.jit
+    def train_step(params, x, y):
+        loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+        with jax.named_scope("optimizer"):
+            params = jax.tree_util.tree_map(lambda p, g: p - 1e-3 * g, params, grads)
+        return params, loss
+
+    rng = np.random.default_rng(0)
+    w = args.width
+    params = jax.device_put({"w0": jnp.asarray(rng.normal(size=(w, w)), jnp.float32) * 0.05,
+                             "b0": jnp.zeros((w,), jnp.float32),
+                             "w1": jnp.asarray(rng.normal(size=(w, 8)), jnp.float32) * 0.05}, replicated)
+
+    def batch(step):
+        n = args.batch
+        if "recompile" in planted and step % 2:
+            n += args.devices  # a new shape: a new compilation
+        x = rng.normal(size=(n, w)).astype(np.float32)
+        y = rng.normal(size=(n, 8)).astype(np.float32)
+        if "hostbound" in planted:
+            t = time.perf_counter()
+            while time.perf_counter() - t < 0.02:  # slow host-side preprocessing
+                x = np.tanh(x)
+        return x, y
+
+    x0, y0 = batch(0)
+    resident = (jax.device_put(x0, batch_sharding), jax.device_put(y0, batch_sharding))
+    params, loss = train_step(params, *resident)  # compile before the trace
+    jax.block_until_ready(params)
+
+    jax.profiler.start_trace(args.out)
+    try:
+        for step in range(args.steps):
+            with jax.profiler.StepTraceAnnotation("train", step_num=step):
+                if planted & {"h2d", "recompile", "hostbound"}:
+                    x, y = batch(step)
+                    x, y = jax.device_put(x, batch_sharding), jax.device_put(y, batch_sharding)
+                else:
+                    x, y = resident
+                params, loss = train_step(params, x, y)
+                if "tiny" in planted:
+                    v = jnp.float32(0)
+                    for _ in range(100):
+                        v = v + 1  # one tiny op dispatched at a time
+                if "sync" in planted:
+                    float(loss)  # a blocking read back to the host
+            jax.block_until_ready(params)
+    finally:
+        jax.profiler.stop_trace()
+    run_dirs = sorted(glob.glob(os.path.join(args.out, "plugins", "profile", "*")), key=os.path.getmtime)
+    if not run_dirs:
+        sys.exit(f"capture_jax: no profile written under {args.out}")
+    run_dir = run_dirs[-1]
+    if args.run:
+        target = os.path.join(os.path.dirname(run_dir), args.run)
+        os.rename(run_dir, target)
+        run_dir = target
+    for f in sorted(glob.glob(os.path.join(run_dir, "*.xplane.pb"))):
+        print(f)
+
+
+if __name__ == "__main__":
+    main()
