@@ -84,6 +84,7 @@ static int sweep(spanvec *sv, xp_device_time *d) {
   for (int c = 0; c < XP_DT_N_CLASSES; c++) end_c[c] = INT64_MIN;
   int64_t reach = INT64_MIN; /* furthest end of all: the union's current edge */
   for (int64_t i = 0; i < sv->n; i++) {
+    if ((i & 4095) == 4095 && xp_cancelled()) return 0; /* long loops stop on an interrupt (cancel.h) */
     const span *s = &sv->v[i];
     int64_t next = i + 1 < sv->n ? sv->v[i + 1].start : INT64_MAX;
     if (s->end > end_c[s->cls]) end_c[s->cls] = s->end;
@@ -99,7 +100,6 @@ static int sweep(spanvec *sv, xp_device_time *d) {
         covered = e;
       }
     }
-    if ((i & 4095) == 4095 && xp_cancelled()) return 0;
   }
   d->first_ps = sv->v[0].start < d->first_ps ? sv->v[0].start : d->first_ps;
   d->last_ps = reach > d->last_ps ? reach : d->last_ps;
