@@ -831,6 +831,10 @@ static int cmd_report(int argc, char **argv) {
     session_close(&s);
     return usage_error(a.cmd, "--host, --all-hosts and --metadata apply to a profile, not to a saved summary");
   }
+  if (saved->set && has(&a, "format") && strcmp(format, "reference")) {
+    session_close(&s);
+    return usage_error(a.cmd, "a saved summary is the reference's document: it renders --format reference only");
+  }
   if (has(&a, "html") && (saved->set || has(&a, "all-hosts") || has(&a, "metadata"))) {
     session_close(&s);
     return usage_error(a.cmd, "--html renders one profile (PATH [--host H]): not a saved summary, --all-hosts or --metadata");

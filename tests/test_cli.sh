@@ -238,6 +238,7 @@ for f in "$DATA"/*.xplane.pb; do
     "$(shell report profile "$f" | mask | no_meta)" "$(mask < "$n.md" | no_meta)"
   "$X" report --summary "$n.json" > "$n.saved.md" 2> err || check "$n: report --summary ($(cat err))" 0 1
   check "$n: report --summary = report --format reference PATH" "$(mask < "$n.md")" "$(mask < "$n.saved.md")"
+  [ "$n" = gpu_mw ] && status "$n: report --summary --format markdown" 2 "$X" report --summary "$n.json" --format markdown
 done
 
 tpu=$DATA/xprof_tpu_inference_2.xplane.pb gpu=$DATA/gpu_mw.xplane.pb
