@@ -127,17 +127,85 @@ static int union_of(spanvec *sv, int64_t *out) {
 typedef struct dtvec {
   xp_device_time *v;
   int64_t n, cap;
+  xp_step_time *st;   /* the steps' partitions, device by device */
+  int64_t n_st, cap_st;
+  const xp_step *steps;
+  int64_t n_steps;
 } dtvec;
 
 static void dtvec_free(void *x) {
   dtvec *t = x;
   if (!t) return;
   xp_free(t->v);
+  xp_free(t->st);
   xp_free(t);
 }
 static int64_t dtvec_bytes(const void *x) {
   const dtvec *t = x;
-  return (int64_t)sizeof(*t) + t->cap * (int64_t)sizeof(xp_device_time);
+  return (int64_t)sizeof(*t) + t->cap * (int64_t)sizeof(xp_device_time) + t->cap_st * (int64_t)sizeof(xp_step_time);
+}
+
+/* A step of one device: its start and its index in xp_steps. */
+typedef struct step_ref {
+  int64_t start, k;
+} step_ref;
+static int by_step_start(const void *a, const void *b) {
+  const step_ref *x = a, *y = b;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  return (x->k > y->k) - (x->k < y->k);
+}
+
+/* The partition of every step of device t->v[dev] (the steps on its plane)
+** by its spans sv, sorted by start (sweep() sorted them). Walking the steps
+** in start order, `ptr` passes the spans that started before the step and
+** end_c keeps their furthest end per class, so each step's window
+** [ws, we) starts from the classes already covering ws; the stretches up to
+** each later start in the window go by priority as in sweep(), clipped at
+** we. The parts and idle sum to the step's duration. */
+static int step_partitions(dtvec *t, int64_t dev, const spanvec *sv) {
+  const xp_device_time *d = &t->v[dev];
+  step_ref *idx = NULL;
+  int64_t n = 0, cap = 0, work = 0;
+  for (int64_t k = 0; k < t->n_steps; k++) {
+    if (t->steps[k].plane != d->plane || t->steps[k].dur_ps <= 0) continue;
+    if (!xp_grow((void **)&idx, &cap, n + 1, sizeof(step_ref))) return xp_free(idx), 0;
+    idx[n].start = t->steps[k].start_ps;
+    idx[n++].k = k;
+  }
+  if (n > 1 && !xp_sort(idx, n, sizeof(step_ref), by_step_start)) return xp_free(idx), 0;
+  int64_t end_c[XP_DT_N_CLASSES], ptr = 0;
+  for (int c = 0; c < XP_DT_N_CLASSES; c++) end_c[c] = INT64_MIN;
+  int ok = 1;
+  for (int64_t q = 0; ok && q < n; q++) {
+    const xp_step *s = &t->steps[idx[q].k];
+    int64_t ws = s->start_ps, we = xp_add_sat(s->start_ps, s->dur_ps);
+    for (; ptr < sv->n && sv->v[ptr].start < ws; ptr++)
+      if (sv->v[ptr].end > end_c[sv->v[ptr].cls]) end_c[sv->v[ptr].cls] = sv->v[ptr].end;
+    if (!xp_grow((void **)&t->st, &t->cap_st, t->n_st + 1, sizeof(xp_step_time))) { ok = 0; break; }
+    xp_step_time *r = &t->st[t->n_st++];
+    memset(r, 0, sizeof(*r));
+    r->device = (int32_t)dev;
+    r->step = (int32_t)idx[q].k;
+    int64_t e[XP_DT_N_CLASSES];
+    memcpy(e, end_c, sizeof(e));
+    int64_t at = ws, j = ptr, busy = 0;
+    while (at < we) {
+      int64_t next = j < sv->n && sv->v[j].start < we ? sv->v[j].start : we;
+      int64_t covered = at;
+      for (int k = 0; k < XP_DT_N_CLASSES && next > at; k++) {
+        int c = class_order[k];
+        int64_t x = e[c] < next ? e[c] : next;
+        if (x > covered) r->class_ps[c] += x - covered, busy += x - covered, covered = x;
+      }
+      at = next;
+      for (; j < sv->n && sv->v[j].start == at && at < we; j++)
+        if (sv->v[j].end > e[sv->v[j].cls]) e[sv->v[j].cls] = sv->v[j].end;
+      if ((++work & 4095) == 0 && xp_cancelled()) { ok = 0; break; }
+    }
+    r->idle_ps = s->dur_ps - busy;
+  }
+  xp_free(idx);
+  return ok;
 }
 
 static xp_device_time *dt_new(dtvec *t, int32_t plane, int kind, int64_t ordinal) {
@@ -204,6 +272,7 @@ static int build_device_planes(xp_profile *p, dtvec *t) {
       for (int32_t li = 0; li < pl->n_lines; li++)
         if (xp_str_eq(pl->lines[li].name, "XLA Modules")) widen_by_line(p, pl, &pl->lines[li], d);
     if (ok) d->n_ops = busy.n, dt_finish(d);
+    if (ok) ok = step_partitions(t, t->n - 1, &busy);
     if (ok && xp_profile_changed(p)) ok = 0;
   }
   xp_free(busy.v);
@@ -270,6 +339,7 @@ static int build_cpu_devices(xp_profile *p, dtvec *t) {
     xp_device_time *d = ok ? dt_new(t, plane, XP_DT_KIND_CPU, ord) : NULL;
     ok = d && sweep(&sv, d);
     if (ok) d->n_ops = sv.n, dt_finish(d);
+    if (ok) ok = step_partitions(t, t->n - 1, &sv);
   }
   xp_free(sv.v);
   xp_free(v);
@@ -283,7 +353,8 @@ int64_t xp_device_times(xp_profile *p, const xp_device_time **rows) {
     dtvec *t = xp_malloc(sizeof(*t));
     if (!t) return -1;
     memset(t, 0, sizeof(*t));
-    int ok = build_device_planes(p, t);
+    t->n_steps = xp_steps(p, &t->steps);
+    int ok = t->n_steps >= 0 && build_device_planes(p, t);
     if (ok && t->n == 0) ok = build_cpu_devices(p, t);
     if (!ok) {
       dtvec_free(t);
@@ -294,4 +365,12 @@ int64_t xp_device_times(xp_profile *p, const xp_device_time **rows) {
   const dtvec *t = *slot;
   *rows = t->v;
   return t->n;
+}
+
+int64_t xp_step_times(xp_profile *p, const xp_step_time **rows) {
+  const xp_device_time *d;
+  if (xp_device_times(p, &d) < 0) return -1;
+  const dtvec *t = *xp_analysis_slot_sized(p, XP_SLOT_DEVICE_TIME, dtvec_free, dtvec_bytes);
+  *rows = t->st;
+  return t->n_st;
 }

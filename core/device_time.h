@@ -32,6 +32,9 @@
 ** communication (the collective names of semantics.h), other (the stall
 ** names: waits, barriers, semaphores), else compute.
 **
+** Steps (xp_step_times): each step of xp_steps on each device it belongs
+** to, its window split the same way, with idle: a partition of step time.
+**
 ** Use: const xp_device_time *rows; int64_t n = xp_device_times(p, &rows);
 ** (built once per decode, kept with the profile; -1 on OOM or interrupt).
 */
@@ -58,10 +61,25 @@ typedef struct xp_device_time {
   int64_t async_ps;
 } xp_device_time;
 
+/* One step on one device: the step's window [start, start + dur) split by
+** the same priority into the four classes and idle; class_ps[] + idle_ps =
+** the step's dur_ps exactly. A step is a device's when it is on the
+** device's plane (xp_steps: a Steps line or XLA Modules run of that plane,
+** a host annotation's row for that plane; on the CPU backend the host
+** annotations, for every CPU device). */
+typedef struct xp_step_time {
+  int32_t device;           /* index into the xp_device_times rows */
+  int32_t step;             /* index into the xp_steps rows */
+  int64_t class_ps[XP_DT_N_CLASSES];
+  int64_t idle_ps;
+} xp_step_time;
+
 /* The class (XP_DT_*) of an op by its name and its line's name. */
 int xp_device_op_class(const char *line, size_t line_n, const char *name, size_t name_n);
 
 /* The devices in plane order (CPU devices by ordinal). -1 on OOM/interrupt. */
 int64_t xp_device_times(xp_profile *p, const xp_device_time **rows);
+/* The steps of every device, device by device, each device's by start. */
+int64_t xp_step_times(xp_profile *p, const xp_step_time **rows);
 
 #endif

@@ -8,7 +8,9 @@
 -- report's own lines, so the two reports agree on them), device time
 -- (overview: wall, busy, idle, duty cycle per device and for all devices;
 -- breakdown of busy time into compute, communication, transfer, other),
--- host threads, top device ops by self time, findings.
+-- steps (one source, named; count, warm-up excluded, statistics of the
+-- steady steps per device, each step split like the device: parts and idle
+-- sum to step time), host threads, top device ops by self time, findings.
 --
 -- The reference summarizer's report (byte-equal to the field's) is
 -- queries/report.sql: `xplane report --format reference`.

@@ -26,6 +26,7 @@ extern const xp_table xp_table_gaps;
 extern const xp_table xp_table_findings;      /* tables_findings.c */
 extern const xp_table xp_table_op_regions;
 extern const xp_table xp_table_device_time;    /* tables_device_time.c */
+extern const xp_table xp_table_step_time;
 extern const xp_table xp_table_devices;        /* tables_xprof.c */
 extern const xp_table xp_table_hlo_stats;
 extern const xp_table xp_table_kernel_stats;

@@ -34,7 +34,7 @@ static const xp_table *const xp_tables[] = {
     &xp_table_events, &xp_table_stats,          &xp_table_event_metadata, &xp_table_stat_metadata,
     &xp_table_ops,    &xp_table_steps,          &xp_table_scopes,         &xp_table_tracks,
     &xp_table_hints,  &xp_table_op_names, &xp_table_op_tf_ops, &xp_table_gaps, &xp_table_op_regions,
-    &xp_table_device_time, &xp_table_devices, &xp_table_hlo_stats, &xp_table_kernel_stats, &xp_table_memory,
+    &xp_table_device_time, &xp_table_step_time, &xp_table_devices, &xp_table_hlo_stats, &xp_table_kernel_stats, &xp_table_memory,
     &xp_table_memory_peaks, &xp_table_hlo_op_paths,
     &xp_table_pf_slice, &xp_table_pf_thread_track, &xp_table_pf_thread, &xp_table_pf_process, &xp_table_pf_args,
     &xp_table_pf_flow, &xp_table_findings,

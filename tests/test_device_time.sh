@@ -32,7 +32,7 @@ printf 'planes { id: 0 name: "/host:CPU" event_metadata { key: 1 value { id: 1 n
   > "$tmp/nodev.textproto"
 protoc --encode=tensorflow.profiler.XSpace -I schema schema/xplane.proto < "$tmp/nodev.textproto" > "$tmp/nodev.xplane.pb" ||
   { echo "FAIL: protoc nodev"; exit 1; }
-for f in device_time device_time_cpu; do
+for f in device_time device_time_cpu device_time_steps; do
   protoc --encode=tensorflow.profiler.XSpace -I schema schema/xplane.proto < "tests/fixtures/$f.textproto" \
     > "$tmp/$f.xplane.pb" || { echo "FAIL: protoc $f"; exit 1; }
 done
@@ -51,6 +51,25 @@ check "CPU backend: one device per device_ordinal" \
   "$(sql "SELECT $cols FROM xplane_device_time('$tmp/device_time_cpu.xplane.pb')")"
 check "first and last ps of the TPU plane are the module's" "0|100000000" \
   "$(sql "SELECT first_ps, last_ps FROM xplane_device_time('$tmp/device_time.xplane.pb') WHERE device_kind = 'tpu'")"
+# ---- steps split like the device (xplane_step_time), by hand ----
+scols="plane_name, step, source, start_ps / 1000000, dur_ps / 1000000, busy_ps / 1000000, compute_ps / 1000000,
+       communication_ps / 1000000, transfer_ps / 1000000, other_ps / 1000000, idle_ps / 1000000"
+check "steps from a Steps line: the partition of each step (fixture comments)" \
+'/device:GPU:0|0|steps_line|0|25|25|15|0|10|0|0
+/device:GPU:0|1|steps_line|25|20|15|5|10|0|0|5
+/device:GPU:0|2|steps_line|45|10|0|0|0|0|0|10' \
+  "$(sql "SELECT $scols FROM xplane_step_time('$tmp/device_time_steps.xplane.pb')")"
+check "the Steps line is no device time" "45|40" \
+  "$(sql "SELECT wall_ps / 1000000, busy_ps / 1000000 FROM xplane_device_time('$tmp/device_time_steps.xplane.pb')")"
+# device_time.textproto has no Steps line nor annotation: its TPU module [0,100] is the one step,
+# holding the whole device: compute 20, communication 10, transfer 10, other 10, idle 50; the GPU
+# plane has no module, so no step
+check "steps from XLA Modules: the module run is the TPU's step" \
+  '/device:TPU:0|0|module|0|100|50|20|10|10|10|50' \
+  "$(sql "SELECT $scols FROM xplane_step_time('$tmp/device_time.xplane.pb')")"
+# device_time_cpu.textproto has no step source at all
+check "no step source, no steps" "0" "$(sql "SELECT count(*) FROM xplane_step_time('$tmp/device_time_cpu.xplane.pb')")"
+
 # ---- the report's device sections (queries/profile_report.sql), derived by hand ----
 # ms = us / 1000. All devices: ops 4 + 5, wall 45 + 100 = 145, busy 40 + 50 = 90, idle 55,
 # duty 90 / 145 = 62.07 %. Classes: compute 20 + 20 = 40 (44.44 % of busy, 27.59 % of wall),
@@ -75,7 +94,7 @@ check "report: busy time by class" \
 | Idle (not busy) | 0.055 | n/a | 37.93% |
 | `/device:GPU:0` | 50.00% | 25.00% | 25.00% | 0.00% |
 | `/device:TPU:0` | 40.00% | 20.00% | 20.00% | 20.00% |' \
-  "$(sed -n '/^## Device Time Breakdown$/,/^## Host/p' <<< "$rep" | grep '^| [`A-Z]' | grep -v '^| Class\|^| Device')"
+  "$(awk '/^## /{on = ($0 == "## Device Time Breakdown")} on' <<< "$rep" | grep '^| [`A-Z]' | grep -v '^| Class\|^| Device')"
 check "report: the host thread beside the devices" '| `python` | `/host:CPU` | 1 | 0.200 | 0.200 |' \
   "$(sed -n '/^## Host Threads$/,/^## Top Device Ops$/p' <<< "$rep" | grep '^| `')"
 check "report: the top device ops" \
@@ -89,6 +108,16 @@ check "report: the top device ops" \
 | `ncclAllReduce` | communication | 1 | 0.010 | 9.09% | 0.010000 | 0.010 |
 | `convolution.2` | compute | 1 | 0.008 | 7.27% | 0.008000 | 0.008 |' \
   "$(sed -n '/^## Top Device Ops$/,/^## Findings$/p' <<< "$rep" | grep '^| `')"
+srep() { "$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$tmp/device_time_steps.xplane.pb'" "$@" :memory: \
+  '.read queries/profile_report.sql' | awk '/^## /{on = ($0 == "## Steps")} on'; }
+check "report: step statistics and the step split, warm-up 0 (fixture comments)" \
+'| `/device:GPU:0` | 3 | 0 | 3 | 0.020 | 0.024 | 0.018 | 0.010 | 0.025 |
+| `/device:GPU:0` | 36.36% | 18.18% | 18.18% | 0.00% | 27.27% |' "$(srep -cmd '.parameter set @warmup_steps 0' | grep '^| `')"
+check "report: the step source named" "Source: the devices' \`Steps\` line." \
+  "$(srep | grep -o "^Source: the devices' \`Steps\` line.")"
+check "report: every step warm-up (default 5): said, no statistics" \
+'| `/device:GPU:0` | 3 | 3 | 0 | n/a | n/a | n/a | n/a | n/a |
+No steady steps: every step is warm-up (below 5).' "$(srep | grep '^| `\|^No steady')"
 check "report: no device, no device table" "No device ops in this profile: no device time." \
   "$("$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$tmp/nodev.xplane.pb'" :memory: \
      '.read queries/profile_report.sql' | grep '^No device ops')"
@@ -102,6 +131,10 @@ if [ -d "$DATA" ] && ls "$DATA"/*.xplane.pb >/dev/null 2>&1; then
               WHERE NOT (busy_ps >= 0 AND busy_ps <= wall_ps AND idle_ps = wall_ps - busy_ps
                          AND compute_ps + communication_ps + transfer_ps + other_ps = busy_ps
                          AND duty_cycle BETWEEN 0 AND 1 AND busy_ps <= op_time_ps AND n_ops > 0)")"
+    check "$n: every step row is a partition of the step: the parts and idle sum to dur_ps" "0" \
+      "$(sql "SELECT count(*) FROM xplane_step_time('$f')
+              WHERE NOT (compute_ps + communication_ps + transfer_ps + other_ps + idle_ps = dur_ps
+                         AND idle_ps >= 0 AND busy_ps = dur_ps - idle_ps AND dur_ps > 0)")"
     check "$n: a device row for every device plane with kernel or XLA Ops events" \
       "$(sql "SELECT count(DISTINCT plane_index) FROM xplane_events('$f') WHERE plane_name LIKE '/device:%'
               AND (line_name = 'XLA Ops' OR line_name LIKE 'Stream #%') AND dur_ps > 0")" \

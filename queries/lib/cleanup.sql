@@ -63,6 +63,8 @@ DROP TABLE IF EXISTS temp.xq_km_groups;
 DROP TABLE IF EXISTS temp.xq_km_in;
 DROP TABLE IF EXISTS temp.xq_md;
 DROP TABLE IF EXISTS temp.xq_pmd;
+DROP TABLE IF EXISTS temp.xq_st;
+DROP TABLE IF EXISTS temp.xq_stq;
 DROP TABLE IF EXISTS temp.xq_host;
 DROP TABLE IF EXISTS temp.xq_top;
 DROP TABLE IF EXISTS temp.xq_find;

@@ -90,6 +90,78 @@ SELECT line FROM (
   ORDER BY 1, 2)
  WHERE EXISTS (SELECT 1 FROM xq_dt);
 
+-- steps: one source (xplane_step_time), each step split like the device
+DROP TABLE IF EXISTS temp.xq_st;
+CREATE TEMP TABLE xq_st AS
+SELECT t.*, d.label, t.step >= (SELECT warmup_steps FROM xq_input) AS steady
+  FROM xplane_step_time t JOIN xq_dt d ON d.plane_index = t.plane_index AND d.device_ordinal IS t.device_ordinal;
+DROP TABLE IF EXISTS temp.xq_stq;
+CREATE TEMP TABLE xq_stq AS  -- per device: the steady steps' statistics (quantiles interpolated at (n - 1) q)
+WITH s AS (SELECT label, plane_index, device_ordinal, dur_ps,
+                  row_number() OVER (PARTITION BY plane_index, device_ordinal ORDER BY dur_ps) - 1 AS r,
+                  count(*) OVER (PARTITION BY plane_index, device_ordinal) AS n
+             FROM xq_st WHERE steady),
+     q(name, q) AS (VALUES ('p50', 0.5), ('p90', 0.9))
+SELECT d.label, d.plane_index, d.device_ordinal,
+       (SELECT count(*) FROM xq_st a WHERE a.plane_index = d.plane_index AND a.device_ordinal IS d.device_ordinal) AS n_all,
+       (SELECT count(*) FROM xq_st a WHERE a.plane_index = d.plane_index AND a.device_ordinal IS d.device_ordinal
+           AND NOT a.steady) AS n_warm,
+       (SELECT max(n) FROM s WHERE s.plane_index = d.plane_index AND s.device_ordinal IS d.device_ordinal) AS n,
+       (SELECT sum(CASE WHEN r = CAST((n - 1) * 0.5 AS INTEGER) THEN dur_ps * (1 - ((n - 1) * 0.5 - CAST((n - 1) * 0.5 AS INTEGER)))
+                        WHEN r = CAST((n - 1) * 0.5 AS INTEGER) + 1 THEN dur_ps * ((n - 1) * 0.5 - CAST((n - 1) * 0.5 AS INTEGER)) END)
+          FROM s WHERE s.plane_index = d.plane_index AND s.device_ordinal IS d.device_ordinal) AS p50,
+       (SELECT sum(CASE WHEN r = CAST((n - 1) * 0.9 AS INTEGER) THEN dur_ps * (1 - ((n - 1) * 0.9 - CAST((n - 1) * 0.9 AS INTEGER)))
+                        WHEN r = CAST((n - 1) * 0.9 AS INTEGER) + 1 THEN dur_ps * ((n - 1) * 0.9 - CAST((n - 1) * 0.9 AS INTEGER)) END)
+          FROM s WHERE s.plane_index = d.plane_index AND s.device_ordinal IS d.device_ordinal) AS p90,
+       (SELECT avg(dur_ps) FROM s WHERE s.plane_index = d.plane_index AND s.device_ordinal IS d.device_ordinal) AS mean,
+       (SELECT min(dur_ps) FROM s WHERE s.plane_index = d.plane_index AND s.device_ordinal IS d.device_ordinal) AS lo,
+       (SELECT max(dur_ps) FROM s WHERE s.plane_index = d.plane_index AND s.device_ordinal IS d.device_ordinal) AS hi,
+       (SELECT sum(dur_ps) FROM xq_st a WHERE a.plane_index = d.plane_index AND a.device_ordinal IS d.device_ordinal AND a.steady) AS dur,
+       (SELECT sum(compute_ps) FROM xq_st a WHERE a.plane_index = d.plane_index AND a.device_ordinal IS d.device_ordinal AND a.steady) AS compute,
+       (SELECT sum(communication_ps) FROM xq_st a WHERE a.plane_index = d.plane_index AND a.device_ordinal IS d.device_ordinal AND a.steady) AS comm,
+       (SELECT sum(transfer_ps) FROM xq_st a WHERE a.plane_index = d.plane_index AND a.device_ordinal IS d.device_ordinal AND a.steady) AS transfer,
+       (SELECT sum(other_ps) FROM xq_st a WHERE a.plane_index = d.plane_index AND a.device_ordinal IS d.device_ordinal AND a.steady) AS other,
+       (SELECT sum(idle_ps) FROM xq_st a WHERE a.plane_index = d.plane_index AND a.device_ordinal IS d.device_ordinal AND a.steady) AS idle
+  FROM xq_dt d WHERE EXISTS (SELECT 1 FROM xq_st a WHERE a.plane_index = d.plane_index AND a.device_ordinal IS d.device_ordinal);
+INSERT INTO xq_pmd(line)
+SELECT line FROM (
+  SELECT 0 AS o, 0 AS i, '## Steps' AS line
+  UNION ALL SELECT 1, 0, 'No steps: the profile has no `Steps` line, no StepTraceAnnotation and no XLA module run.'
+    WHERE NOT EXISTS (SELECT 1 FROM xq_st)
+  UNION ALL SELECT 1, 0, 'Source: ' || CASE (SELECT min(source) FROM xq_st)
+      WHEN 'steps_line' THEN 'the devices'' `Steps` line'
+      WHEN 'host_annotation' THEN 'host StepTraceAnnotation events (`train`, `step_num`)'
+      ELSE 'XLA module runs (the profile has no step marker), numbered per device' END
+      || '. Steps numbered below ' || (SELECT warmup_steps FROM xq_input) || ' are warm-up, left out of the statistics. '
+      || 'Each step''s time splits as the device''s: the parts and idle sum to the step time.'
+    WHERE EXISTS (SELECT 1 FROM xq_st)
+  UNION ALL SELECT 2, 0, '' WHERE EXISTS (SELECT 1 FROM xq_st)
+  UNION ALL SELECT 3, 0, '| Device | Steps | Warm-up excluded | Steady steps | Median (ms) | P90 (ms) | Mean (ms) | Min (ms) | Max (ms) |'
+    WHERE EXISTS (SELECT 1 FROM xq_st)
+  UNION ALL SELECT 4, 0, '|---|---:|---:|---:|---:|---:|---:|---:|---:|' WHERE EXISTS (SELECT 1 FROM xq_st)
+  UNION ALL
+  SELECT 5, row_number() OVER (ORDER BY plane_index, device_ordinal),
+         '| ' || label || ' | ' || n_all || ' | ' || n_warm || ' | ' || coalesce(n, 0) || ' | '
+         || coalesce(xplane_format(p50 / 1e9, '.3f'), 'n/a') || ' | ' || coalesce(xplane_format(p90 / 1e9, '.3f'), 'n/a') || ' | '
+         || coalesce(xplane_format(mean / 1e9, '.3f'), 'n/a') || ' | ' || coalesce(xplane_format(lo / 1e9, '.3f'), 'n/a') || ' | '
+         || coalesce(xplane_format(hi / 1e9, '.3f'), 'n/a') || ' |'
+    FROM xq_stq
+  UNION ALL SELECT 6, 0, '' WHERE EXISTS (SELECT 1 FROM xq_st)
+  UNION ALL SELECT 7, 0, '| Device | Compute (% of step time) | Communication (% of step time) | Transfer (% of step time) | '
+      || 'Other (% of step time) | Idle (% of step time) |' WHERE EXISTS (SELECT 1 FROM xq_stq WHERE dur > 0)
+  UNION ALL SELECT 8, 0, '|---|---:|---:|---:|---:|---:|' WHERE EXISTS (SELECT 1 FROM xq_stq WHERE dur > 0)
+  UNION ALL
+  SELECT 9, row_number() OVER (ORDER BY plane_index, device_ordinal),
+         '| ' || label || ' | ' || xplane_format(100.0 * compute / dur, '.2f') || '% | '
+         || xplane_format(100.0 * comm / dur, '.2f') || '% | ' || xplane_format(100.0 * transfer / dur, '.2f') || '% | '
+         || xplane_format(100.0 * other / dur, '.2f') || '% | ' || xplane_format(100.0 * idle / dur, '.2f') || '% |'
+    FROM xq_stq WHERE dur > 0
+  UNION ALL SELECT 10, 0, '(over the steady steps)' WHERE EXISTS (SELECT 1 FROM xq_stq WHERE dur > 0)
+  UNION ALL SELECT 10, 1, 'No steady steps: every step is warm-up (below ' || (SELECT warmup_steps FROM xq_input) || ').'
+    WHERE EXISTS (SELECT 1 FROM xq_st) AND NOT EXISTS (SELECT 1 FROM xq_stq WHERE dur > 0)
+  UNION ALL SELECT 11, 0, ''
+  ORDER BY 1, 2);
+
 -- host threads: beside the devices, never inside
 DROP TABLE IF EXISTS temp.xq_host;
 CREATE TEMP TABLE xq_host AS
