@@ -20,6 +20,13 @@ OpStats from that cache and its op profile, and compares them with
   unattributed kernels summed here by a plain query over xplane_events.
   Where xprof's op profile has no ops at all (the TensorFlow-era gpu_mw),
   only the total is compared.
+- Per-op self time (xprof's hlo_stats, by program id and HLO op): on GPU
+  equal to the picosecond to our xplane_ops self time summed by
+  (program_id, hlo_op). On TPU xprof times ops on the device clock
+  (the device_duration_ps stat of every XLA Ops event, those of line
+  duration 0 included): checked against that sum over xplane_events; ours
+  stay on the line clock, on which xprof's own busy time is measured
+  (documented, docs/ANALYSIS.md section 15; the totals are printed).
 - Steps: xprof's input pipeline analyzer's step times (ms) equal, step by
   step, the longest of our xplane_step_time rows of that step number (a
   step on several devices: xprof shows the longest); where neither has a
@@ -71,6 +78,7 @@ def main():
             shutil.copyfile(src, path)
             overview = xprof_tool(path, "overview_page")
             pipeline = xprof_tool(path, "input_pipeline_analyzer")
+            hlo = xprof_tool(path, "hlo_stats")
             op_profile = xprof_tool(path, "op_profile")
             op_stats = op_stats_pb2.OpStats()
             with open(os.path.join(tmp, "ALL_HOSTS.op_stats_v2.pb"), "rb") as f:
@@ -103,6 +111,33 @@ def main():
                 print(f"note: {name}: xprof's op profile lists no device ops; only the total is compared")
         if not kinds:
             print(f"note: {name}: no device time (no device ops)")
+        # per-op self time: xprof's HLO op stats, by (program id, HLO op)
+        hcols = [c["id"] for c in hlo.get("cols", [])]
+        xprof_ops = {}
+        for row in hlo.get("rows", []):
+            r = {hcols[i]: c.get("v") for i, c in enumerate(row["c"])}
+            key = (str(r["program_id"]), r["hlo_op_name"])
+            xprof_ops[key] = xprof_ops.get(key, 0) + round(r["total_self_time"] * 1e6)  # us -> ps
+        if "tpu" in kinds:
+            # xprof times TPU ops on the device clock (device_duration_ps), every XLA Ops event
+            # included, even those whose line duration is 0: summed here over xplane_events
+            # (the stats text is parsed here: SQLite's JSON reads a uint64 program id as a double)
+            device_clock = {}
+            for op, stats in db.execute(
+                    "SELECT display_name, stats FROM xplane_events(?) "
+                    "WHERE plane_name LIKE '/device:TPU%' AND line_name = 'XLA Ops'", [src]):
+                st = json.loads(stats)
+                key = (str(st["program_id"]), op)
+                device_clock[key] = device_clock.get(key, 0) + st["device_duration_ps"]
+            check(f"{name} TPU op times = the device clock's durations, by (program, op)", xprof_ops, device_clock)
+            line_clock = db.execute("SELECT sum(self_ps) FROM xplane_ops(?) WHERE line_name = 'XLA Ops'", [src]).fetchone()[0]
+            print(f"note: {name}: TPU op self time, xprof (device clock) {sum(xprof_ops.values())} ps, "
+                  f"ours (line clock, the busy time's) {line_clock} ps")
+        elif xprof_ops:
+            ours_ops = {(str(a), b): c for a, b, c in db.execute(
+                "SELECT program_id, stats->>'hlo_op', sum(self_ps) FROM xplane_ops(?) "
+                "WHERE stats->>'hlo_op' IS NOT NULL GROUP BY 1, 2", [src])}
+            check(f"{name} GPU self time by (program, HLO op)", xprof_ops, ours_ops)
         # steps: xprof's step rows (input pipeline analyzer: step number, ..., step time in ms last)
         xprof_steps = {}
         for table in pipeline:
