@@ -8,10 +8,12 @@
 #include "xprof.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cancel.h"
+#include "gpu_peaks.h"
 #include "semantics.h"
 #include "util.h"
 
@@ -175,7 +177,36 @@ static void devices_free(void *d_) {
 static const char *const dev_stats[] = {"device_type_string", "device_vendor", "core_details",
                                         "peak_teraflops_per_second", "peak_hbm_bw_gigabytes_per_second",
                                         "memory_bandwidth", "core_count", "clock_rate"};
-static const char *const dev_stats2[] = {"memory_size", "compute_cap_major", "compute_cap_minor"};
+static const char *const dev_stats2[] = {"memory_size", "compute_cap_major", "compute_cap_minor", "gpu_device_name"};
+
+/* A GPU plane's peak FLOP rate from its vendor, capability, cores and clock
+** (gpu_peaks.h), with the note that says how or why not. */
+static void derive_gpu_peak(xp_device *dv, xp_str gpu_name) {
+  if (dv->has & XP_DEV_PEAK_FLOPS) {
+    dv->peak_source = XP_PEAK_FROM_PROFILE;
+    snprintf(dv->peak_note, sizeof(dv->peak_note), "the profile's peak_teraflops_per_second");
+    return;
+  }
+  xp_gpu_peak g;
+  xp_gpu_peak_of(dv->vendor.p, dv->vendor.n, gpu_name.p, gpu_name.n, (dv->has & XP_DEV_CC) != 0,
+                 dv->compute_cap_major, dv->compute_cap_minor, &g);
+  const char *why = g.why;
+  if (g.known && !((dv->has & XP_DEV_CORES) && dv->core_count > 0 && dv->core_count < 100000))
+    why = "no core_count";
+  else if (g.known && !((dv->has & XP_DEV_CLOCK) && dv->clock_rate_khz > 0 && dv->clock_rate_khz < 100000000))
+    why = "no clock_rate";
+  else if (g.known) {
+    double ghz = (double)dv->clock_rate_khz / 1e6;
+    dv->derived_peak_flops_per_s = g.flop_per_core_cycle * (double)dv->core_count * (double)dv->clock_rate_khz * 1e3;
+    dv->peak_source = XP_PEAK_DERIVED;
+    snprintf(dv->peak_note, sizeof(dv->peak_note), "%s: %.0f FLOP/clock/%s (%s) x %lld %ss x %.4g GHz%s", g.arch,
+             g.flop_per_core_cycle, g.core, g.unit, (long long)dv->core_count, g.core, ghz,
+             g.vendor_inferred ? "; NVIDIA inferred: no device_vendor" : "");
+    return;
+  }
+  dv->peak_source = XP_PEAK_UNKNOWN;
+  snprintf(dv->peak_note, sizeof(dv->peak_note), "unknown: %s", why);
+}
 
 static int build_devices(xp_profile *p, devices *d) {
   d->of_plane = xp_malloc(sizeof(int32_t) * (uint64_t)(p->n_planes + 1));
@@ -216,6 +247,9 @@ static int build_devices(xp_profile *p, devices *d) {
     if ((s = xp_statvec_find(&sv, dev_stats2[1])) && xp_stat_as_int(s, &ma) &&
         xp_statvec_find(&sv, dev_stats2[2]) && xp_stat_as_int(xp_statvec_find(&sv, dev_stats2[2]), &mi))
       dv->compute_cap_major = ma, dv->compute_cap_minor = mi, dv->has |= XP_DEV_CC;
+    xp_str gpu_name = (s = xp_statvec_find(&sv, dev_stats2[3])) ? xp_stat_as_text(s) : none;
+    if (str_starts(pl->name.p, pl->name.n, "/device:GPU:")) derive_gpu_peak(dv, gpu_name);
+    else if (dv->has & XP_DEV_PEAK_FLOPS) dv->peak_source = XP_PEAK_FROM_PROFILE;
     xp_statvec_free(&sv);
     d->of_plane[pi] = (int32_t)d->n++;
   }
@@ -424,6 +458,15 @@ int64_t xp_hlo_stats(xp_profile *p, const xp_hlo_stat **rows, int64_t *device_se
   return h->n;
 }
 
+int xp_is_async_half(const char *p, size_t n) {
+  /* name-start / name-done, optionally .N (copy-start.1, all-reduce-done) */
+  size_t e = n;
+  while (e > 0 && p[e - 1] >= '0' && p[e - 1] <= '9') e--;
+  if (e < n && e > 0 && p[e - 1] == '.') e--;
+  else e = n;
+  return str_ends(p, e, "-start") || str_ends(p, e, "-done");
+}
+
 void xp_roofline_of(const xp_hlo_stat *s, xp_roofline *r) {
   /* per second: x * 1e12 / ps (one rounding less than x / (ps * 1e-12)) */
   double ps = (double)s->self_ps;
@@ -434,6 +477,15 @@ void xp_roofline_of(const xp_hlo_stat *s, xp_roofline *r) {
   r->ridge = s->has_peaks ? s->peak_flops_per_s / s->peak_bw_bytes_per_s : NAN;
   r->flop_utilization = s->has_peaks ? r->flops_per_s / s->peak_flops_per_s : NAN;
   r->bw_utilization = s->has_peaks ? r->bytes_per_s / s->peak_bw_bytes_per_s : NAN;
+  r->rate_note = NULL;
+  int async = xp_is_async_half(s->name.p, s->name.n); /* op rows by name, category rows by category */
+  if (r->bw_utilization > 1)
+    r->rate_note = async ? "bandwidth above the peak: an async start/done's bytes move between its start and its "
+                           "done, not in its own self time (xprof divides by self time too)"
+                         : "bandwidth above the peak: bytes_accessed counts every memory space (on-chip too), "
+                           "not HBM alone";
+  else if (r->flop_utilization > 1)
+    r->rate_note = "FLOP rate above the peak: the flops stat does not match the op's own self time";
   if (!flops || !bytes || !s->has_peaks || (s->bytes <= 0 && s->flops <= 0)) r->bound_by = "unknown";
   else if (s->bytes <= 0) r->bound_by = "compute"; /* FLOPs without memory traffic */
   else r->bound_by = r->intensity >= r->ridge ? "compute" : "memory";
@@ -493,11 +545,61 @@ static int kernel_order(const void *x, const void *y) {
   return xp_str_cmp(a->op_name, b->op_name);
 }
 
+static int ci_same(xp_str a, const char *z) {
+  size_t m = strlen(z);
+  if (a.n != m) return 0;
+  for (size_t i = 0; i < m; i++)
+    if ((a.p[i] | 0x20) != (z[i] | 0x20)) return 0;
+  return 1;
+}
+
+void xp_kernel_check(xp_kernel_stat *k, const char *vendor, size_t vendor_n) {
+  xp_str v = {vendor, vendor_n};
+  int nv = ci_same(v, "nvidia"), amd = ci_same(v, "amd");
+  int64_t max_regs = nv ? 255 : 512;
+  int64_t max_shared = nv ? 232448 : amd ? 163840 : 262144;
+  const char *who = nv ? "NVIDIA" : amd ? "AMD" : "any GPU";
+  xp_kernel_details *d = &k->kd;
+  k->rejected = 0;
+  k->note[0] = 0;
+  size_t at = 0;
+#define NOTE(...)                                                                        \
+  do {                                                                                   \
+    if (at < sizeof(k->note)) {                                                          \
+      int w = snprintf(k->note + at, sizeof(k->note) - at, "%s", at ? "; " : "");        \
+      if (w > 0) at += (size_t)w;                                                        \
+    }                                                                                    \
+    if (at < sizeof(k->note)) {                                                          \
+      int w = snprintf(k->note + at, sizeof(k->note) - at, __VA_ARGS__);                 \
+      if (w > 0) at += (size_t)w;                                                        \
+    }                                                                                    \
+  } while (0)
+  if ((d->has & XP_KD_REGS) && (d->regs < 1 || d->regs > max_regs)) {
+    k->rejected |= XP_KD_REGS;
+    NOTE("regs %lld: %s allows 1..%lld per thread", (long long)d->regs, who, (long long)max_regs);
+  }
+  const struct { unsigned bit; int64_t v; const char *key; } mem[] = {
+      {XP_KD_STATIC, d->static_shmem, "static_shared"}, {XP_KD_DYNAMIC, d->dynamic_shmem, "dynamic_shared"},
+      {XP_KD_SHARED, d->shared_mem, "shared memory"}};
+  for (int i = 0; i < 3; i++)
+    if ((d->has & mem[i].bit) && mem[i].v > max_shared) {
+      k->rejected |= mem[i].bit;
+      NOTE("%s %lld bytes: %s allows %lld per block", mem[i].key, (long long)mem[i].v, who, (long long)max_shared);
+    }
+  if ((d->has & XP_KD_OCC) && !(d->occupancy_pct > 0 && d->occupancy_pct <= 100)) {
+    k->rejected |= XP_KD_OCC;
+    if (d->occupancy_pct == 0) NOTE("occ_pct 0: not computed by the writer");
+    else NOTE("occ_pct %g: outside (0, 100]", d->occupancy_pct);
+  }
+#undef NOTE
+}
+
 static int build_kernels(xp_profile *p, kernel_stats *out) {
   static const char *const names[] = {"kernel_details", "tf_op", "name", "hlo_op", "level 0"};
   const xp_op *ops;
   int64_t n_ops = xp_ops(p, &ops);
-  if (n_ops < 0) return 0;
+  devices *dv = get_devices(p);
+  if (n_ops < 0 || !dv) return 0;
   group_map g = {.rows = NULL, .row_size = sizeof(xp_kernel_stat), .hash_row = kernel_hash, .same = kernel_same};
   int64_t cap = 0;
   int32_t plane = -1;
@@ -535,6 +637,9 @@ static int build_kernels(xp_profile *p, kernel_stats *out) {
       s->op_tensor_core_eligible = xp_op_tensor_core_eligible(key.op_name.p, key.op_name.n);
       s->min_ps = INT64_MAX;
       s->first_op = i;
+      int32_t di = dv->of_plane[o->plane];
+      xp_str vendor = di >= 0 ? dv->v[di].vendor : (xp_str){"", 0};
+      xp_kernel_check(s, vendor.p, vendor.n);
       xp_hmap_put(&g.m, pos, e);
     }
     xp_kernel_stat *s = &out->v[e];

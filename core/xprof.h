@@ -7,7 +7,11 @@
 **   peak_hbm_bw_gigabytes_per_second, core_details; GPU device_vendor,
 **   compute_cap_major/minor, clock_rate (kHz), core_count, memory_size
 **   (bytes), memory_bandwidth (bytes/s). Peaks are normalized to FLOP/s and
-**   bytes/s; a GPU plane has no peak FLOP rate (the profile does not say it).
+**   bytes/s. A GPU plane does not state its peak FLOP rate: it is derived
+**   from its vendor, capability, cores and clock as xprof does (gpu_peaks.h)
+**   into derived_peak_flops_per_s (the roofline's peaks stay the stated
+**   ones, as the PerfettoSQL package computes them); peak_note says how the
+**   peak was derived, or why it is unknown.
 ** - HLO stats (xp_hlo_stats): the roofline table. Device ops grouped by name
 **   (kind "op") and by their hlo_category stat (kind "category"): count,
 **   total and self time, summed `flops`, `model_flops` and `bytes_accessed`
@@ -16,6 +20,8 @@
 ** - Kernel stats (xp_kernel_stats): GPU kernels (device ops with a
 **   `kernel_details` stat) grouped by name and launch configuration, as
 **   xprof's kernel_stats: count, total / min / max duration, occupancy.
+**   Values outside the hardware's range are rejected with a note
+**   (xp_kernel_check), where xprof passes them through.
 **
 ** Use: const xp_hlo_stat *rows; int64_t n = xp_hlo_stats(p, &rows);
 ** (each builds once per decode and stays with the profile; -1 on OOM).
@@ -82,7 +88,12 @@ typedef struct xp_device {
   int64_t clock_rate_khz;
   int64_t memory_size_bytes;
   int64_t compute_cap_major, compute_cap_minor;
+  int peak_source;            /* XP_PEAK_*: where a peak FLOP rate came from */
+  double derived_peak_flops_per_s; /* XP_PEAK_DERIVED: the GPU peak from gpu_peaks.h */
+  char peak_note[160];        /* GPU planes: how the peak was derived, or why it is unknown */
 } xp_device;
+
+enum { XP_PEAK_NONE = 0, XP_PEAK_FROM_PROFILE, XP_PEAK_DERIVED, XP_PEAK_UNKNOWN };
 
 int64_t xp_devices(xp_profile *p, const xp_device **rows);
 
@@ -118,8 +129,11 @@ typedef struct xp_roofline {
                               ** bytes_accessed, no device peaks, or neither FLOPs nor bytes) */
   double flop_utilization;    /* flops_per_s / peak FLOP/s */
   double bw_utilization;      /* bytes_per_s / peak bytes/s */
+  const char *rate_note;      /* why a utilization is above 1 (the row's rate is not a physical one); NULL when none is */
 } xp_roofline;
 void xp_roofline_of(const xp_hlo_stat *s, xp_roofline *r);
+/* Is a name one half of an async pair (x-start, x-done, with an optional .N)? */
+int xp_is_async_half(const char *p, size_t n);
 
 /* ---- kernel stats ---- */
 
@@ -130,7 +144,17 @@ typedef struct xp_kernel_stat {
   xp_str op_name;             /* tf_op (effective), else hlo_op, else `level 0` */
   int64_t count, total_ps, min_ps, max_ps;
   int64_t first_op;
+  unsigned rejected;          /* XP_KD_* bits of values outside the hardware's range (named in note) */
+  char note[160];             /* why they were rejected; "" when none was */
 } xp_kernel_stat;
+
+/* The hardware's range of kernel_details values (xp_kernel_check): registers
+** per thread 1..255 on NVIDIA (the ISA's limit), 1..512 on AMD (256 VGPRs
+** + 256 AGPRs on CDNA) and elsewhere; shared memory per block up to 227 KiB
+** on NVIDIA (H100/B200), 160 KiB on AMD (CDNA 4 LDS), 256 KiB elsewhere;
+** theoretical occupancy in (0, 100] % (a kernel that ran occupies the device:
+** 0 is a writer that did not compute it, as ROCm's). */
+void xp_kernel_check(xp_kernel_stat *k, const char *vendor, size_t vendor_n);
 
 /* Ordered by (total desc, name, grid, block, regs, shared memory, op name). */
 int64_t xp_kernel_stats(xp_profile *p, const xp_kernel_stat **rows);

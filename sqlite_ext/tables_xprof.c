@@ -51,12 +51,13 @@ static void result_text_or_null(sqlite3_context *ctx, xp_str s) {
 /* ---- xplane_devices ---- */
 
 enum { D_PLANE_INDEX, D_PLANE_NAME, D_TYPE, D_VENDOR, D_CC, D_CORES, D_CLOCK, D_MEMORY, D_PEAK_FLOPS, D_PEAK_BW,
-       D_RIDGE, D_CORE_DETAILS, D_N0 };
+       D_RIDGE, D_CORE_DETAILS, D_DERIVED_PEAK, D_PEAK_NOTE, D_N0 };
 enum { D_BASE = XP_COL_FIRST_OWN, D_N = XP_COL_FIRST_OWN + D_N0 };
 static const char *const devices_cols[] = {
     "plane_index INTEGER", "plane_name TEXT", "device_type TEXT", "vendor TEXT", "compute_capability TEXT",
     "core_count INTEGER", "clock_rate_hz INTEGER", "memory_size_bytes INTEGER", "peak_flops_per_s REAL",
-    "peak_bw_bytes_per_s REAL", "ridge_flops_per_byte REAL", "core_details TEXT"};
+    "peak_bw_bytes_per_s REAL", "ridge_flops_per_byte REAL", "core_details TEXT", "derived_peak_flops_per_s REAL",
+    "peak_note TEXT"};
 
 static int prepare_devices(xp_profile *p) {
   const xp_device *rows;
@@ -115,6 +116,8 @@ static int devices_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
         result_text_or_null(ctx, d->core_details);
       }
       break;
+    case D_DERIVED_PEAK: if (d->peak_source == XP_PEAK_DERIVED) result_real(ctx, d->derived_peak_flops_per_s); break;
+    case D_PEAK_NOTE: if (d->peak_note[0]) sqlite3_result_text(ctx, d->peak_note, -1, SQLITE_TRANSIENT); break;
   }
   return SQLITE_OK;
 }
@@ -136,14 +139,14 @@ const xp_table xp_table_devices = {
 
 enum { H_KIND, H_NAME, H_CATEGORY, H_COUNT, H_TOTAL_PS, H_SELF_PS, H_SHARE, H_FLOPS, H_MODEL_FLOPS, H_BYTES,
        H_FLOPS_PER_S, H_BYTES_PER_S, H_INTENSITY, H_RIDGE, H_PEAK_FLOPS, H_PEAK_BW, H_BOUND_BY, H_FLOP_UTIL,
-       H_BW_UTIL, H_FIRST_OP_ID, H_N0 };
+       H_BW_UTIL, H_FIRST_OP_ID, H_RATE_NOTE, H_N0 };
 enum { H_BASE = XP_COL_FIRST_OWN, H_N = XP_COL_FIRST_OWN + H_N0 };
 static const char *const hlo_cols[] = {
     "kind TEXT", "name TEXT", "category TEXT", "count INTEGER", "total_ps INTEGER", "self_ps INTEGER",
     "share_of_device_self REAL", "flops REAL", "model_flops REAL", "bytes_accessed REAL", "flops_per_s REAL",
     "bytes_per_s REAL", "flops_per_byte REAL", "ridge_flops_per_byte REAL", "peak_flops_per_s REAL",
     "peak_bw_bytes_per_s REAL", "bound_by TEXT", "flop_utilization REAL", "bw_utilization REAL",
-    "first_op_id INTEGER"};
+    "first_op_id INTEGER", "rate_note TEXT"};
 
 static int prepare_hlo(xp_profile *p) {
   const xp_hlo_stat *rows;
@@ -187,6 +190,7 @@ static int hlo_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case H_FLOP_UTIL: result_real(ctx, r.flop_utilization); break;
     case H_BW_UTIL: result_real(ctx, r.bw_utilization); break;
     case H_FIRST_OP_ID: sqlite3_result_int64(ctx, s->first_op); break;
+    case H_RATE_NOTE: if (r.rate_note) sqlite3_result_text(ctx, r.rate_note, -1, SQLITE_STATIC); break;
   }
   return SQLITE_OK;
 }
@@ -208,14 +212,14 @@ const xp_table xp_table_hlo_stats = {
 
 enum { K_NAME, K_GRID_X, K_GRID_Y, K_GRID_Z, K_BLOCK_X, K_BLOCK_Y, K_BLOCK_Z, K_REGS, K_STATIC, K_DYNAMIC,
        K_SHARED, K_PRIVATE, K_OCC, K_TC_USE, K_TC_ELIGIBLE, K_OP_NAME, K_COUNT, K_TOTAL_PS, K_MIN_PS, K_MAX_PS,
-       K_MEAN_PS, K_FIRST_OP_ID, K_N0 };
+       K_MEAN_PS, K_FIRST_OP_ID, K_NOTE, K_N0 };
 enum { K_BASE = XP_COL_FIRST_OWN, K_N = XP_COL_FIRST_OWN + K_N0 };
 static const char *const kernel_cols[] = {
     "name TEXT", "grid_x INTEGER", "grid_y INTEGER", "grid_z INTEGER", "block_x INTEGER", "block_y INTEGER",
     "block_z INTEGER", "registers_per_thread INTEGER", "static_shmem_bytes INTEGER", "dynamic_shmem_bytes INTEGER",
     "shared_mem_bytes INTEGER", "private_mem_bytes INTEGER", "occupancy_pct REAL", "uses_tensor_core INTEGER",
     "op_tensor_core_eligible INTEGER", "op_name TEXT", "count INTEGER", "total_ps INTEGER", "min_ps INTEGER",
-    "max_ps INTEGER", "mean_ps REAL", "first_op_id INTEGER"};
+    "max_ps INTEGER", "mean_ps REAL", "first_op_id INTEGER", "details_note TEXT"};
 
 static int prepare_kernels(xp_profile *p) {
   const xp_kernel_stat *rows;
@@ -256,6 +260,7 @@ static int kernels_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case K_MAX_PS: sqlite3_result_int64(ctx, k->max_ps); break;
     case K_MEAN_PS: sqlite3_result_double(ctx, (double)k->total_ps / (double)k->count); break;
     case K_FIRST_OP_ID: sqlite3_result_int64(ctx, k->first_op); break;
+    case K_NOTE: if (k->note[0]) sqlite3_result_text(ctx, k->note, -1, SQLITE_TRANSIENT); break;
   }
   return SQLITE_OK;
 }

@@ -139,7 +139,30 @@ if [ -d "$DATA" ] && ls "$DATA"/*.xplane.pb >/dev/null 2>&1; then
       "$(sql "SELECT count(DISTINCT plane_index) FROM xplane_events('$f') WHERE plane_name LIKE '/device:%'
               AND (line_name = 'XLA Ops' OR line_name LIKE 'Stream #%') AND dur_ps > 0")" \
       "$(sql "SELECT count(*) FROM xplane_device_time('$f')")"
+    check "$n: a utilization above 1 (a rate no hardware reaches) always says why" "0" \
+      "$(sql "SELECT count(*) FROM xplane_hlo_stats('$f')
+              WHERE (flop_utilization > 1 OR bw_utilization > 1) AND rate_note IS NULL")"
+    check "$n: every GPU plane has a derived peak FLOP rate or says why not" "0" \
+      "$(sql "SELECT count(*) FROM xplane_devices('$f') WHERE plane_name LIKE '/device:GPU:%'
+              AND (derived_peak_flops_per_s IS NULL) = (peak_note IS NULL OR peak_note NOT LIKE 'unknown: %')")"
   done
+  # GPU peaks by hand (FLOP per clock per SM/CU x SMs/CUs x clock, gpu_peaks.h):
+  # V100 1024 x 80 x 1.53e9 = 125337600000000; MI300 2048 x 304 x 2.1e9 =
+  # 1307443200000000; MI355 4096 x 256 x 2.4e9 = 2516582400000000.
+  check "GPU peaks by hand: V100 (vendor inferred), gfx942, gfx950" \
+    "125337600000000|1307443200000000|2516582400000000" \
+    "$(sql "SELECT (SELECT CAST(derived_peak_flops_per_s AS INT) FROM xplane_devices('$DATA/gpu_mw.xplane.pb') LIMIT 1),
+                   (SELECT CAST(derived_peak_flops_per_s AS INT) FROM xplane_devices('$DATA/tracelens_jax08_gemm.xplane.pb') LIMIT 1),
+                   (SELECT CAST(derived_peak_flops_per_s AS INT) FROM xplane_devices('$DATA/tracelens_te_fused_attn.xplane.pb') LIMIT 1)")"
+  # kernel_details the hardware cannot have: 2,191,500,840 registers per
+  # thread (AMD allows 512) and an occupancy of 0 % on a kernel that ran
+  check "kernel stats: registers above the hardware's limit and occ_pct 0 are named" \
+    "5|5" \
+    "$(sql "SELECT sum(details_note LIKE 'regs 2191%: AMD allows 1..512 per thread%'),
+                   sum(details_note LIKE '%occ_pct 0: not computed by the writer')
+              FROM xplane_kernel_stats('$DATA/tracelens_jax_conv_minimal_legacy.xplane.pb')")"
+  check "kernel stats: plausible values get no note (gpu_mw: 16..38 registers, no occ_pct)" "0" \
+    "$(sql "SELECT count(details_note) FROM xplane_kernel_stats('$DATA/gpu_mw.xplane.pb')")"
   # The TPU profile's totals, as xprof's OpStats holds them (busy_time_ps,
   # idle_time_ps of its device op metrics db; tests/xprof_compare.py reads
   # them from xprof itself where the venv is there).

@@ -80,6 +80,7 @@ def main():
             pipeline = xprof_tool(path, "input_pipeline_analyzer")
             hlo = xprof_tool(path, "hlo_stats")
             op_profile = xprof_tool(path, "op_profile")
+            roofline = xprof_tool(path, "roofline_model")
             op_stats = op_stats_pb2.OpStats()
             with open(os.path.join(tmp, "ALL_HOSTS.op_stats_v2.pb"), "rb") as f:
                 op_stats.ParseFromString(f.read())
@@ -153,6 +154,19 @@ def main():
             check(f"{name} xprof has no steps", {}, xprof_steps)
         else:
             check(f"{name} step times (ms; a step on several devices: its longest)", xprof_steps, ours)
+        # device peaks: xprof's roofline (peak_flop_rate GFLOP/s, peak_hbm_bw GiB/s, printed to 6 digits)
+        rp = next((t.get("p", {}) for t in roofline if "peak_flop_rate" in t.get("p", {})), {})
+        if rp:
+            peak = db.execute(
+                "SELECT coalesce(peak_flops_per_s, derived_peak_flops_per_s), peak_bw_bytes_per_s, vendor "
+                "FROM xplane_devices(?) ORDER BY plane_index LIMIT 1", [src]).fetchone()
+            xf, xb = float(rp["peak_flop_rate"]), float(rp["peak_hbm_bw"])
+            check(f"{name} peak HBM bandwidth (GiB/s, 6 digits)", f"{xb:.6g}", f"{peak[1] / 2**30:.6g}")
+            if xf == 0 and peak[2] is None and peak[0] is not None:
+                # documented: no device_vendor and a capability below 9.0 is NVIDIA here; xprof says 0
+                print(f"note: {name}: xprof's peak FLOP rate 0 (no device_vendor), ours {peak[0] / 1e12} TFLOP/s")
+            else:
+                check(f"{name} peak FLOP rate (GFLOP/s, 6 digits)", f"{xf:.6g}", f"{peak[0] / 1e9:.6g}")
     print(f"xprof_compare: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
