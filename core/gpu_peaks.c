@@ -110,14 +110,21 @@ static void of_amd(const char *name, size_t name_n, int has_cc, int64_t major, i
   unknown(out, why);
 }
 
+int xp_gpu_vendor(const char *vendor, size_t vendor_n) {
+  if (ci_eq(vendor, vendor_n, "nvidia")) return XP_GPU_VENDOR_NVIDIA;
+  if (ci_eq(vendor, vendor_n, "amd")) return XP_GPU_VENDOR_AMD;
+  return vendor_n ? XP_GPU_VENDOR_OTHER : XP_GPU_VENDOR_NONE;
+}
+
 void xp_gpu_peak_of(const char *vendor, size_t vendor_n, const char *device_name, size_t device_name_n,
                     int has_cc, int64_t major, int64_t minor, xp_gpu_peak *out) {
   memset(out, 0, sizeof(*out));
-  if (ci_eq(vendor, vendor_n, "nvidia")) {
+  int v = xp_gpu_vendor(vendor, vendor_n);
+  if (v == XP_GPU_VENDOR_NVIDIA) {
     of_nvidia(has_cc, major, minor, out);
-  } else if (ci_eq(vendor, vendor_n, "amd")) {
+  } else if (v == XP_GPU_VENDOR_AMD) {
     of_amd(device_name, device_name_n, has_cc, major, minor, out);
-  } else if (vendor_n) {
+  } else if (v == XP_GPU_VENDOR_OTHER) {
     unknown(out, "the device vendor is neither NVIDIA nor AMD");
   } else if (has_cc && major >= 2 && major < 9) {
     of_nvidia(has_cc, major, minor, out);

@@ -44,6 +44,11 @@ typedef struct xp_gpu_peak {
   char why[96];             /* when unknown: why ("no compute capability", ...) */
 } xp_gpu_peak;
 
+/* A device_vendor text as a vendor: NVIDIA ("Nvidia", any case), AMD, none
+** (empty), or another. */
+enum { XP_GPU_VENDOR_NONE = 0, XP_GPU_VENDOR_NVIDIA, XP_GPU_VENDOR_AMD, XP_GPU_VENDOR_OTHER };
+int xp_gpu_vendor(const char *vendor, size_t vendor_n);
+
 /* vendor: the device_vendor text ("Nvidia", "AMD", or empty); device_name:
 ** the plane's gfx name when the profile gives one (may be empty); major /
 ** minor: the compute capability (has_cc 0 when absent). */

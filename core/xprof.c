@@ -8,6 +8,7 @@
 #include "xprof.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,7 +184,6 @@ static const char *const dev_stats2[] = {"memory_size", "compute_cap_major", "co
 ** (gpu_peaks.h), with the note that says how or why not. */
 static void derive_gpu_peak(xp_device *dv, xp_str gpu_name) {
   if (dv->has & XP_DEV_PEAK_FLOPS) {
-    dv->peak_source = XP_PEAK_FROM_PROFILE;
     snprintf(dv->peak_note, sizeof(dv->peak_note), "the profile's peak_teraflops_per_second");
     return;
   }
@@ -198,13 +198,11 @@ static void derive_gpu_peak(xp_device *dv, xp_str gpu_name) {
   else if (g.known) {
     double ghz = (double)dv->clock_rate_khz / 1e6;
     dv->derived_peak_flops_per_s = g.flop_per_core_cycle * (double)dv->core_count * (double)dv->clock_rate_khz * 1e3;
-    dv->peak_source = XP_PEAK_DERIVED;
     snprintf(dv->peak_note, sizeof(dv->peak_note), "%s: %.0f FLOP/clock/%s (%s) x %lld %ss x %.4g GHz%s", g.arch,
              g.flop_per_core_cycle, g.core, g.unit, (long long)dv->core_count, g.core, ghz,
              g.vendor_inferred ? "; NVIDIA inferred: no device_vendor" : "");
     return;
   }
-  dv->peak_source = XP_PEAK_UNKNOWN;
   snprintf(dv->peak_note, sizeof(dv->peak_note), "unknown: %s", why);
 }
 
@@ -249,7 +247,6 @@ static int build_devices(xp_profile *p, devices *d) {
       dv->compute_cap_major = ma, dv->compute_cap_minor = mi, dv->has |= XP_DEV_CC;
     xp_str gpu_name = (s = xp_statvec_find(&sv, dev_stats2[3])) ? xp_stat_as_text(s) : none;
     if (str_starts(pl->name.p, pl->name.n, "/device:GPU:")) derive_gpu_peak(dv, gpu_name);
-    else if (dv->has & XP_DEV_PEAK_FLOPS) dv->peak_source = XP_PEAK_FROM_PROFILE;
     xp_statvec_free(&sv);
     d->of_plane[pi] = (int32_t)d->n++;
   }
@@ -545,53 +542,43 @@ static int kernel_order(const void *x, const void *y) {
   return xp_str_cmp(a->op_name, b->op_name);
 }
 
-static int ci_same(xp_str a, const char *z) {
-  size_t m = strlen(z);
-  if (a.n != m) return 0;
-  for (size_t i = 0; i < m; i++)
-    if ((a.p[i] | 0x20) != (z[i] | 0x20)) return 0;
-  return 1;
+/* Append one clause to a note, "; "-separated; text past the end is cut. */
+static void note_add(char *note, size_t size, size_t *at, const char *fmt, ...) {
+  va_list ap;
+  if (*at && *at < size) {
+    int w = snprintf(note + *at, size - *at, "; ");
+    if (w > 0) *at += (size_t)w;
+  }
+  if (*at >= size) return;
+  va_start(ap, fmt);
+  int w = vsnprintf(note + *at, size - *at, fmt, ap);
+  va_end(ap);
+  if (w > 0) *at += (size_t)w;
 }
 
 void xp_kernel_check(xp_kernel_stat *k, const char *vendor, size_t vendor_n) {
-  xp_str v = {vendor, vendor_n};
-  int nv = ci_same(v, "nvidia"), amd = ci_same(v, "amd");
+  int v = xp_gpu_vendor(vendor, vendor_n);
+  int nv = v == XP_GPU_VENDOR_NVIDIA, amd = v == XP_GPU_VENDOR_AMD;
   int64_t max_regs = nv ? 255 : 512;
   int64_t max_shared = nv ? 232448 : amd ? 163840 : 262144;
   const char *who = nv ? "NVIDIA" : amd ? "AMD" : "any GPU";
-  xp_kernel_details *d = &k->kd;
-  k->rejected = 0;
+  const xp_kernel_details *d = &k->kd;
+  size_t at = 0, size = sizeof(k->note);
   k->note[0] = 0;
-  size_t at = 0;
-#define NOTE(...)                                                                        \
-  do {                                                                                   \
-    if (at < sizeof(k->note)) {                                                          \
-      int w = snprintf(k->note + at, sizeof(k->note) - at, "%s", at ? "; " : "");        \
-      if (w > 0) at += (size_t)w;                                                        \
-    }                                                                                    \
-    if (at < sizeof(k->note)) {                                                          \
-      int w = snprintf(k->note + at, sizeof(k->note) - at, __VA_ARGS__);                 \
-      if (w > 0) at += (size_t)w;                                                        \
-    }                                                                                    \
-  } while (0)
-  if ((d->has & XP_KD_REGS) && (d->regs < 1 || d->regs > max_regs)) {
-    k->rejected |= XP_KD_REGS;
-    NOTE("regs %lld: %s allows 1..%lld per thread", (long long)d->regs, who, (long long)max_regs);
-  }
+  if ((d->has & XP_KD_REGS) && (d->regs < 1 || d->regs > max_regs))
+    note_add(k->note, size, &at, "regs %lld: %s allows 1..%lld per thread", (long long)d->regs, who,
+             (long long)max_regs);
   const struct { unsigned bit; int64_t v; const char *key; } mem[] = {
       {XP_KD_STATIC, d->static_shmem, "static_shared"}, {XP_KD_DYNAMIC, d->dynamic_shmem, "dynamic_shared"},
       {XP_KD_SHARED, d->shared_mem, "shared memory"}};
   for (int i = 0; i < 3; i++)
-    if ((d->has & mem[i].bit) && mem[i].v > max_shared) {
-      k->rejected |= mem[i].bit;
-      NOTE("%s %lld bytes: %s allows %lld per block", mem[i].key, (long long)mem[i].v, who, (long long)max_shared);
-    }
+    if ((d->has & mem[i].bit) && mem[i].v > max_shared)
+      note_add(k->note, size, &at, "%s %lld bytes: %s allows %lld per block", mem[i].key, (long long)mem[i].v, who,
+               (long long)max_shared);
   if ((d->has & XP_KD_OCC) && !(d->occupancy_pct > 0 && d->occupancy_pct <= 100)) {
-    k->rejected |= XP_KD_OCC;
-    if (d->occupancy_pct == 0) NOTE("occ_pct 0: not computed by the writer");
-    else NOTE("occ_pct %g: outside (0, 100]", d->occupancy_pct);
+    if (d->occupancy_pct == 0) note_add(k->note, size, &at, "occ_pct 0: not computed by the writer");
+    else note_add(k->note, size, &at, "occ_pct %g: outside (0, 100]", d->occupancy_pct);
   }
-#undef NOTE
 }
 
 static int build_kernels(xp_profile *p, kernel_stats *out) {

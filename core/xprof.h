@@ -20,7 +20,7 @@
 ** - Kernel stats (xp_kernel_stats): GPU kernels (device ops with a
 **   `kernel_details` stat) grouped by name and launch configuration, as
 **   xprof's kernel_stats: count, total / min / max duration, occupancy.
-**   Values outside the hardware's range are rejected with a note
+**   Values outside the hardware's range are named in a note
 **   (xp_kernel_check), where xprof passes them through.
 **
 ** Use: const xp_hlo_stat *rows; int64_t n = xp_hlo_stats(p, &rows);
@@ -88,12 +88,9 @@ typedef struct xp_device {
   int64_t clock_rate_khz;
   int64_t memory_size_bytes;
   int64_t compute_cap_major, compute_cap_minor;
-  int peak_source;            /* XP_PEAK_*: where a peak FLOP rate came from */
-  double derived_peak_flops_per_s; /* XP_PEAK_DERIVED: the GPU peak from gpu_peaks.h */
+  double derived_peak_flops_per_s; /* GPU planes: the peak from gpu_peaks.h; 0 when unknown */
   char peak_note[160];        /* GPU planes: how the peak was derived, or why it is unknown */
 } xp_device;
-
-enum { XP_PEAK_NONE = 0, XP_PEAK_FROM_PROFILE, XP_PEAK_DERIVED, XP_PEAK_UNKNOWN };
 
 int64_t xp_devices(xp_profile *p, const xp_device **rows);
 
@@ -144,8 +141,7 @@ typedef struct xp_kernel_stat {
   xp_str op_name;             /* tf_op (effective), else hlo_op, else `level 0` */
   int64_t count, total_ps, min_ps, max_ps;
   int64_t first_op;
-  unsigned rejected;          /* XP_KD_* bits of values outside the hardware's range (named in note) */
-  char note[160];             /* why they were rejected; "" when none was */
+  char note[160];             /* the values outside the hardware's range, each named; "" when none is */
 } xp_kernel_stat;
 
 /* The hardware's range of kernel_details values (xp_kernel_check): registers

@@ -116,7 +116,7 @@ static int devices_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
         result_text_or_null(ctx, d->core_details);
       }
       break;
-    case D_DERIVED_PEAK: if (d->peak_source == XP_PEAK_DERIVED) result_real(ctx, d->derived_peak_flops_per_s); break;
+    case D_DERIVED_PEAK: if (d->derived_peak_flops_per_s > 0) result_real(ctx, d->derived_peak_flops_per_s); break;
     case D_PEAK_NOTE: if (d->peak_note[0]) sqlite3_result_text(ctx, d->peak_note, -1, SQLITE_TRANSIENT); break;
   }
   return SQLITE_OK;
