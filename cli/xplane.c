@@ -885,7 +885,9 @@ static const char *HELP_QUERY =
     "  \"top N ops\", \"hottest ops\"                        -> top_ops.sql (N sets --top-k)\n"
     "  \"compute vs communication\", \"worst collective\"    -> compute_vs_communication.sql\n"
     "  \"hierarchical regions\", \"scopes\"                  -> hierarchical_regions.sql\n"
-    "  \"what should I try next\", \"candidates\"            -> candidates.sql\n"
+    "  \"what should I try next\", \"bottleneck\"            -> what_next.sql (findings first,\n"
+    "                                                      then the reference's candidates)\n"
+    "  \"candidates\"                                      -> candidates.sql (the reference's)\n"
     "Anything else lists these and exits 2. Durations are microseconds.\n"
     "\n"
     "  --summary FILE           answer from a saved summary (no profile read)\n"
@@ -935,9 +937,10 @@ static int route_question(const char *q, const char **file, char **op, long long
     *file = "compute_vs_communication.sql";
   } else if (strstr(lq, "region") || strstr(lq, "hierarch") || strstr(lq, "scope")) {
     *file = "hierarchical_regions.sql";
-  } else if (strstr(lq, "next") || strstr(lq, "try") || strstr(lq, "candidate") || strstr(lq, "optimi") ||
-             strstr(lq, "bottleneck")) {
+  } else if (strstr(lq, "candidate")) {
     *file = "candidates.sql";
+  } else if (strstr(lq, "next") || strstr(lq, "try") || strstr(lq, "optimi") || strstr(lq, "bottleneck")) {
+    *file = "what_next.sql";
   }
   sqlite3_free(lq);
   return *file ? 0 : 1;

@@ -3,9 +3,11 @@
 ** over the device ops and steps (analysis.h) and the host planes' events.
 ** Rules (thresholds in findings.h; schema/TABLES.md says the same):
 ** - recompilation: compile events (compile_names below) on host planes,
-**   nested compile events folded into the outermost; the module is the
-**   innermost enclosing non-compile event on the same line (e.g.
-**   `PjitFunction(f)`), else the compile event's own name. One row per module
+**   nested compile events (on their line, or inside a compile event of
+**   another line of the plane) folded into the outermost; the module is the
+**   innermost enclosing event on the same line that is neither a compile
+**   event nor a python-tracer frame (`$...`), e.g. `PjitFunction(f)`, else
+**   the compile event's own name. One row per module
 **   compiled >= recompile_min times or whose compile time >= compile_share
 **   of the profile span (first to last event of any line).
 ** - host_bound: per device plane, the steps whose idle share (1 - busy/step,
@@ -33,6 +35,9 @@
 **   not asynchronous copies or collectives, and whose self time is
 **   >= hot_op_share of all device ops' self time. One row per op, in the
 **   table's order (self time descending).
+** On the JAX CPU backend (the devices of device_time.h are CPU devices)
+** host_bound, transfers, tiny_kernels and synchronization are
+** findings_cpu.c's instead.
 ** xp_find_params_parse reads the thresholds from "name=value,..." text.
 */
 #include <math.h>
@@ -43,10 +48,12 @@
 
 #include "analysis.h"
 #include "cancel.h"
+#include "device_time.h"
 #include "findings.h"
 #include "json.h"
 #include "util.h"
 #include "xprof.h"
+#include "findings_impl.h"
 
 void xp_find_params_default(xp_find_params *fp) {
   fp->recompile_min = XP_FIND_RECOMPILE_MIN;
@@ -157,7 +164,7 @@ static int eq(const char *p, size_t n, const char *z) {
 }
 
 /* Compile events: these names exactly, or a name ending in "::Compile". */
-static const char *const compile_names[] = {"backend_compile", "XlaCompile", "xla_compile", "jax_compile", NULL};
+static const char *const compile_names[] = {"backend_compile", "backend_compile_and_load", "XlaCompile", "xla_compile", "jax_compile", NULL};
 
 int xp_find_is_compile(const char *p, size_t n) {
   for (int i = 0; compile_names[i]; i++)
@@ -166,7 +173,7 @@ int xp_find_is_compile(const char *p, size_t n) {
 }
 
 /* Blocking host calls: names containing one of these. */
-static const char *const sync_names[] = {"block_until_ready", "BlockHostUntilReady", "device_get",
+static const char *const sync_names[] = {"block_until_ready", "BlockHostUntilReady", "device_get", "np.asarray(jax.Array)",
                                          "StreamSynchronize", "DeviceSynchronize", "CtxSynchronize",
                                          "EventSynchronize", NULL};
 
@@ -211,19 +218,14 @@ static const char *const copy_kind_names[5] = {"", "HtoD", "DtoH", "DtoD", "othe
 
 /* --------------------------------------------------------------- shared */
 
-typedef struct flist {
-  xp_finding *v;
-  int64_t n, cap;
-  int oom; /* out of memory, or the query was interrupted (cancel.h): give up */
-} flist;
 
 /* Every 4096 items of a long loop: has the query been interrupted? */
-static int stop_at(flist *fl, int64_t k) {
+int xp_fl_stop(flist *fl, int64_t k) {
   if ((k & 4095) == 4095 && xp_cancelled()) fl->oom = 1;
   return fl->oom;
 }
 
-static xp_finding *f_add(flist *fl, const char *id) {
+xp_finding *xp_fl_add(flist *fl, const char *id) {
   if (fl->oom || !xp_grow((void **)&fl->v, &fl->cap, fl->n + 1, sizeof(xp_finding))) {
     fl->oom = 1;
     return NULL;
@@ -238,7 +240,7 @@ static xp_finding *f_add(flist *fl, const char *id) {
 }
 
 /* Take a finished buffer's text; marks OOM on failure. */
-static char *take(flist *fl, xp_buf *b) {
+char *xp_fl_take(flist *fl, xp_buf *b) {
   if (xp_buf_errcode(b) != XP_BUF_OK) {
     xp_buf_free(b);
     fl->oom = 1;
@@ -250,10 +252,10 @@ static char *take(flist *fl, xp_buf *b) {
 }
 
 /* End an evidence object with its last number (a share threshold) and take it. */
-static char *evidence_end(flist *fl, xp_buf *b, double last) {
+char *xp_fl_evidence_end(flist *fl, xp_buf *b, double last) {
   xp_buf_append_g17(b, last);
   xp_buf_appendchar(b, 1, '}');
-  return take(fl, b);
+  return xp_fl_take(fl, b);
 }
 
 static int is_device_plane(const xp_plane *pl) {
@@ -270,7 +272,7 @@ static int is_host_plane(const xp_plane *pl) {
 }
 
 /* The span of the profile: first start to last end of any line, 0 if none. */
-static int64_t profile_span(const xp_profile *p) {
+int64_t xp_fl_profile_span(const xp_profile *p) {
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (int32_t i = 0; i < p->n_planes; i++)
     for (int32_t j = 0; j < p->planes[i].n_lines; j++) {
@@ -281,18 +283,6 @@ static int64_t profile_span(const xp_profile *p) {
     }
   return hi > lo ? hi - lo : 0;
 }
-
-/* A host event (analysis event of a host plane). */
-typedef struct hev {
-  int64_t start, dur;
-  int32_t plane, line;
-  xp_str name;
-} hev;
-
-typedef struct hevvec {
-  hev *v;
-  int64_t n, cap;
-} hevvec;
 
 static int hev_cmp(const void *a, const void *b) {
   const hev *x = a, *y = b;
@@ -352,12 +342,33 @@ typedef struct cmod {
   int64_t count, time_ps, first, last_end;
 } cmod;
 
+/* A compile event not nested in another on its line, with its module. */
+typedef struct cev {
+  int64_t start, dur;
+  int32_t plane;
+  xp_str module;
+} cev;
+
+static int cev_cmp(const void *a, const void *b) {
+  const cev *x = a, *y = b;
+  if (x->plane != y->plane) return x->plane < y->plane ? -1 : 1;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  return x->dur > y->dur ? -1 : x->dur < y->dur; /* enclosing first */
+}
+
+/* The module of a compile event: the innermost enclosing event that is not
+** a compile event nor a Python frame of the python tracer (`$file.py:N f`). */
+static int module_event(const hev *o) {
+  return !xp_find_is_compile(o->name.p, o->name.n) && !(o->name.n && o->name.p[0] == '$');
+}
+
 static void find_recompilation(xp_profile *p, const xp_find_params *fp, const hevvec *hv, flist *fl) {
   cmod *mods = NULL;
-  int64_t n_mods = 0, cap = 0, n_compiles = 0, compile_ps = 0;
+  cev *cv = NULL;
+  int64_t n_mods = 0, cap = 0, n_compiles = 0, compile_ps = 0, ncv = 0, ccv = 0;
   /* per line: a stack of open events (indexes into hv) */
   int64_t *stack = NULL, sp = 0, scap = 0;
-  for (int64_t k = 0; k < hv->n && !stop_at(fl, k); k++) {
+  for (int64_t k = 0; k < hv->n && !xp_fl_stop(fl, k); k++) {
     const hev *e = &hv->v[k];
     if (k == 0 || e->plane != hv->v[k - 1].plane || e->line != hv->v[k - 1].line) sp = 0;
     while (sp > 0 && hv->v[stack[sp - 1]].start + hv->v[stack[sp - 1]].dur <= e->start) sp--;
@@ -372,33 +383,49 @@ static void find_recompilation(xp_profile *p, const xp_find_params *fp, const he
       if (!nested) {
         for (int64_t s = sp - 1; s >= 0; s--) {
           const hev *o = &hv->v[stack[s]];
-          if (o->start + o->dur >= e->start + e->dur && !xp_find_is_compile(o->name.p, o->name.n)) {
+          if (o->start + o->dur >= e->start + e->dur && module_event(o)) {
             module = o->name;
             break;
           }
         }
-        int64_t m = 0;
-        while (m < n_mods && !(mods[m].module.n == module.n && memcmp(mods[m].module.p, module.p, module.n) == 0)) m++;
-        if (m == n_mods) {
-          if (!xp_grow((void **)&mods, &cap, n_mods + 1, sizeof(cmod))) { fl->oom = 1; break; }
-          mods[n_mods++] = (cmod){module, 0, 0, e->start, e->start + e->dur};
-        }
-        mods[m].count++;
-        mods[m].time_ps += e->dur;
-        if (e->start < mods[m].first) mods[m].first = e->start;
-        if (e->start + e->dur > mods[m].last_end) mods[m].last_end = e->start + e->dur;
-        n_compiles++;
-        compile_ps += e->dur;
+        if (!xp_grow((void **)&cv, &ccv, ncv + 1, sizeof(cev))) { fl->oom = 1; break; }
+        cv[ncv++] = (cev){e->start, e->dur, e->plane, module};
       }
     }
     if (!xp_grow((void **)&stack, &scap, sp + 1, sizeof(int64_t))) { fl->oom = 1; break; }
     stack[sp++] = k;
   }
-  int64_t span = profile_span(p);
+  /* A compile event inside one of another line of its plane is part of it
+  ** (JAX: the compiler thread pool's PjRtCpuClient::Compile and the codegen
+  ** threads' FusionCompiler::Compile run inside the Python thread's
+  ** backend_compile_and_load). */
+  if (!fl->oom && ncv > 1) qsort(cv, (size_t)ncv, sizeof(cev), cev_cmp);
+  int64_t outer_end = INT64_MIN;
+  int32_t outer_plane = -1;
+  for (int64_t k = 0; k < ncv && !fl->oom; k++) {
+    const cev *e = &cv[k];
+    if (e->plane == outer_plane && e->start + e->dur <= outer_end) continue;
+    outer_plane = e->plane;
+    outer_end = e->start + e->dur;
+    int64_t m = 0;
+    while (m < n_mods && !(mods[m].module.n == e->module.n && memcmp(mods[m].module.p, e->module.p, e->module.n) == 0)) m++;
+    if (m == n_mods) {
+      if (!xp_grow((void **)&mods, &cap, n_mods + 1, sizeof(cmod))) { fl->oom = 1; break; }
+      mods[n_mods++] = (cmod){e->module, 0, 0, e->start, e->start + e->dur};
+    }
+    mods[m].count++;
+    mods[m].time_ps += e->dur;
+    if (e->start < mods[m].first) mods[m].first = e->start;
+    if (e->start + e->dur > mods[m].last_end) mods[m].last_end = e->start + e->dur;
+    n_compiles++;
+    compile_ps += e->dur;
+  }
+  xp_free(cv);
+  int64_t span = xp_fl_profile_span(p);
   for (int64_t m = 0; m < n_mods && !fl->oom; m++) {
     double share = span > 0 ? (double)mods[m].time_ps / (double)span : 0;
     if (mods[m].count < fp->recompile_min && share < fp->compile_share) continue;
-    xp_finding *f = f_add(fl, "recompilation");
+    xp_finding *f = xp_fl_add(fl, "recompilation");
     if (!f) break;
     f->severity = mods[m].count >= fp->recompile_min ? "high" : "medium";
     f->subject = xp_mprintf("%.*s", (int)mods[m].module.n, mods[m].module.p);
@@ -414,7 +441,7 @@ static void find_recompilation(xp_profile *p, const xp_find_params *fp, const he
                       "\"all_compile_ps\":%lld,\"recompile_min\":%lld,\"compile_share_min\":",
                    (long long)mods[m].count, (long long)mods[m].time_ps, (long long)span, (long long)n_compiles,
                    (long long)compile_ps, (long long)fp->recompile_min);
-    f->evidence = evidence_end(fl, b, fp->compile_share);
+    f->evidence = xp_fl_evidence_end(fl, b, fp->compile_share);
     f->suggestion = f->count >= fp->recompile_min
                         ? "The same function is compiled again: shapes, dtypes or static arguments change between calls "
                           "(shape churn). Pad or bucket input shapes, mark fewer arguments static, and check "
@@ -503,7 +530,7 @@ static void find_host_bound(xp_profile *p, const xp_find_params *fp, const hevve
   for (int32_t plane = 0; plane < p->n_planes && !fl->oom; plane++) {
     int64_t n_steps = 0, n_bound = 0, idle = 0, dur = 0, host = 0, first = INT64_MAX, last = INT64_MIN, nl = 0;
     xp_buf *list = NULL;
-    for (int64_t i = 0; i < ns && !stop_at(fl, i | 4095); i++) { /* each step scans host events: check every step */
+    for (int64_t i = 0; i < ns && !xp_fl_stop(fl, i | 4095); i++) { /* each step scans host events: check every step */
       const xp_step *s = &steps[i];
       if (s->plane != plane || s->dur_ps <= 0) continue;
       n_steps++;
@@ -522,7 +549,7 @@ static void find_host_bound(xp_profile *p, const xp_find_params *fp, const hevve
       if (s->start_ps + s->dur_ps > last) last = s->start_ps + s->dur_ps;
     }
     if (!n_bound) continue;
-    xp_finding *f = f_add(fl, "host_bound");
+    xp_finding *f = xp_fl_add(fl, "host_bound");
     if (!f) { xp_buf_free(list); break; }
     f->plane = plane;
     f->count = n_bound;
@@ -532,14 +559,14 @@ static void find_host_bound(xp_profile *p, const xp_find_params *fp, const hevve
     f->severity = f->share >= 0.5 ? "high" : "medium";
     f->start_ps = first;
     f->end_ps = last;
-    f->steps = take(fl, list);
+    f->steps = xp_fl_take(fl, list);
     xp_buf *b = xp_buf_new();
     xp_buf_appendf(b, "{\"steps\":%lld,\"host_bound_steps\":%lld,\"step_ps\":%lld,\"device_idle_ps\":%lld,"
                       "\"host_busy_ps\":%lld,\"idle_share_min\":",
                    (long long)n_steps, (long long)n_bound, (long long)dur, (long long)idle, (long long)host);
     xp_buf_append_g17(b, fp->idle_share);
     xp_buf_appendall(b, ",\"host_busy_share_min\":");
-    f->evidence = evidence_end(fl, b, fp->host_busy_share);
+    f->evidence = xp_fl_evidence_end(fl, b, fp->host_busy_share);
     f->suggestion = "The device waits for the host: move input preprocessing off the training loop (prefetch, "
                     "asynchronous data loading), avoid Python work and host callbacks between steps, and "
                     "dispatch the next step before reading results of the last one.";
@@ -674,7 +701,7 @@ static void find_transfers(xp_profile *p, const xp_find_params *fp, const xp_op 
       if (!a->count || ref <= 0) continue;
       double share = (double)a->time / (double)ref;
       if (share < fp->transfer_share) continue;
-      xp_finding *f = f_add(fl, "transfers");
+      xp_finding *f = xp_fl_add(fl, "transfers");
       if (!f) break;
       f->plane = plane;
       f->subject = xp_mprintf("%s", copy_kind_names[k]);
@@ -691,7 +718,7 @@ static void find_transfers(xp_profile *p, const xp_find_params *fp, const xp_op 
                         "\"reference_ps\":%lld,\"reference\":\"%s\",\"transfer_share_min\":",
                      copy_kind_names[k], (long long)a->count, (long long)a->bytes, (long long)a->time,
                      (long long)a->in_steps, (long long)ref, n_steps ? "step time" : "op span");
-      f->evidence = evidence_end(fl, b, fp->transfer_share);
+      f->evidence = xp_fl_evidence_end(fl, b, fp->transfer_share);
       f->suggestion = k == 2 ? "Device-to-host copies inside the loop stall it: keep values on the device, log "
                                "metrics every N steps, and fetch with jax.device_get outside the step."
                       : k == 1 ? "Host-to-device copies take step time: prefetch inputs to the device ahead "
@@ -718,7 +745,7 @@ static void find_tiny(xp_profile *p, const xp_find_params *fp, const xp_op *ops,
   lastend *le = NULL;
   int64_t nle = 0, cle = 0;
   if (!gap) { fl->oom = 1; return; }
-  for (int64_t i = 0; i < n_ops && !stop_at(fl, i); i++) {
+  for (int64_t i = 0; i < n_ops && !xp_fl_stop(fl, i); i++) {
     const xp_op *o = &ops[i];
     int64_t k = nle && le[nle - 1].plane == o->plane && le[nle - 1].line == o->line ? nle - 1 : 0;
     while (k < nle && !(le[k].plane == o->plane && le[k].line == o->line)) k++;
@@ -747,7 +774,7 @@ static void find_tiny(xp_profile *p, const xp_find_params *fp, const xp_op *ops,
       if (o->start_ps + o->dur_ps > last) last = o->start_ps + o->dur_ps;
     }
     if (!n || n_tiny < fp->tiny_min || (double)n_tiny < fp->tiny_share * (double)n) continue;
-    xp_finding *f = f_add(fl, "tiny_kernels");
+    xp_finding *f = xp_fl_add(fl, "tiny_kernels");
     if (!f) break;
     f->plane = plane;
     f->count = n_tiny;
@@ -772,13 +799,13 @@ static void find_tiny(xp_profile *p, const xp_find_params *fp, const xp_op *ops,
       seen[n_seen++] = nm;
       list_add(names, &nl, 5, nm.p, nm.n);
     }
-    f->ops = take(fl, names);
+    f->ops = xp_fl_take(fl, names);
     xp_buf *b = xp_buf_new();
     xp_buf_appendf(b, "{\"kernels\":%lld,\"tiny_kernels\":%lld,\"tiny_ps\":%lld,\"launch_gap_ps\":%lld,"
                       "\"tiny_threshold_ps\":%lld,\"tiny_min\":%lld,\"tiny_share_min\":",
                    (long long)n, (long long)n_tiny, (long long)tiny_ps, (long long)gap_ps, (long long)fp->tiny_ps,
                    (long long)fp->tiny_min);
-    f->evidence = evidence_end(fl, b, fp->tiny_share);
+    f->evidence = xp_fl_evidence_end(fl, b, fp->tiny_share);
     f->suggestion = "Many kernels are shorter than their launch cost: let XLA fuse more (avoid host callbacks "
                     "and custom calls between elementwise ops), batch small operations, or capture the step as "
                     "a CUDA graph (XLA command buffers).";
@@ -789,10 +816,6 @@ static void find_tiny(xp_profile *p, const xp_find_params *fp, const xp_op *ops,
 
 /* -------------------------------------------------------- synchronization */
 
-typedef struct pbusy {
-  int64_t *s, *e; /* merged busy intervals, in order */
-  int64_t n, cap;
-} pbusy;
 
 static int cmp_i64pair(const void *a, const void *b) {
   const int64_t *x = a, *y = b;
@@ -804,13 +827,76 @@ typedef struct sagg {
   int64_t calls, call_ps, idle_ps, first, last, worst;
 } sagg;
 
+/* The synchronization rule over any set of devices, each given by its merged
+** busy intervals (device planes here; the CPU backend's devices in
+** findings_cpu.c); devices without ops are skipped. */
+void xp_fl_sync(xp_profile *p, const xp_find_params *fp, const pbusy *pb, int64_t n_pb, const hevvec *hv,
+                flist *fl) {
+  sagg *agg = NULL;
+  int64_t na = 0, ca = 0;
+  for (int64_t k = 0; k < hv->n && !xp_fl_stop(fl, k); k++) {
+    const hev *e = &hv->v[k];
+    if (!xp_find_is_sync(e->name.p, e->name.n)) continue;
+    int64_t t = e->start + e->dur, idle = 0;
+    for (int64_t d = 0; d < n_pb; d++) {
+      const pbusy *b = &pb[d];
+      if (!b->n) continue;
+      /* first interval with start > t */
+      int64_t lo = 0, hi = b->n;
+      while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (b->s[mid] <= t) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo == 0 || lo == b->n) continue;     /* before the first op or after the last */
+      if (b->e[lo - 1] > t) continue;          /* busy when the call returns */
+      idle += b->s[lo] - t;
+    }
+    int64_t a = 0;
+    while (a < na && !(agg[a].name.n == e->name.n && memcmp(agg[a].name.p, e->name.p, e->name.n) == 0)) a++;
+    if (a == na) {
+      if (!xp_grow((void **)&agg, &ca, na + 1, sizeof(sagg))) { fl->oom = 1; break; }
+      agg[na++] = (sagg){e->name, 0, 0, 0, e->start, t, 0};
+    }
+    agg[a].calls++;
+    agg[a].call_ps += e->dur;
+    agg[a].idle_ps += idle;
+    if (idle > agg[a].worst) agg[a].worst = idle;
+    if (e->start < agg[a].first) agg[a].first = e->start;
+    if (t > agg[a].last) agg[a].last = t;
+  }
+  int64_t span = xp_fl_profile_span(p), n_dev = 0;
+  for (int64_t d = 0; d < n_pb; d++) n_dev += pb[d].n > 0;
+  for (int64_t a = 0; a < na && !fl->oom; a++) {
+    if (agg[a].idle_ps < fp->sync_idle_ps) continue;
+    xp_finding *f = xp_fl_add(fl, "synchronization");
+    if (!f) break;
+    f->subject = xp_mprintf("%.*s", (int)agg[a].name.n, agg[a].name.p);
+    if (!f->subject) fl->oom = 1;
+    f->count = agg[a].calls;
+    f->time_ps = agg[a].idle_ps;
+    f->share = span > 0 && n_dev > 0 ? (double)agg[a].idle_ps / ((double)span * (double)n_dev) : 0;
+    f->severity = agg[a].idle_ps >= 10 * fp->sync_idle_ps ? "high" : "medium";
+    f->start_ps = agg[a].first;
+    f->end_ps = agg[a].last;
+    xp_buf *b = xp_buf_new();
+    xp_buf_appendf(b, "{\"calls\":%lld,\"call_ps\":%lld,\"device_idle_after_ps\":%lld,\"worst_idle_ps\":%lld,"
+                      "\"device_planes\":%lld,\"profile_span_ps\":%lld,\"sync_idle_min_ps\":%lld}",
+                   (long long)agg[a].calls, (long long)agg[a].call_ps, (long long)agg[a].idle_ps,
+                   (long long)agg[a].worst, (long long)n_dev, (long long)span, (long long)fp->sync_idle_ps);
+    f->evidence = xp_fl_take(fl, b);
+    f->suggestion = "The host blocks on the device and the device then idles until the host sends more work: "
+                    "remove block_until_ready / device_get / printing of device values from the loop, or do it "
+                    "every N steps.";
+  }
+  xp_free(agg);
+}
+
 static void find_sync(xp_profile *p, const xp_find_params *fp, const xp_op *ops, int64_t n_ops, const opindex *x,
                       const hevvec *hv, flist *fl) {
   /* merged busy intervals of every device plane */
   pbusy *pb = xp_malloc(sizeof(pbusy) * (uint64_t)(p->n_planes + 1));
   int64_t *pairs = xp_malloc(sizeof(int64_t) * 2 * (uint64_t)(n_ops + 1));
-  sagg *agg = NULL;
-  int64_t na = 0, ca = 0;
   if (!pb || !pairs) { fl->oom = 1; goto done; }
   memset(pb, 0, sizeof(pbusy) * (size_t)(p->n_planes + 1));
   for (int32_t plane = 0; plane < p->n_planes && !fl->oom; plane++) {
@@ -838,61 +924,7 @@ static void find_sync(xp_profile *p, const xp_find_params *fp, const xp_op *ops,
       }
     }
   }
-  for (int64_t k = 0; k < hv->n && !stop_at(fl, k); k++) {
-    const hev *e = &hv->v[k];
-    if (!xp_find_is_sync(e->name.p, e->name.n)) continue;
-    int64_t t = e->start + e->dur, idle = 0;
-    for (int32_t plane = 0; plane < p->n_planes; plane++) {
-      const pbusy *b = &pb[plane];
-      if (!b->n) continue;
-      /* first interval with start > t */
-      int64_t lo = 0, hi = b->n;
-      while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (b->s[mid] <= t) lo = mid + 1;
-        else hi = mid;
-      }
-      if (lo == 0 || lo == b->n) continue;     /* before the first op or after the last */
-      if (b->e[lo - 1] > t) continue;          /* busy when the call returns */
-      idle += b->s[lo] - t;
-    }
-    int64_t a = 0;
-    while (a < na && !(agg[a].name.n == e->name.n && memcmp(agg[a].name.p, e->name.p, e->name.n) == 0)) a++;
-    if (a == na) {
-      if (!xp_grow((void **)&agg, &ca, na + 1, sizeof(sagg))) { fl->oom = 1; break; }
-      agg[na++] = (sagg){e->name, 0, 0, 0, e->start, t, 0};
-    }
-    agg[a].calls++;
-    agg[a].call_ps += e->dur;
-    agg[a].idle_ps += idle;
-    if (idle > agg[a].worst) agg[a].worst = idle;
-    if (e->start < agg[a].first) agg[a].first = e->start;
-    if (t > agg[a].last) agg[a].last = t;
-  }
-  int64_t span = profile_span(p), n_dev = 0;
-  for (int32_t plane = 0; plane < p->n_planes; plane++) n_dev += pb[plane].n > 0;
-  for (int64_t a = 0; a < na && !fl->oom; a++) {
-    if (agg[a].idle_ps < fp->sync_idle_ps) continue;
-    xp_finding *f = f_add(fl, "synchronization");
-    if (!f) break;
-    f->subject = xp_mprintf("%.*s", (int)agg[a].name.n, agg[a].name.p);
-    if (!f->subject) fl->oom = 1;
-    f->count = agg[a].calls;
-    f->time_ps = agg[a].idle_ps;
-    f->share = span > 0 && n_dev > 0 ? (double)agg[a].idle_ps / ((double)span * (double)n_dev) : 0;
-    f->severity = agg[a].idle_ps >= 10 * fp->sync_idle_ps ? "high" : "medium";
-    f->start_ps = agg[a].first;
-    f->end_ps = agg[a].last;
-    xp_buf *b = xp_buf_new();
-    xp_buf_appendf(b, "{\"calls\":%lld,\"call_ps\":%lld,\"device_idle_after_ps\":%lld,\"worst_idle_ps\":%lld,"
-                      "\"device_planes\":%lld,\"profile_span_ps\":%lld,\"sync_idle_min_ps\":%lld}",
-                   (long long)agg[a].calls, (long long)agg[a].call_ps, (long long)agg[a].idle_ps,
-                   (long long)agg[a].worst, (long long)n_dev, (long long)span, (long long)fp->sync_idle_ps);
-    f->evidence = take(fl, b);
-    f->suggestion = "The host blocks on the device and the device then idles until the host sends more work: "
-                    "remove block_until_ready / device_get / printing of device values from the loop, or do it "
-                    "every N steps.";
-  }
+  if (!fl->oom) xp_fl_sync(p, fp, pb, p->n_planes, hv, fl);
 done:
   if (pb)
     for (int32_t plane = 0; plane < p->n_planes; plane++) {
@@ -901,7 +933,6 @@ done:
     }
   xp_free(pb);
   xp_free(pairs);
-  xp_free(agg);
 }
 
 /* ----------------------------------------------------- memory-bound hot ops */
@@ -921,7 +952,7 @@ static void find_memory_bound(xp_profile *p, const xp_find_params *fp, const xp_
     if (strcmp(r.bound_by, "memory") != 0 || xp_find_is_async_or_collective(s->name, s->category)) continue;
     double share = (double)s->self_ps / (double)device_self;
     if (share < fp->hot_op_share) continue;
-    xp_finding *f = f_add(fl, "memory_bound");
+    xp_finding *f = xp_fl_add(fl, "memory_bound");
     if (!f) break;
     f->subject = xp_mprintf("%.*s", (int)s->name.n, s->name.p);
     f->ops = xp_mprintf("%.*s", (int)s->name.n, s->name.p);
@@ -948,7 +979,7 @@ static void find_memory_bound(xp_profile *p, const xp_find_params *fp, const xp_
       xp_buf_append_g17(b, nums[k]);
       xp_buf_appendall(b, keys[k]);
     }
-    f->evidence = evidence_end(fl, b, fp->hot_op_share);
+    f->evidence = xp_fl_evidence_end(fl, b, fp->hot_op_share);
     f->suggestion = "A hot op moves more bytes than its FLOPs can hide (arithmetic intensity below the "
                     "device's ridge point): fuse it with its producers or consumers so intermediates stay "
                     "on chip, use a lower-precision dtype or layout that reads fewer bytes, or batch more work "
@@ -956,7 +987,7 @@ static void find_memory_bound(xp_profile *p, const xp_find_params *fp, const xp_
   }
   /* each row's time range: its ops' first start and last end */
   if (fl->n > first_new && !fl->oom)
-    for (int64_t i = 0; i < n_ops && !stop_at(fl, i); i++) {
+    for (int64_t i = 0; i < n_ops && !xp_fl_stop(fl, i); i++) {
       xp_str nm = xp_op_name(p, &ops[i]);
       for (int64_t k = first_new; k < fl->n; k++) {
         xp_finding *f = &fl->v[k];
@@ -999,10 +1030,17 @@ int64_t xp_findings(xp_profile *p, const xp_find_params *fp_in, xp_finding **out
   opindex x;
   if (!opindex_build(p, ops, n_ops, &x)) fl.oom = 1;
   if (!fl.oom) find_recompilation(p, &fp, &hv, &fl);
-  if (!fl.oom) find_host_bound(p, &fp, &hv, &fl);
-  if (!fl.oom) find_transfers(p, &fp, ops, &x, steps, ns, &fl);
-  if (!fl.oom) find_tiny(p, &fp, ops, n_ops, &x, &fl);
-  if (!fl.oom) find_sync(p, &fp, ops, n_ops, &x, &hv, &fl);
+  const xp_device_time *dev;
+  int64_t n_dev = fl.oom ? -1 : xp_device_times(p, &dev);
+  if (n_dev < 0) fl.oom = 1;
+  if (!fl.oom && n_dev > 0 && dev[0].kind == XP_DT_KIND_CPU) {
+    xp_fl_cpu_rules(p, &fp, &hv, &fl); /* the JAX CPU backend: findings_cpu.c */
+  } else {
+    if (!fl.oom) find_host_bound(p, &fp, &hv, &fl);
+    if (!fl.oom) find_transfers(p, &fp, ops, &x, steps, ns, &fl);
+    if (!fl.oom) find_tiny(p, &fp, ops, n_ops, &x, &fl);
+    if (!fl.oom) find_sync(p, &fp, ops, n_ops, &x, &hv, &fl);
+  }
   if (!fl.oom) find_memory_bound(p, &fp, ops, n_ops, &fl);
   opindex_free(&x);
   xp_free(hv.v);

@@ -107,13 +107,18 @@ check "README's pragma_module_list query = the tables TABLES.md documents" \
 
 # Saved summaries: <q>_from_summary.sql = <q>.sql on the profile
 asks=$(cd queries/lib && ls ask_*.sql | sed 's/^ask_//; s/\.sql$//')
-check "six questions have an answer file" "candidates compute_vs_communication gap_before_op gap_context hierarchical_regions top_ops" \
+# (what_next reads the findings from a summary written by summary_findings.sql)
+"$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$b'" :memory: ".read queries/summary_findings.sql" \
+  > "$tmp/sf.json" || check "summary_findings.sql" 0 1
+check "seven questions have an answer file" "candidates compute_vs_communication gap_before_op gap_context hierarchical_regions top_ops what_next" \
   "$(echo $asks)"
 for q in $asks report; do
   [ -f "queries/$q.sql" ] && [ -f "queries/${q}_from_summary.sql" ] || { check "$q: both files" yes no; continue; }
   want=$("$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$b'" -cmd ".parameter set @op '$op'" \
     -cmd ".parameter set @top_k 3" :memory: ".read queries/$q.sql" | mask)
-  got=$("$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @summary '$tmp/s.json'" -cmd ".parameter set @op '$op'" \
+  sf=$tmp/s.json
+  [ $q = what_next ] && sf=$tmp/sf.json
+  got=$("$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @summary '$sf'" -cmd ".parameter set @op '$op'" \
     -cmd ".parameter set @top_k 3" :memory: ".read queries/${q}_from_summary.sql" | mask)
   [ -n "$want" ] || check "$q: prints something" yes no
   check "${q}_from_summary.sql = $q.sql on the profile" "$want" "$got"

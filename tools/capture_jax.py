@@ -11,15 +11,15 @@ OUT/plugins/profile/<run>/<host>.xplane.pb.
 Variants plant one performance killer each, or all of them:
   clean       nothing planted
   recompile   the batch shape changes every other step (a recompilation)
-  h2d         a fresh host batch is copied to the devices every step
+  h2d         a fresh host batch (32 MiB at the defaults) is copied to the devices every step
   sync        the loss is read back on the host every step (a blocking sync)
   tiny        100 tiny ops dispatched one by one every step
-  hostbound   slow host-side input preparation before every step
+  hostbound   slow host-side input preparation (50 ms) before every step
   all         all of the above
 
 Usage (the project venv, tools/venv.sh):
   build/venv/bin/python tools/capture_jax.py --out LOGDIR [--variant clean]
-      [--steps 12] [--width 256] [--batch 64] [--devices 2] [--run NAME]
+      [--steps 12] [--width 1024] [--batch 256] [--devices 2] [--run NAME]
 The size grows with --steps and --width (a profile of >= 300 MB needs some
 thousands of steps). Prints the path of the profile written.
 """
@@ -37,8 +37,8 @@ def main():
     ap.add_argument("--out", required=True, help="the logdir to write")
     ap.add_argument("--variant", default="clean", choices=VARIANTS)
     ap.add_argument("--steps", type=int, default=12)
-    ap.add_argument("--width", type=int, default=256)
-    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--width", type=int, default=1024)
+    ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--devices", type=int, default=2)
     ap.add_argument("--run", default=None, help="the run directory's name (default: the variant)")
     args = ap.parse_args()
@@ -66,8 +66,9 @@ def main():
             return jnp.mean((out - y) ** 2)
 
     @jax.jit
-    def train_step(params, x, y):
+    def train_step(params, x, y, aux):
         loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+        loss = loss + 1e-9 * jnp.mean(aux)  # the step reads its whole input
         with jax.named_scope("optimizer"):
             params = jax.tree_util.tree_map(lambda p, g: p - 1e-3 * g, params, grads)
         return params, loss
@@ -78,48 +79,59 @@ def main():
                              "b0": jnp.zeros((w,), jnp.float32),
                              "w1": jnp.asarray(rng.normal(size=(w, 8)), jnp.float32) * 0.05}, replicated)
 
+    aux_host = np.empty((args.batch, 32 * w), np.float32) if "h2d" in planted else None
+
     def batch(step):
         n = args.batch
-        if "recompile" in planted and step % 2:
-            n += args.devices  # a new shape: a new compilation
+        if "recompile" in planted:
+            n += args.devices * (step + 1)  # a new shape every step: a new compilation
         x = rng.normal(size=(n, w)).astype(np.float32)
         y = rng.normal(size=(n, 8)).astype(np.float32)
         if "hostbound" in planted:
             t = time.perf_counter()
-            while time.perf_counter() - t < 0.02:  # slow host-side preprocessing
+            while time.perf_counter() - t < 0.05:  # slow host-side preprocessing, 50 ms
                 x = np.tanh(x)
-        return x, y
+        # h2d: each step's input also carries a raw 32 x width float32 block per
+        # example (32 MiB at the defaults), refilled on the host in place
+        aux = aux_host[:n] if "h2d" in planted else np.zeros((args.devices,), np.float32)
+        aux.fill(step)
+        return x, y, aux
 
-    x0, y0 = batch(0)
-    resident = (jax.device_put(x0, batch_sharding), jax.device_put(y0, batch_sharding))
+    resident = tuple(jax.device_put(a, batch_sharding) for a in batch(0))
     params, loss = train_step(params, *resident)  # compile before the trace
     jax.block_until_ready(params)
+    zero = jax.device_put(np.float32(0))
+    if "tiny" in planted:
+        jax.block_until_ready(zero + 1)  # compile the tiny op before the trace too
 
     jax.profiler.start_trace(args.out)
     try:
         for step in range(args.steps):
             with jax.profiler.StepTraceAnnotation("train", step_num=step):
                 if planted & {"h2d", "recompile", "hostbound"}:
-                    x, y = batch(step)
-                    x, y = jax.device_put(x, batch_sharding), jax.device_put(y, batch_sharding)
+                    inputs = tuple(jax.device_put(a, batch_sharding) for a in batch(step))
                 else:
-                    x, y = resident
-                params, loss = train_step(params, x, y)
+                    inputs = resident
+                params, loss = train_step(params, *inputs)
                 if "tiny" in planted:
-                    v = jnp.float32(0)
+                    v = zero
                     for _ in range(100):
                         v = v + 1  # one tiny op dispatched at a time
                 if "sync" in planted:
                     float(loss)  # a blocking read back to the host
-            jax.block_until_ready(params)
+        jax.block_until_ready(params)  # once, after the loop (the clean habit)
     finally:
         jax.profiler.stop_trace()
     run_dirs = sorted(glob.glob(os.path.join(args.out, "plugins", "profile", "*")), key=os.path.getmtime)
     if not run_dirs:
         sys.exit(f"capture_jax: no profile written under {args.out}")
     run_dir = run_dirs[-1]
-    if args.run:
+    if args.run is None:
+        args.run = args.variant
+    if os.path.basename(run_dir) != args.run:
         target = os.path.join(os.path.dirname(run_dir), args.run)
+        if os.path.exists(target):
+            sys.exit(f"capture_jax: {target} exists already (choose another --run or --out)")
         os.rename(run_dir, target)
         run_dir = target
     for f in sorted(glob.glob(os.path.join(run_dir, "*.xplane.pb"))):

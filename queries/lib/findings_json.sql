@@ -19,14 +19,17 @@ WITH w AS (SELECT coalesce(CAST((SELECT value FROM xq_params WHERE name = 'findi
 f AS (
   SELECT f.*,
          CASE f.id WHEN 'recompilation' THEN 'Module compiled ' || f.count || ' times: ' || f.subject
-                   WHEN 'host_bound' THEN 'Host-bound steps on ' || f.plane_name
+                   WHEN 'host_bound' THEN CASE WHEN f.subject LIKE 'CPU:%' THEN 'Host-bound device ' || f.subject
+                                               ELSE 'Host-bound steps on ' || f.plane_name END
                    WHEN 'transfers' THEN f.subject || ' copies on ' || f.plane_name
-                   WHEN 'tiny_kernels' THEN 'Tiny kernels on ' || f.plane_name
+                   WHEN 'tiny_kernels' THEN CASE WHEN f.subject LIKE 'CPU:%' THEN 'Tiny program runs on ' || f.subject
+                                                 ELSE 'Tiny kernels on ' || f.plane_name END
                    WHEN 'synchronization' THEN 'Device idle after ' || f.subject
                    WHEN 'memory_bound' THEN 'Memory-bound hot op: ' || f.subject
                    ELSE f.id END AS title,
          CASE f.id WHEN 'recompilation' THEN 'compile time'
-                   WHEN 'host_bound' THEN 'device idle in those steps'
+                   WHEN 'host_bound' THEN CASE WHEN f.subject LIKE 'CPU:%' THEN 'device idle under host work'
+                                               ELSE 'device idle in those steps' END
                    WHEN 'transfers' THEN 'copy time'
                    WHEN 'tiny_kernels' THEN 'launch gap before them'
                    WHEN 'synchronization' THEN 'device idle after the calls'

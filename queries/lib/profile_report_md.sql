@@ -225,10 +225,28 @@ SELECT line FROM (
   SELECT 2, r, 0, '### ' || id || ' (' || severity || ')' || coalesce(' on `'
          || replace(replace(replace(plane_name, '`', '\`'), '|', '\|'), char(10), ' ') || '`', '')
     FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
-  UNION ALL SELECT 2, r, 1, suggestion FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
-  UNION ALL SELECT 2, r, 2, '- Evidence: `' || replace(replace(evidence, '`', '\`'), char(10), ' ') || '`'
+  UNION ALL SELECT 2, r, 1, '- ' || coalesce('`' || replace(replace(replace(subject, '`', '\`'), '|', '\|'), char(10), ' ')
+         || '`: ', '') || count || coalesce(' of ' || of_total, '') || ' '
+         || CASE id WHEN 'recompilation' THEN 'compiles' WHEN 'host_bound' THEN CASE WHEN subject LIKE 'CPU:%'
+                 THEN 'idle gaps under host work' ELSE 'steps' END WHEN 'transfers' THEN 'copies'
+                 WHEN 'tiny_kernels' THEN CASE WHEN subject LIKE 'CPU:%' THEN 'program runs' ELSE 'kernels' END
+                 WHEN 'synchronization' THEN 'calls' ELSE 'runs' END
+         || '; ' || CASE id WHEN 'recompilation' THEN 'compile time' WHEN 'host_bound' THEN CASE WHEN subject LIKE 'CPU:%'
+                 THEN 'device idle under host work' ELSE 'device idle' END
+                 WHEN 'transfers' THEN 'copy time' WHEN 'tiny_kernels' THEN 'launch gap'
+                 WHEN 'synchronization' THEN 'device idle after the calls' ELSE 'self time' END
+         || ' ' || printf('%.3f', time_ps / 1e9) || ' ms = ' || printf('%.1f', 100.0 * share) || ' % of '
+         || CASE id WHEN 'recompilation' THEN 'the profile span'
+                 WHEN 'host_bound' THEN CASE WHEN subject LIKE 'CPU:%' THEN 'the device''s wall' ELSE 'those steps'' time' END
+                 WHEN 'transfers' THEN 'the ' || coalesce(evidence ->> 'reference', 'step time')
+                 WHEN 'tiny_kernels' THEN 'their time + launch gap'
+                 WHEN 'synchronization' THEN 'the profile span x devices'
+                 ELSE 'all device ops'' self time' END
     FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
-  UNION ALL SELECT 2, r, 3, '' FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
+  UNION ALL SELECT 2, r, 2, suggestion FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
+  UNION ALL SELECT 2, r, 3, '- Evidence: `' || replace(replace(evidence, '`', '\`'), char(10), ' ') || '`'
+    FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
+  UNION ALL SELECT 2, r, 4, '' FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
   ORDER BY 1, 2, 3);
 
 DROP TABLE IF EXISTS temp.xq_profile_report;

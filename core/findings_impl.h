@@ -1,0 +1,57 @@
+/*
+** findings_impl.h: what the findings rules share inside core/ (findings.c,
+** the rules over device planes; findings_cpu.c, the rules on the JAX CPU
+** backend). Not an interface: findings.h is.
+*/
+#ifndef XPLANE_FINDINGS_IMPL_H
+#define XPLANE_FINDINGS_IMPL_H
+
+#include "findings.h"
+#include "util.h"
+
+/* The rows found so far. */
+typedef struct flist {
+  xp_finding *v;
+  int64_t n, cap;
+  int oom; /* out of memory, or the query was interrupted (cancel.h): give up */
+} flist;
+
+/* Every 4096 items of a long loop: has the query been interrupted? (sets oom) */
+int xp_fl_stop(flist *fl, int64_t k);
+/* A new row with id (plane -1, of -1, bytes -1); NULL (and oom) when out of memory. */
+xp_finding *xp_fl_add(flist *fl, const char *id);
+/* Take a finished buffer's text; marks oom on failure. */
+char *xp_fl_take(flist *fl, xp_buf *b);
+/* End an evidence object with its last number (a share threshold) and take it. */
+char *xp_fl_evidence_end(flist *fl, xp_buf *b, double last);
+/* The span of the profile: first start to last end of any line, 0 if none. */
+int64_t xp_fl_profile_span(const xp_profile *p);
+
+/* A host event (analysis event of a host plane). */
+typedef struct hev {
+  int64_t start, dur;
+  int32_t plane, line;
+  xp_str name;
+} hev;
+
+/* Every host event, ordered by (plane, line, start, dur desc). */
+typedef struct hevvec {
+  hev *v;
+  int64_t n, cap;
+} hevvec;
+
+/* One device's merged busy intervals, in order. */
+typedef struct pbusy {
+  int64_t *s, *e;
+  int64_t n, cap;
+} pbusy;
+
+/* The synchronization rule over n_pb devices (findings.c). */
+void xp_fl_sync(xp_profile *p, const xp_find_params *fp, const pbusy *pb, int64_t n_pb, const hevvec *hv,
+                flist *fl);
+
+/* The host_bound, transfers, tiny_kernels and synchronization rules on the
+** JAX CPU backend (findings_cpu.c). */
+void xp_fl_cpu_rules(xp_profile *p, const xp_find_params *fp, const hevvec *hv, flist *fl);
+
+#endif
