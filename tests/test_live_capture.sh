@@ -98,5 +98,19 @@ check "the report's findings name the CPU devices, with units and denominators" 
 "$BUILD/cli/xplane" track "$f" "${cap[all]}" --label all --history "$tmp/h.db" -q > "$tmp/track.json"
 check "track: the killers run fails against the clean one (exit 4)" "4" "$?"
 
+# xprof on the same captures (tests/xprof_compare.py): step times equal step by
+# step (xprof drops the first and last of 12), and xprof's device time on the
+# CPU backend is none (documented in docs/ANALYSIS.md section 15)
+ext_py_preload
+if [ -n "$PY_PRELOAD" ]; then
+  echo "note: the xprof comparison runs with the plain build, not under the sanitizers"
+else
+  out=$("$VENV/bin/python" tests/xprof_compare.py "$EXT" "$f" "${cap[all]}" 2> "$tmp/xprof.err")
+  rc=$?
+  printf '%s\n' "$out" | grep -v '^xprof_compare:'
+  line=$(printf '%s\n' "$out" | grep '^xprof_compare:')
+  check "xprof on the clean and all captures ($line)" "0|1" "$rc|$(grep -c '^note: .*xprof drops the first and last of our 12 steps' <<< "$out" | sed 's/^2$/1/')"
+fi
+
 echo "live_capture: $pass passed, $fail failed"
 [ $fail -eq 0 ]
