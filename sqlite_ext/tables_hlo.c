@@ -10,6 +10,12 @@
 **     FROM xplane_ops('run/host.xplane.pb') o
 **     JOIN xplane_hlo_instructions('run/module.hlo_proto.pb') h ON h.name = o.name;
 **
+** The argument may also be a BLOB of HloProto bytes, e.g. the `Hlo Proto`
+** stat of a JAX profile's /host:metadata plane (file, run, host NULL):
+**
+**   SELECT h.* FROM xplane_stats('run/') s, xplane_hlo_instructions(s.value) h
+**    WHERE s.plane_name = '/host:metadata' AND s.name = 'Hlo Proto';
+**
 ** Its own small eponymous table (not the profile machinery of vtab.c: the
 ** argument is one HLO file, not a profile path). SQLITE_VTAB_DIRECTONLY: it
 ** reads files, so it cannot be used from a view, trigger or CHECK constraint
@@ -121,6 +127,32 @@ static int fail(sqlite3_vtab_cursor *cur, const char *path, const char *why) {
   return SQLITE_ERROR;
 }
 
+/* Decode n bytes into the cursor's rows; an SQL error naming `what` when
+** they are not an HloProto. */
+static int decode(sqlite3_vtab_cursor *cur, const char *what, const void *buf, size_t n) {
+  hlo_cursor *c = (hlo_cursor *)cur;
+  char *err = NULL;
+  xp_sql_cancel sc;
+  xp_sql_cancel_enter(&sc, ((hlo_vtab *)cur->pVtab)->db);
+  int ok = xp_hlo_decode(buf, n, &c->h, &err);
+  int stopped = xp_sql_cancel_leave(&sc);
+  if (stopped) { /* an interrupted decode (the core's loops poll; cancel.h) */
+    xp_hlo_free(c->h);
+    c->h = NULL;
+    xp_free(err);
+    sqlite3_free(cur->pVtab->zErrMsg);
+    cur->pVtab->zErrMsg = sqlite3_mprintf("%s", XP_CANCELLED_TEXT);
+    return SQLITE_INTERRUPT;
+  }
+  if (!ok) {
+    int rc = err ? fail(cur, what, err) : SQLITE_NOMEM;
+    xp_free(err);
+    return rc;
+  }
+  return SQLITE_OK;
+}
+
+
 static int hlo_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, int argc, sqlite3_value **argv) {
   (void)idx_str;
   hlo_cursor *c = (hlo_cursor *)cur;
@@ -128,10 +160,12 @@ static int hlo_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, in
   c->h = NULL;
   c->i = 0;
   if (idx != 1 || argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL)
-    return fail(cur, "(none)", "give the path of a .hlo_proto.pb file: xplane_hlo_instructions('<file>')");
+    return fail(cur, "(none)", "give the path of a .hlo_proto.pb file or an HloProto blob: xplane_hlo_instructions('<file>')");
+  names_free(c);
+  if (sqlite3_value_type(argv[0]) == SQLITE_BLOB) /* the bytes themselves: e.g. a profile's `Hlo Proto` stat */
+    return decode(cur, "(blob)", sqlite3_value_bytes(argv[0]) ? sqlite3_value_blob(argv[0]) : "", (size_t)sqlite3_value_bytes(argv[0]));
   const char *path = (const char *)sqlite3_value_text(argv[0]);
   if (!path) return SQLITE_NOMEM;
-  names_free(c);
   {
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
     size_t bn = strlen(base), suffix = strlen(".hlo_proto.pb");
@@ -166,26 +200,9 @@ static int hlo_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, in
     xp_free(buf);
     return fail(cur, path, "short read (the file changed while being read)");
   }
-  char *err = NULL;
-  xp_sql_cancel sc;
-  xp_sql_cancel_enter(&sc, ((hlo_vtab *)cur->pVtab)->db);
-  int ok = xp_hlo_decode(buf, n, &c->h, &err);
-  int stopped = xp_sql_cancel_leave(&sc);
+  int rc = decode(cur, path, buf, n);
   xp_free(buf);
-  if (stopped) { /* an interrupted decode (the core's loops poll; cancel.h) */
-    xp_hlo_free(c->h);
-    c->h = NULL;
-    xp_free(err);
-    sqlite3_free(cur->pVtab->zErrMsg);
-    cur->pVtab->zErrMsg = sqlite3_mprintf("%s", XP_CANCELLED_TEXT);
-    return SQLITE_INTERRUPT;
-  }
-  if (!ok) {
-    int rc = err ? fail(cur, path, err) : SQLITE_NOMEM;
-    xp_free(err);
-    return rc;
-  }
-  return SQLITE_OK;
+  return rc;
 }
 
 static int hlo_next(sqlite3_vtab_cursor *cur) {

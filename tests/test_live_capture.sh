@@ -45,6 +45,21 @@ check "the ops counted are the events with an hlo_op stat" \
   "$(sql "SELECT sum(n_ops) FROM xplane_device_time('$f')")"
 check "12 annotated steps, 0..11" "12|0|11|host_annotation" \
   "$(sql "SELECT count(*), min(step), max(step), group_concat(DISTINCT source) FROM xplane_steps('$f')")"
+# the named scopes: each CPU op joins its HLO instruction (the metadata plane's
+# `Hlo Proto` stats, decoded by xplane_hlo_instructions) by (module, op), and
+# the scopes of capture_jax.py's loss_fn and train_step are in the op names
+hlo_join="WITH ops AS (SELECT DISTINCT stats->>'hlo_module' AS module, stats->>'hlo_op' AS op FROM xplane_events('$f')
+                      WHERE stats->>'hlo_op' IS NOT NULL),
+           h AS (SELECT h.module, h.name, h.op_name FROM xplane_stats('$f') s, xplane_hlo_instructions(s.value) h
+                  WHERE s.plane_name = '/host:metadata' AND s.name = 'Hlo Proto')"
+check "every CPU op has its HLO instruction" "0" \
+  "$(sql "$hlo_join SELECT count(*) FROM ops WHERE NOT EXISTS (SELECT 1 FROM h WHERE h.module = ops.module AND h.name = ops.op)")"
+check "the named scopes in the ops' scope paths" "loss|mlp=>layer_0|mlp=>layer_1|optimizer" \
+  "$(sql "$hlo_join SELECT group_concat(s, '|') FROM (SELECT DISTINCT s FROM (SELECT CASE
+            WHEN p LIKE '%mlp=>layer_0%' THEN 'mlp=>layer_0' WHEN p LIKE '%mlp=>layer_1%' THEN 'mlp=>layer_1'
+            WHEN p LIKE '%loss%' THEN 'loss' WHEN p LIKE '%optimizer%' THEN 'optimizer' END AS s
+            FROM (SELECT xplane_scope_path(h.op_name, ops.op) AS p FROM ops JOIN h ON h.module = ops.module AND h.name = ops.op))
+          WHERE s IS NOT NULL ORDER BY s)")"
 "$BUILD/cli/xplane" report -q "$f" > "$tmp/r.md" 2> "$tmp/r.err" || check "xplane report exits 0 ($(cat "$tmp/r.err"))" 0 1
 check "the report's device rows" "2" "$(grep -c '^| `/host:CPU #[01]` | cpu |' "$tmp/r.md")"
 

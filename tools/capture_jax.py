@@ -20,8 +20,9 @@ Variants plant one performance killer each, or all of them:
 Usage (the project venv, tools/venv.sh):
   build/venv/bin/python tools/capture_jax.py --out LOGDIR [--variant clean]
       [--steps 12] [--width 1024] [--batch 256] [--devices 2] [--run NAME]
-The size grows with --steps and --width (a profile of >= 300 MB needs some
-thousands of steps). Prints the path of the profile written.
+The size grows with --steps, most with the variants that add events (tiny:
+100 program runs a step): `--variant tiny --steps 4000` wrote 312,583,174
+bytes in 139 s here (the clean run: about 10 KB a step). Prints the path of the profile written.
 """
 import argparse
 import glob

@@ -1,6 +1,6 @@
 -- hlo.sql: xplane_hlo_instructions on the hand-made HloProto
 -- tests/fixtures/module.hlo.textproto (every value there, read back), and its
--- errors: a missing file, a file that is not an HloProto, no path.
+-- errors: a missing file, a file that is not an HloProto, no path; and BLOBs.
 .load @EXT@
 .mode list
 .separator ' | '
@@ -18,3 +18,8 @@ SELECT count(*) FROM xplane_hlo_instructions;
 -- It reads files: not from a view (SQLITE_VTAB_DIRECTONLY).
 CREATE VIEW main.v AS SELECT name FROM xplane_hlo_instructions('@FIXTURES@/module.hlo_proto.pb');
 SELECT count(*) FROM v;
+-- The bytes themselves (a BLOB, e.g. the `Hlo Proto` stat of a JAX profile's
+-- /host:metadata plane): the same five instructions, no file columns.
+SELECT count(*) AS n, group_concat(name, ',') AS names, count(file) AS files
+  FROM xplane_hlo_instructions(readfile('@FIXTURES@/module.hlo_proto.pb'));
+SELECT count(*) FROM xplane_hlo_instructions(x'0a05ffffffffff');
