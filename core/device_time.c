@@ -131,6 +131,8 @@ typedef struct dtvec {
   int64_t n_st, cap_st;
   const xp_step *steps;
   int64_t n_steps;
+  xp_cpu_op *cpu;     /* the CPU backend's ops (xp_cpu_ops) */
+  int64_t n_cpu, cap_cpu;
 } dtvec;
 
 static void dtvec_free(void *x) {
@@ -138,11 +140,13 @@ static void dtvec_free(void *x) {
   if (!t) return;
   xp_free(t->v);
   xp_free(t->st);
+  xp_free(t->cpu);
   xp_free(t);
 }
 static int64_t dtvec_bytes(const void *x) {
   const dtvec *t = x;
-  return (int64_t)sizeof(*t) + t->cap * (int64_t)sizeof(xp_device_time) + t->cap_st * (int64_t)sizeof(xp_step_time);
+  return (int64_t)sizeof(*t) + t->cap * (int64_t)sizeof(xp_device_time) + t->cap_st * (int64_t)sizeof(xp_step_time) +
+         t->cap_cpu * (int64_t)sizeof(xp_cpu_op);
 }
 
 /* A step of one device: its start and its index in xp_steps. */
@@ -281,28 +285,24 @@ static int build_device_planes(xp_profile *p, dtvec *t) {
 }
 
 /* The CPU backend: host events with an hlo_op stat, one device per ordinal. */
-typedef struct cpu_span {
-  int64_t ordinal;
-  span s;
-  int32_t plane;
-} cpu_span;
-
 static int by_ordinal(const void *a, const void *b) {
-  const cpu_span *x = a, *y = b;
+  const xp_cpu_op *x = a, *y = b;
   if (x->ordinal != y->ordinal) return x->ordinal < y->ordinal ? -1 : 1;
-  return by_start(&x->s, &y->s);
+  if (x->start_ps != y->start_ps) return x->start_ps < y->start_ps ? -1 : 1;
+  return (x->end_ps < y->end_ps) - (x->end_ps > y->end_ps);
 }
 
 static int build_cpu_devices(xp_profile *p, dtvec *t) {
-  static const char *const names[] = {"hlo_op", "device_ordinal"};
-  cpu_span *v = NULL;
+  static const char *const names[] = {"hlo_op", "device_ordinal", "program_id", "run_id", "hlo_module"};
+  xp_cpu_op *v = NULL;
   int64_t n = 0, cap = 0;
+  uint64_t seen = 0;
   int ok = 1;
   for (int32_t pi = 0; ok && pi < p->n_planes; pi++) {
     const xp_plane *pl = &p->planes[pi];
     if (!xp_str_starts(pl->name, "/host:")) continue;
     xp_stat_pick_ids ids;
-    xp_stat_pick_init(pl, names, 2, &ids);
+    xp_stat_pick_init(pl, names, 5, &ids);
     if (ids.n == 0) continue;
     for (int32_t li = 0; ok && li < pl->n_lines; li++) {
       const xp_line *ln = &pl->lines[li];
@@ -312,37 +312,40 @@ static int build_cpu_devices(xp_profile *p, dtvec *t) {
       while (ok && xp_events_next(&it, &ev)) {
         const xp_event_meta *em;
         xp_str name;
+        if ((++seen & 4095) == 0 && xp_cancelled()) { ok = 0; break; }
         if (!xp_analysis_event(pl, &ev, &em, &name)) continue;
-        xp_stat st[2];
-        xp_stat_pick_em(p, pl, em, &ev, &ids, 2, st);
+        xp_stat st[5];
+        xp_stat_pick_em(p, pl, em, &ev, &ids, 5, st);
         if (st[0].type == XP_V_NONE) continue;
-        int64_t ord = 0;
-        if (st[1].type != XP_V_NONE && !xp_stat_as_int(&st[1], &ord)) ord = 0;
-        ok = xp_grow((void **)&v, &cap, n + 1, sizeof(cpu_span));
+        int64_t id[3] = {0, XP_NO_ID, XP_NO_ID}; /* ordinal 0 when absent */
+        for (int k = 0; k < 3; k++)
+          if (st[k + 1].type != XP_V_NONE && !xp_stat_as_int(&st[k + 1], &id[k])) id[k] = k ? XP_NO_ID : 0;
+        ok = xp_grow((void **)&v, &cap, n + 1, sizeof(xp_cpu_op));
         if (!ok) break;
-        v[n].ordinal = ord;
-        v[n].plane = pi;
-        v[n].s.start = xp_event_start(ln, &ev);
-        v[n].s.end = xp_add_sat(v[n].s.start, ev.duration_ps);
-        v[n].s.cls = xp_device_op_class("", 0, name.p, name.n);
+        int64_t start = xp_event_start(ln, &ev);
+        v[n] = (xp_cpu_op){id[0], start, xp_add_sat(start, ev.duration_ps), id[1], id[2], pi, li,
+                           xp_device_op_class("", 0, name.p, name.n),
+                           st[4].type == XP_V_STR || st[4].type == XP_V_REF ? st[4].s : (xp_str){"", 0}};
         n++;
       }
     }
   }
-  ok = ok && !xp_profile_changed(p) && xp_sort(v, n, sizeof(cpu_span), by_ordinal);
+  ok = ok && !xp_profile_changed(p) && xp_sort(v, n, sizeof(xp_cpu_op), by_ordinal);
+  t->cpu = v;
+  t->n_cpu = n;
+  t->cap_cpu = cap;
   spanvec sv = {0};
   for (int64_t i = 0; ok && i < n;) {
     int64_t ord = v[i].ordinal;
     int32_t plane = v[i].plane;
     sv.n = 0;
-    for (; ok && i < n && v[i].ordinal == ord; i++) ok = span_push(&sv, v[i].s.start, v[i].s.end - v[i].s.start, v[i].s.cls);
+    for (; ok && i < n && v[i].ordinal == ord; i++) ok = span_push(&sv, v[i].start_ps, v[i].end_ps - v[i].start_ps, v[i].cls);
     xp_device_time *d = ok ? dt_new(t, plane, XP_DT_KIND_CPU, ord) : NULL;
     ok = d && sweep(&sv, d);
     if (ok) d->n_ops = sv.n, dt_finish(d);
     if (ok) ok = step_partitions(t, t->n - 1, &sv);
   }
   xp_free(sv.v);
-  xp_free(v);
   return ok;
 }
 
@@ -373,4 +376,12 @@ int64_t xp_step_times(xp_profile *p, const xp_step_time **rows) {
   const dtvec *t = *xp_analysis_slot_sized(p, XP_SLOT_DEVICE_TIME, dtvec_free, dtvec_bytes);
   *rows = t->st;
   return t->n_st;
+}
+
+int64_t xp_cpu_ops(xp_profile *p, const xp_cpu_op **rows) {
+  const xp_device_time *d;
+  if (xp_device_times(p, &d) < 0) return -1;
+  const dtvec *t = *xp_analysis_slot_sized(p, XP_SLOT_DEVICE_TIME, dtvec_free, dtvec_bytes);
+  *rows = t->cpu;
+  return t->n_cpu;
 }

@@ -77,8 +77,22 @@ typedef struct xp_step_time {
 /* The class (XP_DT_*) of an op by its name and its line's name. */
 int xp_device_op_class(const char *line, size_t line_n, const char *name, size_t name_n);
 
+/* An op of the CPU backend: a host event with an `hlo_op` stat. */
+#define XP_NO_ID INT64_MIN /* program_id / run_id absent (run ids may be negative) */
+typedef struct xp_cpu_op {
+  int64_t ordinal;          /* device_ordinal (0 when absent) */
+  int64_t start_ps, end_ps;
+  int64_t program_id, run_id;
+  int32_t plane, line;
+  int cls;                  /* XP_DT_* */
+  xp_str module;            /* hlo_module ("" when absent) */
+} xp_cpu_op;
+
 /* The devices in plane order (CPU devices by ordinal). -1 on OOM/interrupt. */
 int64_t xp_device_times(xp_profile *p, const xp_device_time **rows);
+/* The CPU backend's ops by (ordinal, start); none when a device plane has
+** ops. -1 on OOM/interrupt. */
+int64_t xp_cpu_ops(xp_profile *p, const xp_cpu_op **rows);
 /* The steps of every device, device by device, each device's by start. */
 int64_t xp_step_times(xp_profile *p, const xp_step_time **rows);
 

@@ -3,7 +3,8 @@
 ** plane exists and each CPU device is the `device_ordinal` of the host
 ** events that carry an `hlo_op` stat (the devices of device_time.h). The
 ** rules of findings.c look at device planes and their steps; here the same
-** killers are found from what a CPU capture holds:
+** killers are found from what a CPU capture holds (the ops: xp_cpu_ops,
+** device_time.h, the same list the device-time model sweeps):
 **
 ** - host_bound, per CPU device: with asynchronous dispatch the host runs
 **   ahead of the devices, so a step annotation's window need not hold its
@@ -38,7 +39,6 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "cancel.h"
 #include "device_time.h"
 #include "findings_impl.h"
 #include "xprof.h"
@@ -110,62 +110,7 @@ static int64_t iv_overlap(const ivec *a, int64_t s, int64_t e) {
   return sum;
 }
 
-/* program_id / run_id absent (run ids may be negative) */
-#define NO_ID INT64_MIN
-
-/* A CPU device op. */
-typedef struct cop {
-  int64_t ord, start, end, program, run;
-  int32_t plane, line;
-  xp_str module;
-} cop;
-
-typedef struct copvec {
-  cop *v;
-  int64_t n, cap;
-} copvec;
-
-static int gather_ops(xp_profile *p, copvec *ov) {
-  static const char *const names[] = {"hlo_op", "device_ordinal", "program_id", "run_id", "hlo_module"};
-  uint64_t seen = 0;
-  for (int32_t pi = 0; pi < p->n_planes; pi++) {
-    const xp_plane *pl = &p->planes[pi];
-    if (!xp_str_starts(pl->name, "/host:")) continue;
-    xp_stat_pick_ids ids;
-    xp_stat_pick_init(pl, names, 5, &ids);
-    if (ids.n == 0) continue;
-    for (int32_t li = 0; li < pl->n_lines; li++) {
-      const xp_line *ln = &pl->lines[li];
-      xp_event_iter it;
-      xp_event ev;
-      xp_events_begin(p, ln, &it);
-      while (xp_events_next(&it, &ev)) {
-        const xp_event_meta *em;
-        xp_str name;
-        if ((++seen & 4095) == 0 && xp_cancelled()) return 0;
-        if (!xp_analysis_event(pl, &ev, &em, &name)) continue;
-        xp_stat st[5];
-        xp_stat_pick_em(p, pl, em, &ev, &ids, 5, st);
-        if (st[0].type == XP_V_NONE) continue;
-        int64_t v[3] = {0, NO_ID, NO_ID}; /* ordinal 0 when absent, as device_time.c */
-        for (int k = 0; k < 3; k++)
-          if (st[k + 1].type != XP_V_NONE && !xp_stat_as_int(&st[k + 1], &v[k])) v[k] = k ? NO_ID : 0;
-        if (!xp_grow((void **)&ov->v, &ov->cap, ov->n + 1, sizeof(cop))) return 0;
-        int64_t s = xp_event_start(ln, &ev);
-        xp_str module = st[4].type == XP_V_STR || st[4].type == XP_V_REF ? st[4].s : (xp_str){"", 0};
-        ov->v[ov->n++] = (cop){v[0], s, xp_add_sat(s, ev.duration_ps), v[1], v[2], pi, li, module};
-      }
-    }
-  }
-  return !xp_profile_changed(p);
-}
-
-static int by_ord_start(const void *x, const void *y) {
-  const cop *a = x, *b = y;
-  if (a->ord != b->ord) return a->ord < b->ord ? -1 : 1;
-  if (a->start != b->start) return a->start < b->start ? -1 : 1;
-  return a->end < b->end ? -1 : a->end > b->end;
-}
+typedef xp_cpu_op cop;
 
 static int is_wait(xp_str n) {
   if (xp_find_is_sync(n.p, n.n) || xp_str_starts(n, "Wait")) return 1;
@@ -176,7 +121,7 @@ static int is_wait(xp_str n) {
 
 /* The host's work: see the header. hv is in (plane, line, start) order;
 ** ops are ordered by ordinal, so the ops of a line are looked up by scan. */
-static int host_work(const hevvec *hv, const copvec *ov, ivec *work) {
+static int host_work(const hevvec *hv, const cop *ops, int64_t n_ops, ivec *work) {
   int any_loop = 0;
   for (int64_t k = 0; k < hv->n && !any_loop; k++) any_loop = xp_str_starts(hv->v[k].name, "PjitFunction(");
   ivec plus = {0}, minus = {0};
@@ -188,10 +133,10 @@ static int host_work(const hevvec *hv, const copvec *ov, ivec *work) {
     int loop = 0, has_ops = 0;
     for (int64_t k = a; k < b && !loop; k++) loop = xp_str_starts(hv->v[k].name, "PjitFunction(");
     plus.n = minus.n = 0;
-    for (int64_t k = 0; ok && k < ov->n; k++)
-      if (ov->v[k].plane == plane && ov->v[k].line == line) {
+    for (int64_t k = 0; ok && k < n_ops; k++)
+      if (ops[k].plane == plane && ops[k].line == line) {
         has_ops = 1;
-        ok = iv_push(&minus, ov->v[k].start, ov->v[k].end);
+        ok = iv_push(&minus, ops[k].start_ps, ops[k].end_ps);
       }
     if (any_loop ? loop : !has_ops)
       for (int64_t k = a; ok && k < b; k++) {
@@ -214,7 +159,7 @@ static int host_work(const hevvec *hv, const copvec *ov, ivec *work) {
 
 static void host_bound(const xp_find_params *fp, const cop *ops, int64_t n, const ivec *busy, const ivec *work,
                        flist *fl) {
-  int64_t first = ops[0].start, last = busy->v[busy->n - 1].e, wall = last - first, idle = wall, gaps = 0,
+  int64_t first = ops[0].start_ps, last = busy->v[busy->n - 1].e, wall = last - first, idle = wall, gaps = 0,
           host_gaps = 0, host_idle = 0;
   (void)n;
   for (int64_t k = 0; k < busy->n; k++) idle -= busy->v[k].e - busy->v[k].s;
@@ -230,7 +175,7 @@ static void host_bound(const xp_find_params *fp, const cop *ops, int64_t n, cons
   xp_finding *f = xp_fl_add(fl, "host_bound");
   if (!f) return;
   f->plane = ops[0].plane;
-  f->subject = xp_mprintf("CPU:%lld", (long long)ops[0].ord);
+  f->subject = xp_mprintf("CPU:%lld", (long long)ops[0].ordinal);
   if (!f->subject) fl->oom = 1;
   f->count = host_gaps;
   f->of = gaps;
@@ -276,8 +221,8 @@ static void tiny_runs(const xp_find_params *fp, const cop *ops, int64_t n, const
   if (!r) { fl->oom = 1; return; }
   /* an op without a run id is a run of its own (k distinguishes them) */
   for (int64_t k = 0; k < n; k++)
-    r[k] = (prun){ops[k].program, ops[k].run == NO_ID ? k : ops[k].run, ops[k].run == NO_ID,
-                  ops[k].start, ops[k].end, ops[k].module};
+    r[k] = (prun){ops[k].program_id, ops[k].run_id == XP_NO_ID ? k : ops[k].run_id, ops[k].run_id == XP_NO_ID,
+                  ops[k].start_ps, ops[k].end_ps, ops[k].module};
   qsort(r, (size_t)n, sizeof(prun), by_run);
   int64_t m = 0;
   for (int64_t k = 0; k < n; k++) {
@@ -323,7 +268,7 @@ static void tiny_runs(const xp_find_params *fp, const cop *ops, int64_t n, const
   xp_finding *f = xp_fl_add(fl, "tiny_kernels");
   if (!f) { xp_buf_free(names); xp_free(r); return; }
   f->plane = ops[0].plane;
-  f->subject = xp_mprintf("CPU:%lld", (long long)ops[0].ord);
+  f->subject = xp_mprintf("CPU:%lld", (long long)ops[0].ordinal);
   if (!f->subject) fl->oom = 1;
   f->count = tiny;
   f->of = m;
@@ -409,27 +354,26 @@ static void transfers(xp_profile *p, const xp_find_params *fp, const hevvec *hv,
 }
 
 void xp_fl_cpu_rules(xp_profile *p, const xp_find_params *fp, const hevvec *hv, flist *fl) {
-  copvec ov = {0};
+  const cop *ov;
   ivec work = {0}, busy = {0};
   pbusy *pb = NULL;
-  int64_t n_dev = 0, max_wall = 0;
-  if (!gather_ops(p, &ov) || !host_work(hv, &ov, &work)) { fl->oom = 1; goto done; }
-  if (!xp_sort(ov.v, ov.n, sizeof(cop), by_ord_start)) { fl->oom = 1; goto done; }
-  for (int64_t k = 0; k < ov.n; k++) n_dev += k == 0 || ov.v[k].ord != ov.v[k - 1].ord;
+  int64_t n_dev = 0, max_wall = 0, n = xp_cpu_ops(p, &ov);
+  if (n < 0 || !host_work(hv, ov, n, &work)) { fl->oom = 1; goto done; }
+  for (int64_t k = 0; k < n; k++) n_dev += k == 0 || ov[k].ordinal != ov[k - 1].ordinal;
   pb = xp_malloc(sizeof(pbusy) * (uint64_t)(n_dev + 1));
   if (!pb) { fl->oom = 1; goto done; }
   memset(pb, 0, sizeof(pbusy) * (size_t)(n_dev + 1));
-  for (int64_t a = 0, d = 0; a < ov.n && !fl->oom; d++) {
+  for (int64_t a = 0, d = 0; a < n && !fl->oom; d++) {
     int64_t b = a;
-    while (b < ov.n && ov.v[b].ord == ov.v[a].ord) b++;
+    while (b < n && ov[b].ordinal == ov[a].ordinal) b++;
     busy.n = 0;
     for (int64_t k = a; k < b && !fl->oom; k++)
-      if (!iv_push(&busy, ov.v[k].start, ov.v[k].end)) fl->oom = 1;
+      if (!iv_push(&busy, ov[k].start_ps, ov[k].end_ps)) fl->oom = 1;
     iv_merge(&busy);
     if (!fl->oom && busy.n) {
-      if (busy.v[busy.n - 1].e - ov.v[a].start > max_wall) max_wall = busy.v[busy.n - 1].e - ov.v[a].start;
-      host_bound(fp, ov.v + a, b - a, &busy, &work, fl);
-      if (!fl->oom) tiny_runs(fp, ov.v + a, b - a, &busy, fl);
+      if (busy.v[busy.n - 1].e - ov[a].start_ps > max_wall) max_wall = busy.v[busy.n - 1].e - ov[a].start_ps;
+      host_bound(fp, ov + a, b - a, &busy, &work, fl);
+      if (!fl->oom) tiny_runs(fp, ov + a, b - a, &busy, fl);
       pb[d].s = xp_malloc(sizeof(int64_t) * (uint64_t)busy.n);
       pb[d].e = xp_malloc(sizeof(int64_t) * (uint64_t)busy.n);
       if (!pb[d].s || !pb[d].e) { fl->oom = 1; break; }
@@ -443,7 +387,6 @@ void xp_fl_cpu_rules(xp_profile *p, const xp_find_params *fp, const hevvec *hv, 
 done:
   for (int64_t d = 0; pb && d < n_dev; d++) xp_free(pb[d].s), xp_free(pb[d].e);
   xp_free(pb);
-  xp_free(ov.v);
   xp_free(work.v);
   xp_free(busy.v);
 }
