@@ -233,8 +233,10 @@ static void tiny_runs(const xp_find_params *fp, const cop *ops, int64_t n, const
     }
   }
   qsort(r, (size_t)m, sizeof(prun), by_start_only);
-  int64_t tiny = 0, tiny_ps = 0, gap_ps = 0, first = 0, last = 0, nn = 0, cap_gap = XP_FIND_LAUNCH_GAP_FACTOR * fp->tiny_ps;
+  int64_t tiny = 0, tiny_ps = 0, gap_ps = 0, first = 0, last = 0, cap_gap = XP_FIND_LAUNCH_GAP_FACTOR * fp->tiny_ps;
   xp_buf *names = xp_buf_new();
+  xp_str kept[5];
+  int nn = 0;
   for (int64_t k = 0; k < m; k++) {
     if (r[k].end - r[k].start >= fp->tiny_ps) continue;
     if (!tiny) first = r[k].start;
@@ -251,12 +253,12 @@ static void tiny_runs(const xp_find_params *fp, const cop *ops, int64_t n, const
       int64_t g = r[k].start - busy->v[lo - 1].e;
       if (g > 0 && g < cap_gap) gap_ps += g;
     }
-    int seen = 0;
-    for (int64_t j = 0; j < k && !seen; j++)
-      seen = r[j].end - r[j].start < fp->tiny_ps && r[j].module.n == r[k].module.n &&
-             memcmp(r[j].module.p, r[k].module.p, r[k].module.n) == 0;
+    int seen = 0; /* up to 5 distinct module names, compared with those kept */
+    for (int j = 0; j < nn && !seen; j++)
+      seen = kept[j].n == r[k].module.n && memcmp(kept[j].p, r[k].module.p, r[k].module.n) == 0;
     if (!seen && nn < 5 && r[k].module.n) {
-      if (nn++) xp_buf_appendchar(names, 1, ',');
+      if (nn) xp_buf_appendchar(names, 1, ',');
+      kept[nn++] = r[k].module;
       xp_buf_append(names, r[k].module.p, r[k].module.n);
     }
   }
