@@ -62,6 +62,8 @@ check "the named scopes in the ops' scope paths" "loss|mlp=>layer_0|mlp=>layer_1
           WHERE s IS NOT NULL ORDER BY s)")"
 "$BUILD/cli/xplane" report -q "$f" > "$tmp/r.md" 2> "$tmp/r.err" || check "xplane report exits 0 ($(cat "$tmp/r.err"))" 0 1
 check "the report's device rows" "2" "$(grep -c '^| `/host:CPU #[01]` | cpu |' "$tmp/r.md")"
+check "the report says what a step window means on the CPU backend" "1" \
+  "$(grep -c "^Source: host StepTraceAnnotation .* On the CPU backend the host dispatches ahead of the devices" "$tmp/r.md")"
 
 # --- the planted killers (tools/capture_jax.py --variant): each variant's
 # killer is found by xplane_findings and the clean run has none. Expected

@@ -130,10 +130,15 @@ SELECT line FROM (
     WHERE NOT EXISTS (SELECT 1 FROM xq_st)
   UNION ALL SELECT 1, 0, 'Source: ' || CASE (SELECT min(source) FROM xq_st)
       WHEN 'steps_line' THEN 'the devices'' `Steps` line'
-      WHEN 'host_annotation' THEN 'host StepTraceAnnotation events (`train`, `step_num`)'
+      WHEN 'host_annotation' THEN 'host StepTraceAnnotation events (named `train`, with a `step_num` or `step` stat)'
       ELSE 'XLA module runs (the profile has no step marker), numbered per device' END
       || '. Steps numbered below ' || (SELECT warmup_steps FROM xq_input) || ' are warm-up, left out of the statistics. '
       || 'Each step''s time splits as the device''s: the parts and idle sum to the step time.'
+      || CASE WHEN (SELECT min(source) FROM xq_st) = 'host_annotation'
+                   AND EXISTS (SELECT 1 FROM xq_dt WHERE device_kind = 'cpu')
+              THEN ' On the CPU backend the host dispatches ahead of the devices: a step''s window is the host''s '
+                   || 'annotation and need not hold that step''s own device work, so the split describes the window '
+                   || '(docs/ANALYSIS.md, section 15).' ELSE '' END
     WHERE EXISTS (SELECT 1 FROM xq_st)
   UNION ALL SELECT 2, 0, '' WHERE EXISTS (SELECT 1 FROM xq_st)
   UNION ALL SELECT 3, 0, '| Device | Steps | Warm-up excluded | Steady steps | Median (ms) | P90 (ms) | Mean (ms) | Min (ms) | Max (ms) |'
