@@ -51,6 +51,51 @@ int xp_device_op_class(const char *line, size_t line_n, const char *name, size_t
   return XP_DT_COMPUTE;
 }
 
+/* Case-insensitive substring (ASCII letters folded only). */
+static int has_word(const char *p, size_t n, const char *z) {
+  size_t m = strlen(z);
+  for (size_t i = 0; i + m <= n; i++) {
+    size_t k = 0;
+    while (k < m) {
+      char c = p[i + k];
+      if (c >= 'A' && c <= 'Z') c = (char)(c + 32);
+      if (c != z[k]) break;
+      k++;
+    }
+    if (k == m) return 1;
+  }
+  return 0;
+}
+
+static int has_any(const char *p, size_t n, const char *const *words) {
+  for (int i = 0; words[i]; i++)
+    if (has_word(p, n, words[i])) return 1;
+  return 0;
+}
+
+const char *const xp_op_family_names[XP_FAM_N] = {"transfer", "collective", "attention", "convolution",
+                                                  "matmul", "fusion", "other"};
+
+int xp_op_family(const char *line, size_t line_n, const char *name, size_t name_n) {
+  static const char *const attention[] = {"attention", "attn", "flash_fwd", "flash_bwd", "fmha", "sdpa",
+                                          "mha_fwd", "mha_bwd", NULL};
+  static const char *const conv[] = {"convolution", "conv2d", "conv3d", "conv1d", "conv_", "cudnn_conv",
+                                     "miopen", "igemm", "winograd", "implicit_gemm", "dgrad", "wgrad", "im2col",
+                                     "col2im", "im3d2col", NULL};
+  static const char *const matmul[] = {"cijk_", "gemm", "matmul", "cublas", "cutlass", "xmma", "hipblaslt",
+                                       "rocblas", "dot", "einsum", NULL};
+  static const char *const fusion[] = {"fusion", "fused", "elementwise", "wrapped_", "loop_", "reduce",
+                                       "broadcast", "transpose", "concatenate", "slice", "select", NULL};
+  int cls = xp_device_op_class(line, line_n, name, name_n);
+  if (cls == XP_DT_TRANSFER) return XP_FAM_TRANSFER;
+  if (cls == XP_DT_COMMUNICATION) return XP_FAM_COLLECTIVE;
+  if (has_any(name, name_n, attention)) return XP_FAM_ATTENTION;
+  if (has_any(name, name_n, conv)) return XP_FAM_CONVOLUTION;
+  if (has_any(name, name_n, matmul)) return XP_FAM_MATMUL;
+  if (has_any(name, name_n, fusion)) return XP_FAM_FUSION;
+  return XP_FAM_OTHER;
+}
+
 typedef struct span {
   int64_t start, end;
   int32_t cls;

@@ -74,6 +74,21 @@ typedef struct xp_step_time {
   int64_t idle_ps;
 } xp_step_time;
 
+/* The family of an op (XP_FAM_*), by its name and its line's name, first
+** match wins: transfer and collective (its xp_device_op_class), attention
+** (attention, attn, flash_fwd/bwd, fmha, sdpa, mha_fwd/bwd), convolution
+** (convolution, conv1d/2d/3d, conv_, cudnn_conv, miopen, igemm, winograd,
+** implicit_gemm, dgrad, wgrad, im2col, col2im, im3d2col: MIOpen's unfold), matmul (Cijk_ = rocBLAS/hipBLASLt Tensile,
+** gemm, matmul, cublas, cutlass, xmma, hipblaslt, rocblas, dot, einsum),
+** fusion (fusion, fused, elementwise, wrapped_, loop_, reduce, broadcast,
+** transpose, concatenate, slice, select), else other. Case-insensitive
+** substrings; `convert` is not a convolution. xplane_semantic_family is the
+** reference summarizer's own, different, classification and stays. */
+enum { XP_FAM_TRANSFER = 0, XP_FAM_COLLECTIVE, XP_FAM_ATTENTION, XP_FAM_CONVOLUTION, XP_FAM_MATMUL, XP_FAM_FUSION,
+       XP_FAM_OTHER, XP_FAM_N };
+extern const char *const xp_op_family_names[XP_FAM_N];
+int xp_op_family(const char *line, size_t line_n, const char *name, size_t name_n);
+
 /* The class (XP_DT_*) of an op by its name and its line's name. */
 int xp_device_op_class(const char *line, size_t line_n, const char *name, size_t name_n);
 

@@ -6,6 +6,8 @@
 **   xplane_op_category(name)               stall | communication | compute
 **   xplane_event_category(plane, name)     stall | host | communication | compute | other
 **   xplane_device_class(line, name)        compute | communication | transfer | other (device_time.h)
+**   xplane_op_family(line, name)           transfer | collective | attention | convolution | matmul |
+**                                          fusion | other (device_time.h)
 **   xplane_is_communication(name)          1 / 0
 **   xplane_is_stall(name)                  1 / 0
 **   xplane_collective_kind(name)           all-reduce | all-gather | ... | other-collective
@@ -62,6 +64,14 @@ static void fn_device_class(sqlite3_context *ctx, int argc, sqlite3_value **argv
   if (!arg_text(ctx, argv, 0, &line, &ln)) return;
   if (!arg_text(ctx, argv, 1, &z, &n)) return;
   sqlite3_result_text(ctx, xp_dt_class_names[xp_device_op_class(line, ln, z, n)], -1, SQLITE_STATIC);
+}
+
+static void fn_op_family(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  size_t ln, n;
+  const char *line, *z;
+  if (!arg_text(ctx, argv, 0, &line, &ln)) return;
+  if (!arg_text(ctx, argv, 1, &z, &n)) return;
+  sqlite3_result_text(ctx, xp_op_family_names[xp_op_family(line, ln, z, n)], -1, SQLITE_STATIC);
 }
 
 static void fn_event_category(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -150,6 +160,7 @@ static const struct {
     {"xplane_canonical_name", 1, fn_canonical_name},
     {"xplane_op_category", 1, fn_op_category},
     {"xplane_device_class", 2, fn_device_class},
+    {"xplane_op_family", 2, fn_op_family},
     {"xplane_event_category", 2, fn_event_category},
     {"xplane_is_communication", 1, fn_is_communication},
     {"xplane_is_stall", 1, fn_is_stall},

@@ -196,7 +196,7 @@ SELECT line FROM (
 -- top device ops by self time (busy-line ops: Async XLA Ops in flight are not busy)
 DROP TABLE IF EXISTS temp.xq_top;
 CREATE TEMP TABLE xq_top AS
-SELECT name, xplane_device_class(min(line_name), name) AS class, count(*) AS n, sum(self_ps) AS self_ps,
+SELECT name, xplane_device_class(min(line_name), name) AS class, xplane_op_family(min(line_name), name) AS family, count(*) AS n, sum(self_ps) AS self_ps,
        sum(dur_ps) AS total_ps
   FROM xplane_ops WHERE line_name <> 'Async XLA Ops' GROUP BY name;
 INSERT INTO xq_pmd(line)
@@ -205,10 +205,10 @@ SELECT line FROM (
   UNION ALL SELECT 1, 0, 'By self time (an op''s time less its nested ops''). Share: of the self time of all device ops, '
       || xplane_format((SELECT sum(self_ps) FROM xq_top) / 1e9, '.3f') || ' ms.'
   UNION ALL SELECT 2, 0, ''
-  UNION ALL SELECT 3, 0, '| Op | Class | Count | Self (ms) | Share (% of device op self time) | Avg self (ms) | Total (ms) |'
-  UNION ALL SELECT 4, 0, '|---|---|---:|---:|---:|---:|---:|'
+  UNION ALL SELECT 3, 0, '| Op | Class | Family | Count | Self (ms) | Share (% of device op self time) | Avg self (ms) | Total (ms) |'
+  UNION ALL SELECT 4, 0, '|---|---|---|---:|---:|---:|---:|---:|'
   UNION ALL
-  SELECT 5, r, '| `' || replace(replace(replace(name, '`', '\`'), '|', '\|'), char(10), ' ') || '` | ' || class || ' | '
+  SELECT 5, r, '| `' || replace(replace(replace(name, '`', '\`'), '|', '\|'), char(10), ' ') || '` | ' || class || ' | ' || family || ' | '
          || n || ' | ' || xplane_format(self_ps / 1e9, '.3f') || ' | '
          || coalesce(xplane_format(100.0 * self_ps / nullif((SELECT sum(self_ps) FROM xq_top), 0), '.2f') || '%', 'n/a')
          || ' | ' || xplane_format(self_ps / 1e9 / n, '.6f') || ' | ' || xplane_format(total_ps / 1e9, '.3f') || ' |'

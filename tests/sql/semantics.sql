@@ -134,7 +134,23 @@ INSERT INTO temp.checks VALUES
   ('family: xplane_semantic_family(''all-gather'')', xplane_semantic_family('all-gather'), 'collective'),
   ('family: xplane_semantic_family(''dot'')', xplane_semantic_family('dot'), 'other'),
   ('family: xplane_semantic_family(''jit(silu)'')', xplane_semantic_family('jit(silu)'), 'other'),
-  ('family: xplane_semantic_family(''jit\silu\'')', xplane_semantic_family('jit\silu\'), 'norm_gating');
+  ('family: xplane_semantic_family(''jit\silu\'')', xplane_semantic_family('jit\silu\'), 'norm_gating'),
+  ('op family: xplane_op_family(''Stream #1'', ''Cijk_Ailk_Bljk_BBS_BH_MT256x224x64.kd'')', xplane_op_family('Stream #1', 'Cijk_Ailk_Bljk_BBS_BH_MT256x224x64.kd'), 'matmul'),
+  ('op family: xplane_op_family('''', ''gemm_fusion_dot_general_1.kd'')', xplane_op_family('', 'gemm_fusion_dot_general_1.kd'), 'matmul'),
+  ('op family: xplane_op_family('''', ''sm80_xmma_gemm_bf16bf16_bf16f32'')', xplane_op_family('', 'sm80_xmma_gemm_bf16bf16_bf16f32'), 'matmul'),
+  ('op family: xplane_op_family('''', ''dot.3'')', xplane_op_family('', 'dot.3'), 'matmul'),
+  ('op family: xplane_op_family('''', ''convert_add_fusion'')', xplane_op_family('', 'convert_add_fusion'), 'fusion'),
+  ('op family: xplane_op_family('''', ''convolution.3'')', xplane_op_family('', 'convolution.3'), 'convolution'),
+  ('op family: xplane_op_family('''', ''igemm_fwd_gtcx_nhwc_fp16'')', xplane_op_family('', 'igemm_fwd_gtcx_nhwc_fp16'), 'convolution'),
+  ('op family: xplane_op_family('''', ''MemcpyHtoD'')', xplane_op_family('', 'MemcpyHtoD'), 'transfer'),
+  ('op family: xplane_op_family(''Memcpy stream'', ''kernel_x'')', xplane_op_family('Memcpy stream', 'kernel_x'), 'transfer'),
+  ('op family: xplane_op_family(''XLA Ops'', ''copy-start.1'')', xplane_op_family('XLA Ops', 'copy-start.1'), 'transfer'),
+  ('op family: xplane_op_family('''', ''all-reduce.4'')', xplane_op_family('', 'all-reduce.4'), 'collective'),
+  ('op family: xplane_op_family('''', ''flash_fwd_kernel'')', xplane_op_family('', 'flash_fwd_kernel'), 'attention'),
+  ('op family: xplane_op_family('''', ''wrapped_broadcast.kd'')', xplane_op_family('', 'wrapped_broadcast.kd'), 'fusion'),
+  ('op family: xplane_op_family('''', ''__amd_rocclr_copyBuffer.kd'')', xplane_op_family('', '__amd_rocclr_copyBuffer.kd'), 'transfer'),
+  ('op family: xplane_op_family('''', ''custom-call.2'')', xplane_op_family('', 'custom-call.2'), 'other'),
+  ('op family: xplane_op_family('''', ''Im3d2Col.kd'')', xplane_op_family('', 'Im3d2Col.kd'), 'convolution');
 
 SELECT CASE WHEN got IS want THEN 'ok   ' ELSE 'FAIL ' END || name ||
        CASE WHEN got IS want THEN '' ELSE ' -> ' || quote(got) || ', expected ' || quote(want) END
