@@ -30,11 +30,18 @@ const char *const xp_dt_kind_names[4] = {"tpu", "gpu", "cpu", "device"};
 /* Priority of each class in the split, highest first. */
 static const int class_order[XP_DT_N_CLASSES] = {XP_DT_COMPUTE, XP_DT_TRANSFER, XP_DT_COMMUNICATION, XP_DT_OTHER};
 
+/* Whether the lower-case needle z is in p[0..n), ASCII letters of p folded
+** to lower case (only letters: `_` and `-` in a needle match themselves). */
 static int ci_has(const char *p, size_t n, const char *z) {
   size_t m = strlen(z);
   for (size_t i = 0; i + m <= n; i++) {
     size_t k = 0;
-    while (k < m && (p[i + k] | 0x20) == z[k]) k++;
+    while (k < m) {
+      char c = p[i + k];
+      if (c >= 'A' && c <= 'Z') c = (char)(c + 32);
+      if (c != z[k]) break;
+      k++;
+    }
     if (k == m) return 1;
   }
   return 0;
@@ -51,25 +58,9 @@ int xp_device_op_class(const char *line, size_t line_n, const char *name, size_t
   return XP_DT_COMPUTE;
 }
 
-/* Case-insensitive substring (ASCII letters folded only). */
-static int has_word(const char *p, size_t n, const char *z) {
-  size_t m = strlen(z);
-  for (size_t i = 0; i + m <= n; i++) {
-    size_t k = 0;
-    while (k < m) {
-      char c = p[i + k];
-      if (c >= 'A' && c <= 'Z') c = (char)(c + 32);
-      if (c != z[k]) break;
-      k++;
-    }
-    if (k == m) return 1;
-  }
-  return 0;
-}
-
 static int has_any(const char *p, size_t n, const char *const *words) {
   for (int i = 0; words[i]; i++)
-    if (has_word(p, n, words[i])) return 1;
+    if (ci_has(p, n, words[i])) return 1;
   return 0;
 }
 

@@ -152,7 +152,7 @@ char *xp_find_params_parse(xp_find_params *fp, const char *text) {
 
 /* ------------------------------------------------------------ name classes */
 
-static int has(const char *p, size_t n, const char *needle) {
+int xp_fl_has(const char *p, size_t n, const char *needle) {
   size_t k = strlen(needle);
   for (size_t i = 0; i + k <= n; i++)
     if (memcmp(p + i, needle, k) == 0) return 1;
@@ -179,21 +179,21 @@ static const char *const sync_names[] = {"block_until_ready", "BlockHostUntilRea
 
 int xp_find_is_sync(const char *p, size_t n) {
   for (int i = 0; sync_names[i]; i++)
-    if (has(p, n, sync_names[i])) return 1;
+    if (xp_fl_has(p, n, sync_names[i])) return 1;
   return 0;
 }
 
 static int copy_kind_of(const char *p, size_t n) {
-  if (has(p, n, "HtoD") || has(p, n, "H2D") || has(p, n, "HostToDevice")) return 1;
-  if (has(p, n, "DtoH") || has(p, n, "D2H") || has(p, n, "DeviceToHost")) return 2;
-  if (has(p, n, "DtoD") || has(p, n, "D2D") || has(p, n, "DeviceToDevice")) return 3;
-  if (has(p, n, "Memcpy") || has(p, n, "memcpy")) return 4;
+  if (xp_fl_has(p, n, "HtoD") || xp_fl_has(p, n, "H2D") || xp_fl_has(p, n, "HostToDevice")) return 1;
+  if (xp_fl_has(p, n, "DtoH") || xp_fl_has(p, n, "D2H") || xp_fl_has(p, n, "DeviceToHost")) return 2;
+  if (xp_fl_has(p, n, "DtoD") || xp_fl_has(p, n, "D2D") || xp_fl_has(p, n, "DeviceToDevice")) return 3;
+  if (xp_fl_has(p, n, "Memcpy") || xp_fl_has(p, n, "memcpy")) return 4;
   return 0;
 }
 
 int xp_find_copy_kind(xp_str name, xp_str line) {
   int k = copy_kind_of(name.p, name.n);
-  if (!k && (has(line.p, line.n, "Memcpy") || has(line.p, line.n, "memcpy"))) k = copy_kind_of(line.p, line.n);
+  if (!k && (xp_fl_has(line.p, line.n, "Memcpy") || xp_fl_has(line.p, line.n, "memcpy"))) k = copy_kind_of(line.p, line.n);
   return k;
 }
 
@@ -625,7 +625,7 @@ static int opindex_build(xp_profile *p, const xp_op *ops, int64_t n_ops, opindex
         }
         if (!*lk) {
           xp_str ln = pl->lines[o->line].name;
-          *lk = (uint8_t)((has(ln.p, ln.n, "Memcpy") || has(ln.p, ln.n, "memcpy") ? copy_kind_of(ln.p, ln.n) : 0) + 1);
+          *lk = (uint8_t)((xp_fl_has(ln.p, ln.n, "Memcpy") || xp_fl_has(ln.p, ln.n, "memcpy") ? copy_kind_of(ln.p, ln.n) : 0) + 1);
         }
         x->kind[x->idx[j]] = (uint8_t)(*nk - 1 ? *nk - 1 : *lk - 1);
       }
@@ -827,6 +827,24 @@ typedef struct sagg {
   int64_t calls, call_ps, idle_ps, first, last, worst;
 } sagg;
 
+int xp_fl_busy_add(pbusy *b, int64_t s, int64_t e) {
+  if (b->n && s <= b->e[b->n - 1]) {
+    if (e > b->e[b->n - 1]) b->e[b->n - 1] = e;
+    return 1;
+  }
+  if (b->n == b->cap) {
+    int64_t cs = b->cap, ce = b->cap;
+    if (!xp_grow((void **)&b->s, &cs, b->n + 1, sizeof(int64_t)) ||
+        !xp_grow((void **)&b->e, &ce, b->n + 1, sizeof(int64_t)))
+      return 0;
+    b->cap = cs < ce ? cs : ce;
+  }
+  b->s[b->n] = s;
+  b->e[b->n] = e;
+  b->n++;
+  return 1;
+}
+
 /* The synchronization rule over any set of devices, each given by its merged
 ** busy intervals (device planes here; the CPU backend's devices in
 ** findings_cpu.c); devices without ops are skipped. */
@@ -909,20 +927,8 @@ static void find_sync(xp_profile *p, const xp_find_params *fp, const xp_op *ops,
     }
     if (!m) continue;
     qsort(pairs, (size_t)m, 2 * sizeof(int64_t), cmp_i64pair);
-    pbusy *b = &pb[plane];
-    if (!(b->s = xp_malloc(sizeof(int64_t) * (uint64_t)m)) || !(b->e = xp_malloc(sizeof(int64_t) * (uint64_t)m))) {
-      fl->oom = 1;
-      break;
-    }
-    for (int64_t k = 0; k < m; k++) {
-      if (b->n && pairs[2 * k] <= b->e[b->n - 1]) {
-        if (pairs[2 * k + 1] > b->e[b->n - 1]) b->e[b->n - 1] = pairs[2 * k + 1];
-      } else {
-        b->s[b->n] = pairs[2 * k];
-        b->e[b->n] = pairs[2 * k + 1];
-        b->n++;
-      }
-    }
+    for (int64_t k = 0; k < m && !fl->oom; k++)
+      if (!xp_fl_busy_add(&pb[plane], pairs[2 * k], pairs[2 * k + 1])) fl->oom = 1;
   }
   if (!fl->oom) xp_fl_sync(p, fp, pb, p->n_planes, hv, fl);
 done:

@@ -113,10 +113,7 @@ static int64_t iv_overlap(const ivec *a, int64_t s, int64_t e) {
 typedef xp_cpu_op cop;
 
 static int is_wait(xp_str n) {
-  if (xp_find_is_sync(n.p, n.n) || xp_str_starts(n, "Wait")) return 1;
-  for (size_t i = 0; i + 8 <= n.n; i++)
-    if (memcmp(n.p + i, "wait for", 8) == 0) return 1;
-  return 0;
+  return xp_find_is_sync(n.p, n.n) || xp_str_starts(n, "Wait") || xp_fl_has(n.p, n.n, "wait for");
 }
 
 /* The host's work: see the header. hv is in (plane, line, start) order;
@@ -157,14 +154,14 @@ static int host_work(const hevvec *hv, const cop *ops, int64_t n_ops, ivec *work
   return ok;
 }
 
-static void host_bound(const xp_find_params *fp, const cop *ops, int64_t n, const ivec *busy, const ivec *work,
+static void host_bound(const xp_find_params *fp, const cop *ops, int64_t n, const pbusy *busy, const ivec *work,
                        flist *fl) {
-  int64_t first = ops[0].start_ps, last = busy->v[busy->n - 1].e, wall = last - first, idle = wall, gaps = 0,
+  int64_t first = ops[0].start_ps, last = busy->e[busy->n - 1], wall = last - first, idle = wall, gaps = 0,
           host_gaps = 0, host_idle = 0;
   (void)n;
-  for (int64_t k = 0; k < busy->n; k++) idle -= busy->v[k].e - busy->v[k].s;
+  for (int64_t k = 0; k < busy->n; k++) idle -= busy->e[k] - busy->s[k];
   for (int64_t k = 1; k < busy->n; k++) {
-    int64_t h = iv_overlap(work, busy->v[k - 1].e, busy->v[k].s);
+    int64_t h = iv_overlap(work, busy->e[k - 1], busy->s[k]);
     gaps++;
     host_gaps += h > 0;
     host_idle += h;
@@ -216,7 +213,7 @@ static int by_start_only(const void *x, const void *y) {
   return a->start < b->start ? -1 : a->start > b->start;
 }
 
-static void tiny_runs(const xp_find_params *fp, const cop *ops, int64_t n, const ivec *busy, flist *fl) {
+static void tiny_runs(const xp_find_params *fp, const cop *ops, int64_t n, const pbusy *busy, flist *fl) {
   prun *r = xp_malloc(sizeof(prun) * (uint64_t)(n + 1));
   if (!r) { fl->oom = 1; return; }
   /* an op without a run id is a run of its own (k distinguishes them) */
@@ -246,11 +243,11 @@ static void tiny_runs(const xp_find_params *fp, const cop *ops, int64_t n, const
     int64_t lo = 0, hi = busy->n; /* the last busy interval starting before the run */
     while (lo < hi) {
       int64_t mid = lo + (hi - lo) / 2;
-      if (busy->v[mid].s < r[k].start) lo = mid + 1;
+      if (busy->s[mid] < r[k].start) lo = mid + 1;
       else hi = mid;
     }
-    if (lo > 0 && busy->v[lo - 1].e <= r[k].start) {
-      int64_t g = r[k].start - busy->v[lo - 1].e;
+    if (lo > 0 && busy->e[lo - 1] <= r[k].start) {
+      int64_t g = r[k].start - busy->e[lo - 1];
       if (g > 0 && g < cap_gap) gap_ps += g;
     }
     int seen = 0; /* up to 5 distinct module names, compared with those kept */
@@ -292,13 +289,8 @@ static void tiny_runs(const xp_find_params *fp, const cop *ops, int64_t n, const
 }
 
 static int is_h2d_call(xp_str n) {
-  static const char *const z[] = {"DevicePut", "BufferFromPyval", "TransferToDevice", NULL};
-  for (int i = 0; z[i]; i++) {
-    size_t k = strlen(z[i]);
-    for (size_t j = 0; j + k <= n.n; j++)
-      if (memcmp(n.p + j, z[i], k) == 0) return 1;
-  }
-  return 0;
+  return xp_fl_has(n.p, n.n, "DevicePut") || xp_fl_has(n.p, n.n, "BufferFromPyval") ||
+         xp_fl_has(n.p, n.n, "TransferToDevice");
 }
 
 static void transfers(xp_profile *p, const xp_find_params *fp, const hevvec *hv, int64_t ref_wall, flist *fl) {
@@ -357,7 +349,7 @@ static void transfers(xp_profile *p, const xp_find_params *fp, const hevvec *hv,
 
 void xp_fl_cpu_rules(xp_profile *p, const xp_find_params *fp, const hevvec *hv, flist *fl) {
   const cop *ov;
-  ivec work = {0}, busy = {0};
+  ivec work = {0};
   pbusy *pb = NULL;
   int64_t n_dev = 0, max_wall = 0, n = xp_cpu_ops(p, &ov);
   if (n < 0 || !host_work(hv, ov, n, &work)) { fl->oom = 1; goto done; }
@@ -368,19 +360,13 @@ void xp_fl_cpu_rules(xp_profile *p, const xp_find_params *fp, const hevvec *hv, 
   for (int64_t a = 0, d = 0; a < n && !fl->oom; d++) {
     int64_t b = a;
     while (b < n && ov[b].ordinal == ov[a].ordinal) b++;
-    busy.n = 0;
+    /* the device's ops come by start: merged as they come (zero-length ops add nothing) */
     for (int64_t k = a; k < b && !fl->oom; k++)
-      if (!iv_push(&busy, ov[k].start_ps, ov[k].end_ps)) fl->oom = 1;
-    iv_merge(&busy);
-    if (!fl->oom && busy.n) {
-      if (busy.v[busy.n - 1].e - ov[a].start_ps > max_wall) max_wall = busy.v[busy.n - 1].e - ov[a].start_ps;
-      host_bound(fp, ov + a, b - a, &busy, &work, fl);
-      if (!fl->oom) tiny_runs(fp, ov + a, b - a, &busy, fl);
-      pb[d].s = xp_malloc(sizeof(int64_t) * (uint64_t)busy.n);
-      pb[d].e = xp_malloc(sizeof(int64_t) * (uint64_t)busy.n);
-      if (!pb[d].s || !pb[d].e) { fl->oom = 1; break; }
-      for (int64_t k = 0; k < busy.n; k++) pb[d].s[k] = busy.v[k].s, pb[d].e[k] = busy.v[k].e;
-      pb[d].n = busy.n;
+      if (ov[k].end_ps > ov[k].start_ps && !xp_fl_busy_add(&pb[d], ov[k].start_ps, ov[k].end_ps)) fl->oom = 1;
+    if (!fl->oom && pb[d].n) {
+      if (pb[d].e[pb[d].n - 1] - ov[a].start_ps > max_wall) max_wall = pb[d].e[pb[d].n - 1] - ov[a].start_ps;
+      host_bound(fp, ov + a, b - a, &pb[d], &work, fl);
+      if (!fl->oom) tiny_runs(fp, ov + a, b - a, &pb[d], fl);
     }
     a = b;
   }
@@ -390,5 +376,4 @@ done:
   for (int64_t d = 0; pb && d < n_dev; d++) xp_free(pb[d].s), xp_free(pb[d].e);
   xp_free(pb);
   xp_free(work.v);
-  xp_free(busy.v);
 }

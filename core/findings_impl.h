@@ -24,6 +24,8 @@ xp_finding *xp_fl_add(flist *fl, const char *id);
 char *xp_fl_take(flist *fl, xp_buf *b);
 /* End an evidence object with its last number (a share threshold) and take it. */
 char *xp_fl_evidence_end(flist *fl, xp_buf *b, double last);
+/* Whether needle is in p[0..n) (case-sensitive). */
+int xp_fl_has(const char *p, size_t n, const char *needle);
 /* The span of the profile: first start to last end of any line, 0 if none. */
 int64_t xp_fl_profile_span(const xp_profile *p);
 
@@ -45,6 +47,9 @@ typedef struct pbusy {
   int64_t *s, *e;
   int64_t n, cap;
 } pbusy;
+/* Add [s, e) to b; intervals come in start order and one that touches or
+** overlaps the last is merged into it. 0 when out of memory. */
+int xp_fl_busy_add(pbusy *b, int64_t s, int64_t e);
 
 /* The synchronization rule over n_pb devices (findings.c). */
 void xp_fl_sync(xp_profile *p, const xp_find_params *fp, const pbusy *pb, int64_t n_pb, const hevvec *hv,
