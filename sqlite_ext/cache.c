@@ -33,6 +33,7 @@ struct xp_cache {
   int skip_unreadable;
   int refs;
   char *default_path; /* xplane_use(): the path of table calls that pass none */
+  int confined;       /* xplane_use_only(): default_path is the only path, for good */
   xp_progress progress; /* xplane_progress(): the opening thread's hook (fn NULL: none) */
 };
 
@@ -76,6 +77,14 @@ int xp_cache_set_default_path(xp_cache *c, const char *path) {
 }
 
 const char *xp_cache_default_path(const xp_cache *c) { return c->default_path; }
+
+int xp_cache_confine(xp_cache *c, const char *path) {
+  if (c->confined || !path || !xp_cache_set_default_path(c, path)) return 0;
+  c->confined = 1;
+  return 1;
+}
+
+const char *xp_cache_confined(const xp_cache *c) { return c->confined ? c->default_path : NULL; }
 
 void xp_cache_counters(const xp_cache *c, xp_cache_stats *st) {
   st->entries = c->n;

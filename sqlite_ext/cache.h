@@ -56,6 +56,15 @@ int xp_cache_skip_unreadable(const xp_cache *c);
 int xp_cache_set_default_path(xp_cache *c, const char *path);
 const char *xp_cache_default_path(const xp_cache *c); /* NULL if none */
 
+/* Confinement (xplane_use_only), for SQL written by someone else (a web
+** plugin's console): PATH becomes the default path and the only one the
+** connection's tables read, for the connection's life. A table call that
+** names another path, xplane_use(P), an HLO file by name and every file
+** writer are then errors. Returns 0 when already confined or out of memory.
+** xp_cache_confined: the path, NULL when not confined. */
+int xp_cache_confine(xp_cache *c, const char *path);
+const char *xp_cache_confined(const xp_cache *c);
+
 /* The progress hook (profile.h) of the profiles this connection opens on
 ** the calling thread (xp_cache_get; not the prefetch's threads): copied;
 ** NULL clears it. Set by xplane_progress(P) (functions.c). */

@@ -15,6 +15,13 @@
 **                                the number of profile files PATH names (an error
 **                                if none); xplane_use(NULL) forgets it
 **   xplane_use()              -- the current default path, or NULL
+**   xplane_use_only(path)     -- xplane_use(path) for good, for SQL someone else
+**                                writes (the TensorBoard plugin's console): the
+**                                connection's tables then read PATH only (a call
+**                                naming another path is an error), and
+**                                xplane_use(P), xplane_use_only(P), the HLO
+**                                table's file argument and xplane_to_perfetto
+**                                are errors until the connection closes
 **   xplane_progress(P)        -- the connection's decode progress hook: P is a
 **                                pointer to an xp_progress (core/profile.h) that
 **                                the application binds with
@@ -101,8 +108,21 @@ static void fn_skip_unreadable(sqlite3_context *ctx, int argc, sqlite3_value **a
   sqlite3_result_int(ctx, xp_cache_skip_unreadable(c));
 }
 
-static void fn_use(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+/* xplane_use(P) and xplane_use_only(P) (confine = 1): P must name at least
+** one profile; xplane_use() returns the default path. */
+static void use_path(sqlite3_context *ctx, int argc, sqlite3_value **argv, int confine) {
   xp_cache *c = sqlite3_user_data(ctx);
+  const char *fn = confine ? "xplane_use_only" : "xplane_use";
+  if (argc == 1 && xp_cache_confined(c)) {
+    char *msg = sqlite3_mprintf("%s: this connection is confined to one profile by xplane_use_only, for good", fn);
+    sqlite3_result_error(ctx, msg ? msg : "out of memory", -1);
+    sqlite3_free(msg);
+    return;
+  }
+  if (argc == 1 && confine && sqlite3_value_type(argv[0]) != SQLITE_TEXT) {
+    sqlite3_result_error(ctx, "xplane_use_only: the argument must be the text of a path", -1);
+    return;
+  }
   if (argc == 1) {
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
       xp_cache_set_default_path(c, NULL);
@@ -113,20 +133,20 @@ static void fn_use(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     xp_filelist files;
     char *err = NULL;
     if (!path) {
-      xp_result_error_at(ctx, SQLITE_NOMEM, "xplane_use");
+      xp_result_error_at(ctx, SQLITE_NOMEM, fn);
       return;
     }
     if (!xp_discover(path, &files, &err)) {
-      char *msg = sqlite3_mprintf("xplane_use: %s", err ? err : "out of memory");
-      sqlite3_result_error(ctx, msg ? msg : "xplane_use: out of memory", -1);
+      char *msg = sqlite3_mprintf("%s: %s", fn, err ? err : "out of memory");
+      sqlite3_result_error(ctx, msg ? msg : "out of memory", -1);
       sqlite3_free(msg);
       xp_free(err);
       return;
     }
     int n = files.n;
     xp_filelist_free(&files);
-    if (!xp_cache_set_default_path(c, path)) {
-      xp_result_error_at(ctx, SQLITE_NOMEM, "xplane_use");
+    if (!(confine ? xp_cache_confine(c, path) : xp_cache_set_default_path(c, path))) {
+      xp_result_error_at(ctx, SQLITE_NOMEM, fn);
       return;
     }
     sqlite3_result_int(ctx, n);
@@ -136,6 +156,9 @@ static void fn_use(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (dflt) sqlite3_result_text(ctx, dflt, -1, SQLITE_TRANSIENT);
   else sqlite3_result_null(ctx);
 }
+
+static void fn_use(sqlite3_context *ctx, int argc, sqlite3_value **argv) { use_path(ctx, argc, argv, 0); }
+static void fn_use_only(sqlite3_context *ctx, int argc, sqlite3_value **argv) { use_path(ctx, argc, argv, 1); }
 
 /* xplane_progress(P): SQLite's pointer passing (sqlite3_bind_pointer): only C
 ** code can make such a value, so SQL can clear the hook but never set one. */
@@ -167,6 +190,7 @@ static const struct {
     {"xplane_cache_budget", 1, XP_STATEFUL, 1, fn_cache_budget},
     {"xplane_use", 0, XP_STATEFUL, 1, fn_use},
     {"xplane_use", 1, XP_STATEFUL, 1, fn_use},
+    {"xplane_use_only", 1, XP_STATEFUL, 1, fn_use_only},
     {"xplane_progress", 1, XP_STATEFUL, 1, fn_progress},
 };
 

@@ -22,11 +22,13 @@
 ** whose trigger inserts into a table with CHECK (xplane_to_perfetto(...))
 ** would otherwise write files of its author's choosing on the victim's
 ** INSERT, even with PRAGMA trusted_schema=OFF. The command-line converter
-** tp_plugin/xplane2perfetto needs no setting.
+** tp_plugin/xplane2perfetto needs no setting. A connection confined by
+** xplane_use_only refuses every call whatever the setting.
 */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "functions.h"
 #include "result.h"
 #include "interrupt.h"
@@ -38,6 +40,10 @@ static void to_perfetto(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *in = (const char *)sqlite3_value_text(argv[0]);
   const char *out = (const char *)sqlite3_value_text(argv[1]);
   const char *mode = argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : "per_host";
+  if (xp_cache_confined(sqlite3_user_data(ctx))) {
+    sqlite3_result_error(ctx, "xplane_to_perfetto: this connection is confined to one profile (xplane_use_only) and writes no file", -1);
+    return;
+  }
   static const struct {
     const char *name;
     pf_export_opts o;

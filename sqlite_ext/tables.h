@@ -41,6 +41,6 @@ extern const xp_table xp_table_pf_args;
 extern const xp_table xp_table_pf_flow;
 
 /* xplane_hlo_instructions (tables_hlo.c): its own eponymous module, not an xp_table. */
-int xp_register_hlo_table(sqlite3 *db);
+int xp_register_hlo_table(sqlite3 *db, xp_cache *cache);
 
 #endif

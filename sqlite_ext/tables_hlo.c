@@ -19,7 +19,7 @@
 ** Its own small eponymous table (not the profile machinery of vtab.c: the
 ** argument is one HLO file, not a profile path). SQLITE_VTAB_DIRECTONLY: it
 ** reads files, so it cannot be used from a view, trigger or CHECK constraint
-** of a database. xBestIndex plan: the hidden `path` column must be given with
+** of a database; a connection confined by xplane_use_only takes blobs only. xBestIndex plan: the hidden `path` column must be given with
 ** `=` (idxNum 1, the value is argument 1); without it the plan is refused
 ** (SQLITE_CONSTRAINT), as a table-valued function needs its argument. A file
 ** that cannot be read, is larger than 2 GiB or is not an HloProto is an SQL
@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 
 #include "aggregates.h"
+#include "cache.h"
 #include "hlo.h"
 #include "interrupt.h"
 #include "sqlite3ext.h"
@@ -47,7 +48,8 @@ enum { C_FILE, C_RUN, C_HOST, C_MODULE, C_MODULE_ID, C_COMPUTATION, C_COMPUTATIO
 
 typedef struct hlo_vtab {
   sqlite3_vtab base;
-  sqlite3 *db; /* the decode polls its interrupt (interrupt.h) */
+  sqlite3 *db;     /* the decode polls its interrupt (interrupt.h) */
+  xp_cache *cache; /* the connection's: is it confined (xplane_use_only)? */
 } hlo_vtab;
 
 typedef struct hlo_cursor {
@@ -58,7 +60,7 @@ typedef struct hlo_cursor {
 } hlo_cursor;
 
 static int hlo_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out, char **err) {
-  (void)aux, (void)argc, (void)argv, (void)err;
+  (void)argc, (void)argv, (void)err;
   int rc = sqlite3_declare_vtab(db,
       "CREATE TABLE x(file TEXT, run TEXT, host TEXT, module TEXT, module_id INTEGER, computation TEXT, computation_id INTEGER, is_entry INTEGER,"
       " name TEXT, opcode TEXT, id INTEGER, shape TEXT, fusion_kind TEXT, custom_call_target TEXT, op_type TEXT,"
@@ -70,6 +72,7 @@ static int hlo_connect(sqlite3 *db, void *aux, int argc, const char *const *argv
   if (!v) return SQLITE_NOMEM;
   memset(v, 0, sizeof(*v));
   v->db = db;
+  v->cache = aux;
   *out = &v->base;
   return SQLITE_OK;
 }
@@ -164,6 +167,9 @@ static int hlo_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, in
   names_free(c);
   if (sqlite3_value_type(argv[0]) == SQLITE_BLOB) /* the bytes themselves: e.g. a profile's `Hlo Proto` stat */
     return decode(cur, "(blob)", sqlite3_value_bytes(argv[0]) ? sqlite3_value_blob(argv[0]) : "", (size_t)sqlite3_value_bytes(argv[0]));
+  if (xp_cache_confined(((hlo_vtab *)cur->pVtab)->cache))
+    return fail(cur, "(file)", "this connection is confined to one profile (xplane_use_only): give the HloProto as a blob "
+                               "(the `Hlo Proto` stat of its metadata plane), not a file name");
   const char *path = (const char *)sqlite3_value_text(argv[0]);
   if (!path) return SQLITE_NOMEM;
   {
@@ -268,8 +274,11 @@ static const sqlite3_module hlo_module = {
     .xRowid = hlo_rowid,
 };
 
-int xp_register_hlo_table(sqlite3 *db) {
-  return sqlite3_create_module(db, "xplane_hlo_instructions", &hlo_module, NULL);
+static void release_cache(void *c) { xp_cache_release(c); }
+
+int xp_register_hlo_table(sqlite3 *db, xp_cache *cache) {
+  xp_cache_retain(cache); /* only for xplane_use_only's refusal of file names */
+  return sqlite3_create_module_v2(db, "xplane_hlo_instructions", &hlo_module, cache, release_cache);
 }
 
 /* ---- xplane_hlo_op_paths(path): the reference's HLO-proto rewrite ----

@@ -546,6 +546,10 @@ static int filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str, in
     int rc = cur->t->params(cur, params);
     if (rc != SQLITE_OK) return rc;
   }
+  const char *only = xp_cache_confined(cur->cache);
+  if (only && cur->root && strcmp(cur->root, only) != 0)
+    return xp_cursor_error(cur, "this connection reads only its confined profile (xplane_use_only): "
+                                "call %s without a path", cur->t->name);
   if (!cur->root) {
     const char *dflt = xp_cache_default_path(cur->cache);
     if (!dflt)

@@ -56,7 +56,7 @@ __attribute__((visibility("default"))) int sqlite3_xplane_init(sqlite3 *db, char
   if (rc == SQLITE_OK) rc = xp_register_timeline_functions(db);
   if (rc == SQLITE_OK) rc = xp_register_format_functions(db);
   if (rc == SQLITE_OK) rc = xp_register_export_functions(db, cache);
-  if (rc == SQLITE_OK) rc = xp_register_hlo_table(db);
+  if (rc == SQLITE_OK) rc = xp_register_hlo_table(db, cache);
   xp_cache_release(cache); /* the modules and functions hold their own references */
   if (rc != SQLITE_OK) *err = sqlite3_mprintf("xplane: registration failed: %s", sqlite3_errstr(rc));
   return rc;

@@ -28,3 +28,22 @@ DETACH disk;
 .load @EXT@
 SELECT n FROM uv;
 SELECT xplane_use() IS NULL AS still_no_default;
+-- xplane_use_only(path): confined for good (SQL someone else writes, the
+-- TensorBoard plugin's console). The tables read the path without naming
+-- it, or naming it exactly; any other path, xplane_use, a second
+-- xplane_use_only, an HLO file by name and xplane_to_perfetto are refused.
+.open :memory:
+.load @EXT@
+SELECT xplane_use_only(1);
+SELECT xplane_use_only('@TINY@') AS n_files;
+SELECT count(DISTINCT file) AS files FROM xplane_planes;
+SELECT count(DISTINCT file) AS files FROM xplane_planes('@TINY@');
+SELECT count(*) FROM xplane_planes('@TMP@/logs');
+SELECT count(*) FROM xplane_ops WHERE path = '/';
+SELECT xplane_use('@TMP@/logs');
+SELECT xplane_use(NULL);
+SELECT xplane_use() = '@TINY@' AS still_confined;
+SELECT xplane_use_only('@TMP@/logs');
+SELECT count(*) FROM xplane_hlo_instructions('/etc/passwd');
+SELECT count(*) FROM xplane_hlo_instructions(x'');
+SELECT xplane_to_perfetto('@TINY@', '@TMP@/out.pftrace');
