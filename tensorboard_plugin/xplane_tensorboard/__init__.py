@@ -1,0 +1,1 @@
+"""xplane_tensorboard: xplane-sqlite's analysis as a TensorBoard tab (plugin.py)."""
