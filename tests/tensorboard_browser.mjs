@@ -3,7 +3,7 @@
 // protocol with Node's own WebSocket (no npm package, no browser download:
 // Debian's /usr/bin/chromium).
 //
-//   node --experimental-websocket tests/tensorboard_browser.mjs BASE RUN SHOT.png PROFILE_DIR
+//   node --experimental-websocket tests/tensorboard_browser.mjs BASE RUN SHOT.png PROFILE_DIR HOSTILE_RUN
 //
 // Opens BASE/#xplane (TensorBoard's page, the tab in its iframe), chooses RUN
 // in the tab, and prints one JSON object of what the page shows: the runs
@@ -12,11 +12,14 @@
 // HTML report's frame and that frame's sandbox attribute, the findings
 // table's rows, the canned questions, the rows of the first question's
 // table, the answer to a typed query, the error line and any console error
-// or exception. The screenshot of the report view is written to SHOT.png.
+// or exception; then, on HOSTILE_RUN (whose host name is HTML), the hosts
+// listed, the <img> elements in the tab (none may come of a name), the report
+// text and any JavaScript dialog opened. The screenshot of the report view is written to SHOT.png.
 import {spawn} from 'node:child_process';
 import {writeFileSync} from 'node:fs';
 
-const [base, run, shot, profileDir] = process.argv.slice(2);
+const [base, run, shot, profileDir, hostileRun] = process.argv.slice(2);
+const dialogs = [];
 const consoleErrors = [];
 
 const chrome = spawn('/usr/bin/chromium', ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
@@ -44,6 +47,9 @@ ws.addEventListener('message', (ev) => {
     pending.delete(m.id);
     if (m.error) reject(new Error(JSON.stringify(m.error)));
     else resolve(m.result);
+  } else if (m.method === 'Page.javascriptDialogOpening') {
+    dialogs.push(m.params.message);
+    send('Page.handleJavaScriptDialog', {accept: false}, m.sessionId);
   } else if (m.method === 'Runtime.exceptionThrown') {
     consoleErrors.push('exception: ' + (m.params.exceptionDetails.exception?.description || m.params.exceptionDetails.text));
   } else if (m.method === 'Runtime.consoleAPICalled' && m.params.type === 'error') {
@@ -136,10 +142,19 @@ try {
       return [[...t.querySelectorAll('th')].map((x) => x.textContent), [...t.querySelectorAll('tbody td')].map((x) => x.textContent)]; })()`,
   'the typed query');
   result.error_text = await ev("document.querySelector('#error').textContent");
+
+  await ev("document.querySelector('#tab-report').click(), true");
+  await ev(`(() => { const s = document.querySelector('#run'); s.value = ${JSON.stringify(hostileRun)};
+                     s.dispatchEvent(new Event('change')); return true; })()`);
+  result.hostile_report = await until(`(() => { const t = document.querySelector('#report-md')?.dataset.markdown || '';
+      return t.includes('- Run: \`s\`') ? t : ''; })()`, 'the report of the hostile run');
+  result.hostile_hosts = await ev("[...document.querySelectorAll('#host option')].map((o) => o.textContent)");
+  result.hostile_imgs = await ev("document.querySelectorAll('img').length");
 } catch (e) {
   result.error = String(e.stack || e);
 } finally {
   result.console_errors = consoleErrors;
+  result.dialogs = dialogs;
   process.stdout.write(JSON.stringify(result) + '\n');
   try { ws.close(); } catch (e) { /* closing anyway */ }
   chrome.kill('SIGKILL');

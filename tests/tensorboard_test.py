@@ -23,6 +23,7 @@ and TensorBoard's TMPDIR are unchanged). Then headless Chromium
 WORKDIR (and copied to docs/ with XPLANE_TB_SCREENSHOT=PATH).
 """
 import concurrent.futures
+import gzip
 import json
 import os
 import shutil
@@ -64,7 +65,10 @@ def get(path, method="GET"):
     req = urllib.request.Request(BASE + path, method=method)
     try:
         with urllib.request.urlopen(req, timeout=300) as r:
-            return r.status, r.headers.get("Content-Type", ""), r.read()
+            body = r.read()
+            if r.headers.get("Content-Encoding") == "gzip":  # xprof's routes gzip unasked
+                body = gzip.decompress(body)
+            return r.status, r.headers.get("Content-Type", ""), body
     except urllib.error.HTTPError as e:
         return e.code, e.headers.get("Content-Type", ""), e.read()
 
@@ -129,6 +133,8 @@ layout = {
     ("amd", "s1", "gemm"): "tracelens_jax08_gemm.xplane.pb",
     ("amd", "s1", "attention"): "tracelens_jax08_attention.xplane.pb",
 }
+HOSTILE = '<img src=x onerror="alert(1)">'  # a host name that is HTML: it must stay text in the tab
+layout[("hostile", "s", HOSTILE)] = "tracelens_jax08_elementwise.xplane.pb"
 files = {}
 for (run, session, host), name in layout.items():
     d = os.path.join(logdir, run, "plugins", "profile", session)
@@ -187,9 +193,14 @@ try:
           (200, {"runs": [{"run": "amd/s1", "hosts": [{"host": "attention", "bytes": os.path.getsize(files[("amd/s1", "attention")])},
                                                       {"host": "gemm", "bytes": os.path.getsize(files[("amd/s1", "gemm")])}]},
                           {"run": "gpu/2024_01_02_00_00_00", "hosts": [{"host": "host0", "bytes": os.path.getsize(gpu_file)}]},
+                          {"run": "hostile/s", "hosts": [{"host": HOSTILE, "bytes": os.path.getsize(files[("hostile/s", HOSTILE)])}]},
                           {"run": "tpu/2024_01_01_00_00_00", "hosts": [{"host": "t1v-n-0", "bytes": os.path.getsize(tpu_file)}]}],
                  "truncated": False}),
           (status, runs))
+
+    status, ctype, body = get("/data/plugin/profile/runs")
+    check("xprof's profile tab lists the same runs (its own /runs route)",
+          (200, sorted(r["run"] for r in runs.get("runs", []))), (status, sorted(json.loads(body))))
 
     # -- report: the command's own output on the same file
     direct_md = subprocess.run([os.path.join(BUILD, "cli", "xplane"), "report", "-q", tpu_file], capture_output=True).stdout
@@ -317,7 +328,7 @@ try:
     # -- the page in headless Chromium
     shot = os.path.join(WORK, "xplane_tab.png")
     br = subprocess.run(["node", "--experimental-websocket", "--no-warnings", os.path.join(SRC, "tests", "tensorboard_browser.mjs"),
-                         BASE, "tpu/2024_01_01_00_00_00", shot, os.path.join(WORK, "chromium")],
+                         BASE, "tpu/2024_01_01_00_00_00", shot, os.path.join(WORK, "chromium"), "hostile/s"],
                         capture_output=True, text=True, timeout=300,
                         env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})  # no sanitizer runtime in the browser
     try:
@@ -327,7 +338,10 @@ try:
     if page.get("error"):
         print("browser: " + page["error"])
     want_events = shell_json("SELECT count(*) AS n FROM xplane_events('%s')" % tpu_file)[0]["n"]
-    check("Chromium: the tab lists the runs", ["amd/s1", "gpu/2024_01_02_00_00_00", "tpu/2024_01_01_00_00_00"], page.get("runs"))
+    check("Chromium: the tab lists the runs", ["amd/s1", "gpu/2024_01_02_00_00_00", "hostile/s", "tpu/2024_01_01_00_00_00"], page.get("runs"))
+    check("Chromium: a host named as HTML is shown as text: no element made of it, no dialog",
+          ([HOSTILE], 0, True, []),
+          (page.get("hostile_hosts"), page.get("hostile_imgs"), HOSTILE in page.get("hostile_report", ""), page.get("dialogs")))
     check("Chromium: the markdown report of the TPU host is shown", True, page.get("report_md", "").startswith("# Profile Report")
           and "- Host: `t1v-n-0`" in page.get("report_md", ""))
     md = page.get("report_md", "")
