@@ -155,6 +155,8 @@ static int parse_args(xargs *a, int argc, char **argv, int min_pos, int max_pos)
         return usage_error(a->cmd, "--%s must be an integer >= 0, not '%s'", o->name, val);
       if (o->kind == O_NUM && !parse_num(val, &v->d))
         return usage_error(a->cmd, "--%s must be a number, not '%s'", o->name, val);
+      if (!strcmp(o->name, "breakdown-mode") && strcmp(val, "exclusive_per_track") && strcmp(val, "exclusive_global"))
+        return usage_error(a->cmd, "--breakdown-mode must be exclusive_per_track or exclusive_global, not '%s'", val);
       v->text = val;
       v->set = 1;
       continue;

@@ -85,6 +85,12 @@ status "option without value" 2 "$X" report x --top-k
 status "report --format bogus" 2 "$X" report x --format bogus
 grep -q -- '--format takes markdown or reference' err || check "report --format bogus: the allowed values" yes no
 status "number option with text" 2 "$X" report x --top-k 2x
+for c in summarize:x report:x query:x:y compare:x:y; do
+  IFS=: read -r c args <<< "$c"
+  status "$c --breakdown-mode bogus" 2 "$X" $c ${args//:/ } --breakdown-mode bogus
+  check "$c --breakdown-mode bogus: the option and its allowed values, no internal file" \
+    "xplane $c: --breakdown-mode must be exclusive_per_track or exclusive_global, not 'bogus'" "$(head -1 err)"
+done
 status "compare needs two" 2 "$X" compare a
 status "bad format" 2 "$X" compare a b --format xml
 status "track without history" 2 "$X" track a b --label x
