@@ -884,6 +884,8 @@ static const char *HELP_QUERY =
     "Questions (free text; the first that matches):\n"
     "  \"context for op OP\", \"where do OP's gaps happen\"  -> gap_context.sql\n"
     "  \"gap before OP\", \"idle before OP\"                 -> gap_before_op.sql\n"
+    "  (OP: an op or event name of the profile, exactly, letter case aside; another\n"
+    "  name is an error that lists the names containing it)\n"
     "  \"top N ops\", \"hottest ops\"                        -> top_ops.sql (N sets --top-k)\n"
     "  \"compute vs communication\", \"worst collective\"    -> compute_vs_communication.sql\n"
     "  \"hierarchical regions\", \"scopes\"                  -> hierarchical_regions.sql\n"
@@ -920,6 +922,7 @@ static int route_question(const char *q, const char **file, char **op, long long
   if ((t = after_word(lq, q, "context for ")) || (t = after_word(lq, q, "context of ")) ||
       (t = after_word(lq, q, "gaps of ")) || (t = after_word(lq, q, "where do "))) {
     *file = "gap_context.sql";
+    if (!strncasecmp(t, "op ", 3)) t += 3; /* "context for op OP" */
     *op = sqlite3_mprintf("%s", t);
     char *g = strstr(*op, "'s gaps");
     if (g) *g = 0;
@@ -946,6 +949,51 @@ static int route_question(const char *q, const char **file, char **op, long long
   }
   sqlite3_free(lq);
   return *file ? 0 : 1;
+}
+
+/* For "gap before OP" and "context for OP" on a profile: OP must name an
+** op (xplane_ops.name) or event of the profile exactly (letter case aside, as the question files
+** compare); otherwise an error (exit 1) that lists up to five names that
+** contain it, shortest first, so "fusion.1" never answers silently for
+** broadcast_add_fusion.1. The question files' own containing match stays
+** for the plain sqlite3 shell, whose answers the reference's. */
+/* Append text for a terminal: control bytes (ANSI escapes, newlines) as \xNN. */
+static void append_printable(sqlite3_str *b, const char *t) {
+  for (const unsigned char *c = (const unsigned char *)t; c && *c; c++)
+    if (*c < 0x20 || *c == 0x7f) sqlite3_str_appendf(b, "\\x%02x", *c);
+    else sqlite3_str_appendchar(b, 1, (char)*c);
+}
+
+static int op_must_exist(xsession *s, const char *file, const char *op) {
+  sqlite3_stmt *st = NULL;
+  int found = 0, rc;
+  const char *sql = "SELECT EXISTS (SELECT 1 FROM xplane_ops(?1) WHERE name = ?2 COLLATE NOCASE)"
+                    " OR EXISTS (SELECT 1 FROM xplane_events(?1) WHERE name = ?2 COLLATE NOCASE)";
+  if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return errorf("%s", sqlite3_errmsg(s->db));
+  sqlite3_bind_text(st, 1, file, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, op, -1, SQLITE_STATIC);
+  if ((rc = sqlite3_step(st)) == SQLITE_ROW) found = sqlite3_column_int(st, 0);
+  sqlite3_finalize(st);
+  if (rc != SQLITE_ROW) return errorf("%s", sqlite3_errmsg(s->db));
+  if (found) return XS_OK;
+  sql = "SELECT name FROM (SELECT name FROM xplane_ops(?1) UNION SELECT name FROM xplane_events(?1))"
+        " WHERE instr(lower(name), lower(?2)) ORDER BY length(name), name LIMIT 5";
+  sqlite3_str *near = sqlite3_str_new(s->db);
+  if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, file, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, op, -1, SQLITE_STATIC);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      sqlite3_str_appendall(near, sqlite3_str_length(near) ? ", '" : "'");
+      append_printable(near, (const char *)sqlite3_column_text(st, 0));
+      sqlite3_str_appendchar(near, 1, '\'');
+    }
+  }
+  sqlite3_finalize(st);
+  char *list = sqlite3_str_finish(near);
+  errorf("%s: no op or event named '%s'%s%s%s", file, op, list && *list ? "; names that contain it: " : "",
+         list && *list ? list : "", list && *list ? "" : " (xplane query PATH \"top ops\" lists the hottest)");
+  sqlite3_free(list);
+  return XS_ERR;
 }
 
 static int cmd_query(int argc, char **argv) {
@@ -987,6 +1035,7 @@ static int cmd_query(int argc, char **argv) {
   }
   if (!rc) rc = set_summary_params(&r, &a);
   if (!rc && top_n >= 0 && !has(&a, "top-k")) rc = xr_param_int(&r, "top_k", top_n);
+  if (!rc && op && !has(&a, "summary")) rc = op_must_exist(&s, p.file, op);
   if (!rc && op) rc = xr_param_text(&r, "op", op);
   else if (r.err) errorf("%s", r.err);
   if (!rc) rc = run_query(&s, &r, file, "query", has(&a, "summary") ? 0 : file_size(p.file));

@@ -137,6 +137,24 @@ check "train/T and eval/T: two documents" "all3/eval/T/host0.summary.json all3/t
 check "no progress on a non-terminal stderr" "" "$(cat err)"
 b=$tmp/logs/plugins/profile/r1/host0.xplane.pb a=$tmp/logs2/plugins/profile/r1/host0.xplane.pb
 
+# query "gap before OP" / "context for op OP": OP names an op exactly (letter case aside);
+# a name that only contains it, or none, is an error (exit 1) listing the names containing it.
+# The names come from the profile's own ops (xplane_ops in the sqlite3 shell).
+status "query: gap before an op of the profile" 0 "$X" query "$b" "gap before transpose.4" -q
+check "the exact op's gap, not transpose.44's or transpose.4X's" "transpose.4" "$(jq -r .target out)"
+status "query: letter case aside" 0 "$X" query "$b" "gap before TRANSPOSE.4" -q
+status "query: context for op OP (the word op is not part of the name)" 0 "$X" query "$b" "context for op transpose.4" -q
+check "context for op transpose.4: its target" "transpose.4" "$(jq -r '.target // .op // empty' out | head -1)"
+near=$("$SQLITE3" -cmd ".load $EXT" :memory: "SELECT group_concat('''' || name || '''', ', ') FROM (SELECT DISTINCT name FROM xplane_ops('$b')
+  WHERE instr(name, 'ranspose.3') ORDER BY length(name), name LIMIT 5)")
+status "query: gap before a part of names only" 1 "$X" query "$b" "gap before ranspose.3" -q
+check "the error names the file, the op and the names that contain it" \
+  "xplane: $b: no op or event named 'ranspose.3'; names that contain it: $near" "$(cat err)"
+status "query: gap before no such op" 1 "$X" query "$b" "gap before no_such_op" -q
+check "no such op: the error says how to list ops" \
+  "xplane: $b: no op or event named 'no_such_op' (xplane query PATH \"top ops\" lists the hottest)" "$(cat err)"
+check "no such op: nothing on stdout" "" "$(cat out)"
+
 # progress, forced (--progress): the percent of the profile read, then the end line, on stderr
 "$BUILD/tools/xplane_gen" --out "$tmp/big" --run r --style gpu --devices 2 --target-mb 8 --seed 3 > /dev/null ||
   check "xplane_gen big" 0 1
