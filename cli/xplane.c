@@ -886,6 +886,9 @@ static const char *HELP_QUERY =
     "  \"gap before OP\", \"idle before OP\"                 -> gap_before_op.sql\n"
     "  (OP: an op or event name of the profile, exactly, letter case aside; another\n"
     "  name is an error that lists the names containing it)\n"
+    "  \"findings\", \"performance killers\", \"findings transfers\" -> findings.sql\n"
+    "                                                      (xplane_findings; a rule's id\n"
+    "                                                      picks that rule only)\n"
     "  \"top N ops\", \"hottest ops\"                        -> top_ops.sql (N sets --top-k)\n"
     "  \"compute vs communication\", \"worst collective\"    -> compute_vs_communication.sql\n"
     "  \"hierarchical regions\", \"scopes\"                  -> hierarchical_regions.sql\n"
@@ -930,6 +933,12 @@ static int route_question(const char *q, const char **file, char **op, long long
              (t = after_word(lq, q, "idle before ")) || (t = after_word(lq, q, "wait before "))) {
     *file = "gap_before_op.sql";
     *op = sqlite3_mprintf("%s", t);
+  } else if (strstr(lq, "finding") || strstr(lq, "killer")) {
+    static const char *const ids[] = {"recompilation", "host_bound", "transfers", "tiny_kernels", "synchronization",
+                                      "memory_bound"};
+    *file = "findings.sql";
+    for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++)
+      if (strstr(lq, ids[k])) *op = sqlite3_mprintf("%s", ids[k]); /* @finding: that rule only */
   } else if (strstr(lq, "top") || strstr(lq, "hottest") || strstr(lq, "slowest op") || strstr(lq, "most time")) {
     *file = "top_ops.sql";
     const char *d = strstr(lq, "top");
@@ -1013,6 +1022,10 @@ static int cmd_query(int argc, char **argv) {
             (int)(end - list), list);
     return XS_USAGE;
   }
+  if (!strcmp(file, "findings.sql") && has(&a, "summary")) {
+    sqlite3_free(op);
+    return usage_error(a.cmd, "findings are read from the profile, not from a saved summary");
+  }
   xsession s = {0};
   if ((rc = session_open(&s, &a))) return rc;
   if (want == 2 && is_summary_file(&s, a.pos[0])) opt(&a, "summary")->text = a.pos[0], opt(&a, "summary")->set = 1;
@@ -1035,8 +1048,9 @@ static int cmd_query(int argc, char **argv) {
   }
   if (!rc) rc = set_summary_params(&r, &a);
   if (!rc && top_n >= 0 && !has(&a, "top-k")) rc = xr_param_int(&r, "top_k", top_n);
-  if (!rc && op && !has(&a, "summary")) rc = op_must_exist(&s, p.file, op);
-  if (!rc && op) rc = xr_param_text(&r, "op", op);
+  int findings = !strcmp(file, "findings.sql");
+  if (!rc && op && !findings && !has(&a, "summary")) rc = op_must_exist(&s, p.file, op);
+  if (!rc && op) rc = xr_param_text(&r, findings ? "finding" : "op", op);
   else if (r.err) errorf("%s", r.err);
   if (!rc) rc = run_query(&s, &r, file, "query", has(&a, "summary") ? 0 : file_size(p.file));
   xr_free(&r);

@@ -155,6 +155,17 @@ check "no such op: the error says how to list ops" \
   "xplane: $b: no op or event named 'no_such_op' (xplane query PATH \"top ops\" lists the hottest)" "$(cat err)"
 check "no such op: nothing on stdout" "" "$(cat out)"
 
+# query "findings": answered by name (it was "no question matches", exit 2); counts from
+# xplane_findings in the sqlite3 shell
+nf=$("$SQLITE3" -cmd ".load $EXT" :memory: "SELECT count(*) FROM xplane_findings('$b')")
+status "query findings" 0 "$X" query "$b" findings -q
+check "query findings: every finding of xplane_findings" "findings null $nf" "$(jq -r '"\(.query_type) \(.finding) \(.results | length)"' out)"
+nt=$("$SQLITE3" -cmd ".load $EXT" :memory: "SELECT count(*) FROM xplane_findings('$b') WHERE id = 'transfers'")
+status "query \"findings transfers\"" 0 "$X" query "$b" "findings transfers" -q
+check "findings transfers: that rule only" "transfers $nt" "$(jq -r '"\(.finding) \(.results | length)"' out)"
+status "query \"performance killers\"" 0 "$X" query "$b" "performance killers" -q
+status "query findings --summary: a usage error" 2 "$X" query --summary h1.json findings
+
 # progress, forced (--progress): the percent of the profile read, then the end line, on stderr
 "$BUILD/tools/xplane_gen" --out "$tmp/big" --run r --style gpu --devices 2 --target-mb 8 --seed 3 > /dev/null ||
   check "xplane_gen big" 0 1
