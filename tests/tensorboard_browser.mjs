@@ -3,14 +3,16 @@
 // protocol with Node's own WebSocket (no npm package, no browser download:
 // Debian's /usr/bin/chromium).
 //
-//   node --experimental-websocket tests/tensorboard_browser.mjs BASE RUN SHOT.png PROFILE_DIR HOSTILE_RUN
+//   node --experimental-websocket tests/tensorboard_browser.mjs BASE RUN SHOT.png PROFILE_DIR HOSTILE_RUN B HOST_B
 //
 // Opens BASE/#xplane (TensorBoard's page, the tab in its iframe), chooses RUN
 // in the tab, and prints one JSON object of what the page shows: the runs
 // listed, the markdown report's text, its tables and section headings as
 // rendered, the number of charts (svg) inside the
 // HTML report's frame and that frame's sandbox attribute, the findings
-// table's rows, the canned questions, the rows of the first question's
+// table's rows, the comparison of RUN (the run and host chosen at the top: before) with B's
+// HOST_B as the
+// Compare view prints it, the canned questions, the rows of the first question's
 // table, the answer to a typed query, the error line and any console error
 // or exception; then, on HOSTILE_RUN (whose host name is HTML), the hosts
 // listed, the <img> elements in the tab (none may come of a name), the report
@@ -18,7 +20,7 @@
 import {spawn} from 'node:child_process';
 import {writeFileSync} from 'node:fs';
 
-const [base, run, shot, profileDir, hostileRun] = process.argv.slice(2);
+const [base, run, shot, profileDir, hostileRun, compareB, compareHostB] = process.argv.slice(2);
 const dialogs = [];
 const consoleErrors = [];
 
@@ -127,6 +129,15 @@ try {
   await ev("document.querySelector('#tab-findings').click(), true");
   result.findings_rows = await until(`(() => { const t = document.querySelector('#findings-table');
       return t ? t.querySelectorAll('tbody tr').length + 1 : 0; })()`, 'the findings table') - 1;
+
+  await ev("document.querySelector('#tab-compare').click(), true");
+  await until("document.querySelectorAll('#compare-b option').length > 0", 'the compare view');
+  await ev(`(() => { const b = document.querySelector('#compare-b'); b.value = ${JSON.stringify(compareB)};
+                     b.dispatchEvent(new Event('change'));
+                     const hb = document.querySelector('#compare-host-b'); hb.value = ${JSON.stringify(compareHostB)};
+                     document.querySelector('#compare-go').click(); return true; })()`);
+  result.compare_md = await until(`(() => { const t = document.querySelector('#compare-out').textContent;
+      return t.startsWith('# Profile Comparison') ? t : ''; })()`, 'the comparison');
 
   await ev("document.querySelector('#tab-sql').click(), true");
   await until("document.querySelectorAll('#sql-questions button').length > 0", 'the canned questions');

@@ -328,7 +328,8 @@ try:
     # -- the page in headless Chromium
     shot = os.path.join(WORK, "xplane_tab.png")
     br = subprocess.run(["node", "--experimental-websocket", "--no-warnings", os.path.join(SRC, "tests", "tensorboard_browser.mjs"),
-                         BASE, "tpu/2024_01_01_00_00_00", shot, os.path.join(WORK, "chromium"), "hostile/s"],
+                         BASE, "tpu/2024_01_01_00_00_00", shot, os.path.join(WORK, "chromium"), "hostile/s",
+                         "amd/s1", "gemm"],
                         capture_output=True, text=True, timeout=300,
                         env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})  # no sanitizer runtime in the browser
     try:
@@ -351,6 +352,11 @@ try:
     check("Chromium: the HTML report is in its sandboxed frame (its charts drawn)", (True, ""), (page.get("report_svgs", 0) > 0, page.get("frame_sandbox")))
     check("Chromium: findings table rows = xplane_findings rows", len(shell_json("SELECT id FROM xplane_findings('%s')" % tpu_file)),
           page.get("findings_rows"))
+    direct = subprocess.run([os.path.join(BUILD, "cli", "xplane"), "compare", "-q", "--format", "markdown", tpu_file,
+                             files[("amd/s1", "gemm")]], capture_output=True, text=True).stdout
+    check("Chromium: the Compare view with a chosen host = `xplane compare --format markdown` (its generation time aside)",
+          [l for l in direct.rstrip("\n").split("\n") if "Generated" not in l],
+          [l for l in page.get("compare_md", "").rstrip("\n").split("\n") if "Generated" not in l])
     check("Chromium: the canned questions are buttons", [x["label"] for x in qs["questions"]], page.get("questions"))
     check("Chromium: the first question's table (device time) has the 4 TPU cores", 4, page.get("device_rows"))
     check("Chromium: a typed query's answer", [["n"], [str(want_events)]], page.get("sql_answer"))

@@ -8,7 +8,7 @@
 // profile or an answer is put in the page with textContent, never as HTML.
 // Element ids (the tests drive them): run, host, tab-report, tab-findings,
 // tab-compare, tab-sql, report-frame, report-md, findings-table, compare-a,
-// compare-b, compare-go, compare-out, sql-q, sql-run, sql-questions,
+// compare-host-a, compare-b, compare-host-b, compare-go, compare-out, sql-q, sql-run, sql-questions,
 // sql-table, sql-status, error.
 
 const CSS = `
@@ -165,19 +165,32 @@ export async function render() {
       const opts = () => listing.map((r) => el('option', {value: r.run, text: r.run}));
       const a = el('select', {id: 'compare-a'}, ...opts());
       const b = el('select', {id: 'compare-b'}, ...opts());
-      if (listing.length > 1) b.selectedIndex = 1;
-      const out = el('pre', {id: 'compare-out', class: 'muted', text: 'choose two runs (their first host each)'});
+      const ha = el('select', {id: 'compare-host-a'});
+      const hb = el('select', {id: 'compare-host-b'});
+      const hosts = (runSel, hostSel) => {
+        const run = listing.find((r) => r.run === runSel.value);
+        hostSel.replaceChildren(...(run ? run.hosts : []).map((h) => el('option', {value: h.host, text: h.host})));
+      };
+      a.addEventListener('change', () => hosts(a, ha));
+      b.addEventListener('change', () => hosts(b, hb));
+      a.value = runSel.value; // before: the run and host chosen at the top
+      hosts(a, ha);
+      ha.value = hostSel.value;
+      if (listing.length > 1) b.selectedIndex = a.selectedIndex === 0 ? 1 : 0;
+      hosts(b, hb);
+      const out = el('pre', {id: 'compare-out', class: 'muted', text: 'choose two runs and their hosts'});
       const go = el('button', {id: 'compare-go', text: 'Compare', onclick: async () => {
         showError(null);
         out.textContent = 'comparing...';
         try {
-          out.textContent = await getText('compare?' + query({a: a.value, b: b.value, format: 'markdown'}));
+          out.textContent = await getText('compare?' + query({a: a.value, host_a: ha.value, b: b.value, host_b: hb.value,
+            format: 'markdown'}));
         } catch (e) {
           out.textContent = '';
           showError(e);
         }
       }});
-      main.replaceChildren(el('p', {}, 'before ', a, ' after ', b, ' ', go), out);
+      main.replaceChildren(el('p', {}, 'before ', a, ' ', ha, ' after ', b, ' ', hb, ' ', go), out);
     },
     async sql() {
       const q = el('textarea', {id: 'sql-q', spellcheck: 'false'});
