@@ -960,12 +960,6 @@ static int route_question(const char *q, const char **file, char **op, long long
   return *file ? 0 : 1;
 }
 
-/* For "gap before OP" and "context for OP" on a profile: OP must name an
-** op (xplane_ops.name) or event of the profile exactly (letter case aside, as the question files
-** compare); otherwise an error (exit 1) that lists up to five names that
-** contain it, shortest first, so "fusion.1" never answers silently for
-** broadcast_add_fusion.1. The question files' own containing match stays
-** for the plain sqlite3 shell, whose answers the reference's. */
 /* Append text for a terminal: control bytes (ANSI escapes, newlines) as \xNN. */
 static void append_printable(sqlite3_str *b, const char *t) {
   for (const unsigned char *c = (const unsigned char *)t; c && *c; c++)
@@ -973,6 +967,12 @@ static void append_printable(sqlite3_str *b, const char *t) {
     else sqlite3_str_appendchar(b, 1, (char)*c);
 }
 
+/* For "gap before OP" and "context for OP" on a profile: OP must name an
+** op (xplane_ops.name) or event of the profile exactly (letter case aside, as the question files
+** compare); otherwise an error (exit 1) that lists up to five names that
+** contain it, shortest first, so "fusion.1" never answers silently for
+** broadcast_add_fusion.1. The question files' own containing match stays
+** for the plain sqlite3 shell, whose answers the reference's. */
 static int op_must_exist(xsession *s, const char *file, const char *op) {
   sqlite3_stmt *st = NULL;
   int found = 0, rc;
@@ -1022,7 +1022,8 @@ static int cmd_query(int argc, char **argv) {
             (int)(end - list), list);
     return XS_USAGE;
   }
-  if (!strcmp(file, "findings.sql") && has(&a, "summary")) {
+  int findings = !strcmp(file, "findings.sql"); /* op is then @finding, a rule's id */
+  if (findings && has(&a, "summary")) {
     sqlite3_free(op);
     return usage_error(a.cmd, "findings are read from the profile, not from a saved summary");
   }
@@ -1048,7 +1049,6 @@ static int cmd_query(int argc, char **argv) {
   }
   if (!rc) rc = set_summary_params(&r, &a);
   if (!rc && top_n >= 0 && !has(&a, "top-k")) rc = xr_param_int(&r, "top_k", top_n);
-  int findings = !strcmp(file, "findings.sql");
   if (!rc && op && !findings && !has(&a, "summary")) rc = op_must_exist(&s, p.file, op);
   if (!rc && op) rc = xr_param_text(&r, findings ? "finding" : "op", op);
   else if (r.err) errorf("%s", r.err);

@@ -52,6 +52,8 @@ xp_cache *xp_cache_new(void) {
 
 void xp_cache_retain(xp_cache *c) { c->refs++; }
 
+void xp_cache_release_data(void *c) { xp_cache_release(c); }
+
 void xp_cache_release(xp_cache *c) {
   if (!c || --c->refs > 0) return;
   while (c->n) drop(c, c->n - 1);

@@ -27,6 +27,8 @@ typedef struct xp_cache xp_cache;
 xp_cache *xp_cache_new(void);
 void xp_cache_retain(xp_cache *c);
 void xp_cache_release(xp_cache *c);
+/* xp_cache_release as a SQLite destructor (the user data of functions and modules). */
+void xp_cache_release_data(void *c);
 
 /* The profile of file f, opened if absent or stale; the caller owns one
 ** reference (xp_profile_release). NULL with *errmsg on failure. */

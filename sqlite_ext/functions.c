@@ -194,8 +194,6 @@ static const struct {
     {"xplane_progress", 1, XP_STATEFUL, 1, fn_progress},
 };
 
-static void release_cache(void *c) { xp_cache_release(c); }
-
 int xp_register_functions(sqlite3 *db, xp_cache *cache) {
   int rc = SQLITE_OK;
   for (size_t i = 0; rc == SQLITE_OK && i < sizeof(xp_functions) / sizeof(xp_functions[0]); i++) {
@@ -203,7 +201,7 @@ int xp_register_functions(sqlite3 *db, xp_cache *cache) {
     if (data) xp_cache_retain(cache);
     rc = sqlite3_create_function_v2(db, xp_functions[i].name, xp_functions[i].n_arg,
                                     xp_functions[i].flags, data, xp_functions[i].fn, NULL, NULL,
-                                    data ? release_cache : NULL);
+                                    data ? xp_cache_release_data : NULL);
   }
   return rc;
 }

@@ -113,14 +113,12 @@ static void to_perfetto(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_int64(ctx, r.counts.slices + r.counts.instants);
 }
 
-static void release_cache(void *c) { xp_cache_release(c); }
-
 int xp_register_export_functions(sqlite3 *db, xp_cache *cache) {
   int flags = SQLITE_UTF8 | SQLITE_DIRECTONLY, rc = SQLITE_OK;
   for (int n_arg = 2; rc == SQLITE_OK && n_arg <= 3; n_arg++) {
     xp_cache_retain(cache); /* only for the connection's progress hook (xplane_progress) */
     rc = sqlite3_create_function_v2(db, "xplane_to_perfetto", n_arg, flags, cache, to_perfetto, NULL, NULL,
-                                    release_cache);
+                                    xp_cache_release_data);
   }
   return rc;
 }

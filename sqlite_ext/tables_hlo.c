@@ -274,11 +274,9 @@ static const sqlite3_module hlo_module = {
     .xRowid = hlo_rowid,
 };
 
-static void release_cache(void *c) { xp_cache_release(c); }
-
 int xp_register_hlo_table(sqlite3 *db, xp_cache *cache) {
   xp_cache_retain(cache); /* only for xplane_use_only's refusal of file names */
-  return sqlite3_create_module_v2(db, "xplane_hlo_instructions", &hlo_module, cache, release_cache);
+  return sqlite3_create_module_v2(db, "xplane_hlo_instructions", &hlo_module, cache, xp_cache_release_data);
 }
 
 /* ---- xplane_hlo_op_paths(path): the reference's HLO-proto rewrite ----

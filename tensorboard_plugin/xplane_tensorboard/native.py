@@ -35,7 +35,8 @@ GRACE_S = 5  # the SQL worker stops itself at the time limit; the kill comes thi
 
 
 class NativeError(Exception):
-    """A failure to report to the client: HTTP status and message."""
+    """A failure to report to the client: HTTP status and message (a bad
+    request as much as a failed analysis)."""
 
     def __init__(self, status, message):
         super().__init__(message)
@@ -133,10 +134,10 @@ class _Cache:
 _cache = _Cache()
 
 
-def command(what, profiles, args):
+def command(what, profiles):
     """The xplane command's stdout (bytes) for WHAT: 'report' (markdown),
     'report_html' or 'compare' ('compare_md'), on listed profiles."""
-    key = (what, tuple(p.key() for p in profiles), tuple(args))
+    key = (what, tuple(p.key() for p in profiles))
     hit = _cache.get(key)
     if hit is not None:
         return hit
@@ -175,7 +176,7 @@ def sql(profile, query, max_rows, cacheable=False):
     try:
         answer = json.loads(out.decode("utf-8"))
     except ValueError:
-        if rc < 0 or rc in (137, 152):
+        if rc < 0:  # killed by a signal: SIGXCPU at the CPU limit, or an abort when memory ran out at the address-space limit
             raise NativeError(507 if rc != -24 else 504, "the query was stopped: it went over the memory (%d MB) "
                               "or CPU-time limit" % memory_mb)
         raise NativeError(500, "the SQL worker failed (exit %d): %s" % (rc, err[-500:] or "no message"))

@@ -24,7 +24,6 @@ no file. Limits per request: native.py.
 """
 import json
 import os
-import threading
 
 from werkzeug import wrappers
 
@@ -69,18 +68,11 @@ QUESTIONS = [
 ]
 
 
-class _Bad(Exception):
-    def __init__(self, status, message):
-        super().__init__(message)
-        self.status, self.message = status, message
-
-
 class XplanePlugin(base_plugin.TBPlugin):
     plugin_name = PLUGIN_NAME
 
     def __init__(self, context):
         self._logdir = context.logdir or ""
-        self._lock = threading.Lock()
 
     # ---- TBPlugin --------------------------------------------------------
     def get_plugin_apps(self):
@@ -106,17 +98,17 @@ class XplanePlugin(base_plugin.TBPlugin):
     # ---- helpers ---------------------------------------------------------
     def _profiles(self):
         if not self._logdir or not os.path.isdir(self._logdir):
-            raise _Bad(404, "no logdir")
+            raise native.NativeError(404, "no logdir")
         return logdir_mod.list_profiles(self._logdir)
 
     def _pick(self, request, run_key="run", host_key="host"):
         run, host = request.args.get(run_key, ""), request.args.get(host_key, "")
         if not run:
-            raise _Bad(400, "%s: give a run from the runs listing" % run_key)
+            raise native.NativeError(400, "%s: give a run from the runs listing" % run_key)
         profiles, _ = self._profiles()
         p = logdir_mod.find(profiles, run, host)
         if p is None:
-            raise _Bad(404, "%s=%r%s is not in the runs listing" % (run_key, run, (" with %s=%r" % (host_key, host)) if host else ""))
+            raise native.NativeError(404, "%s=%r%s is not in the runs listing" % (run_key, run, (" with %s=%r" % (host_key, host)) if host else ""))
         return p
 
     @staticmethod
@@ -128,8 +120,6 @@ class XplanePlugin(base_plugin.TBPlugin):
             return self._json(request, {"error": "only GET is served"}, 405)
         try:
             return fn()
-        except _Bad as e:
-            return self._json(request, {"error": e.message}, e.status)
         except native.NativeError as e:
             return self._json(request, {"error": e.message}, e.status)
 
@@ -157,10 +147,10 @@ class XplanePlugin(base_plugin.TBPlugin):
             p = self._pick(request)
             fmt = request.args.get("format", "html")
             if fmt == "html":
-                return http_util.Respond(request, native.command("report_html", [p], ()), "text/html")
+                return http_util.Respond(request, native.command("report_html", [p]), "text/html")
             if fmt == "markdown":
-                return http_util.Respond(request, native.command("report", [p], ()), "text/markdown; charset=utf-8")
-            raise _Bad(400, "format: html (default) or markdown, not %r" % fmt)
+                return http_util.Respond(request, native.command("report", [p]), "text/markdown; charset=utf-8")
+            raise native.NativeError(400, "format: html (default) or markdown, not %r" % fmt)
         return self._guard(request, go)
 
     @wrappers.Request.application
@@ -178,10 +168,10 @@ class XplanePlugin(base_plugin.TBPlugin):
             b = self._pick(request, "b", "host_b")
             fmt = request.args.get("format", "json")
             if fmt == "json":
-                return http_util.Respond(request, native.command("compare", [a, b], ()), "application/json")
+                return http_util.Respond(request, native.command("compare", [a, b]), "application/json")
             if fmt == "markdown":
-                return http_util.Respond(request, native.command("compare_md", [a, b], ()), "text/markdown; charset=utf-8")
-            raise _Bad(400, "format: json (default) or markdown, not %r" % fmt)
+                return http_util.Respond(request, native.command("compare_md", [a, b]), "text/markdown; charset=utf-8")
+            raise native.NativeError(400, "format: json (default) or markdown, not %r" % fmt)
         return self._guard(request, go)
 
     @wrappers.Request.application
@@ -189,15 +179,15 @@ class XplanePlugin(base_plugin.TBPlugin):
         def go():
             q = request.args.get("q", "")
             if not q.strip():
-                raise _Bad(400, "q: give one SQL statement")
+                raise native.NativeError(400, "q: give one SQL statement")
             if len(q) > MAX_QUERY:
-                raise _Bad(400, "q: longer than %d characters" % MAX_QUERY)
+                raise native.NativeError(400, "q: longer than %d characters" % MAX_QUERY)
             try:
                 limit = int(request.args.get("limit", DEFAULT_LIMIT))
             except ValueError:
-                raise _Bad(400, "limit: a whole number of rows")
+                raise native.NativeError(400, "limit: a whole number of rows")
             if not 1 <= limit <= MAX_LIMIT:
-                raise _Bad(400, "limit: from 1 to %d rows" % MAX_LIMIT)
+                raise native.NativeError(400, "limit: from 1 to %d rows" % MAX_LIMIT)
             p = self._pick(request)
             ans = native.sql(p, q, limit)
             ans.update({"run": p.run, "host": p.host})

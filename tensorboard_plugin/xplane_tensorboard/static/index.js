@@ -135,9 +135,10 @@ export async function render() {
   const showError = (e) => { error.textContent = e ? String(e.message || e) : ''; };
   const sel = () => ({run: runSel.value, host: hostSel.value});
 
-  function fillHosts() {
-    const run = listing.find((r) => r.run === runSel.value);
-    hostSel.replaceChildren(...(run ? run.hosts : []).map((h) => el('option', {value: h.host, text: h.host})));
+  // fillHosts(runs, hosts): the hosts of the run chosen in select `runs`, as the options of `hosts`.
+  function fillHosts(runs = runSel, hosts = hostSel) {
+    const run = listing.find((r) => r.run === runs.value);
+    hosts.replaceChildren(...(run ? run.hosts : []).map((h) => el('option', {value: h.host, text: h.host})));
   }
 
   const views = {
@@ -167,17 +168,13 @@ export async function render() {
       const b = el('select', {id: 'compare-b'}, ...opts());
       const ha = el('select', {id: 'compare-host-a'});
       const hb = el('select', {id: 'compare-host-b'});
-      const hosts = (runSel, hostSel) => {
-        const run = listing.find((r) => r.run === runSel.value);
-        hostSel.replaceChildren(...(run ? run.hosts : []).map((h) => el('option', {value: h.host, text: h.host})));
-      };
-      a.addEventListener('change', () => hosts(a, ha));
-      b.addEventListener('change', () => hosts(b, hb));
+      a.addEventListener('change', () => fillHosts(a, ha));
+      b.addEventListener('change', () => fillHosts(b, hb));
       a.value = runSel.value; // before: the run and host chosen at the top
-      hosts(a, ha);
+      fillHosts(a, ha);
       ha.value = hostSel.value;
       if (listing.length > 1) b.selectedIndex = a.selectedIndex === 0 ? 1 : 0;
-      hosts(b, hb);
+      fillHosts(b, hb);
       const out = el('pre', {id: 'compare-out', class: 'muted', text: 'choose two runs and their hosts'});
       const go = el('button', {id: 'compare-go', text: 'Compare', onclick: async () => {
         showError(null);
