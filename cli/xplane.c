@@ -760,7 +760,9 @@ static const char *HELP_REPORT =
     "(with the device type, peak FLOP/s and memory bandwidth, cores and hosts the\n"
     "profile names), provenance, overview, then what each device did (wall, busy,\n"
     "idle, duty cycle; busy time by compute, communication, transfer, other), the\n"
-    "host threads beside it, the top device ops by self time and the findings.\n"
+    "host threads beside it, the top device ops by self time, the roofline (FLOP\n"
+    "rate, bandwidth, bound-by), async ops (start to done, bytes once), kernel\n"
+    "stats (GPU), memory peaks, the findings, regions and gaps.\n"
     "Times in milliseconds (ms); every share names its denominator.\n"
     "--format reference prints the field's reference summarizer's report instead\n"
     "(queries/report.sql: step time, breakdown, regions, top ops, families,\n"
@@ -772,10 +774,13 @@ static const char *HELP_REPORT =
     "  --summary FILE           render a summary saved by `xplane summarize` (no profile\n"
     "                           read); a saved summary is the reference's document, so\n"
     "                           its report is the reference format\n"
-    "  --html                   the report as pictures: one self-contained HTML file\n"
-    "                           (queries/report_html.sql: step times, breakdown, regions,\n"
-    "                           top ops, a step's timeline, findings; no script, no\n"
-    "                           network); one host (--host H when PATH holds several);\n"
+    "  --html                   the report as one self-contained HTML page\n"
+    "                           (queries/profile_report_html.sql: the markdown report's\n"
+    "                           sections and numbers, then the roofline and regions\n"
+    "                           pictures; no script, no network); with --format reference\n"
+    "                           the reference's pictures (queries/report_html.sql: step\n"
+    "                           times, its breakdown, regions, top ops, a step's timeline,\n"
+    "                           findings); one host (--host H when PATH holds several);\n"
     "                           read from the profile, not from a saved summary\n"
     "  --host H                 only host H (or RUN/H)\n"
     "  --all-hosts              every host (the default when PATH holds several)\n"
@@ -789,10 +794,10 @@ static const char *HELP_REPORT =
     "                           stderr even when it is not a terminal\n"
     "Exit status: 0 ok, 1 error, 2 usage error.\n";
 
-/* report --html: queries/report_html.sql on one profile (its charts read the
-** tables, so a saved summary cannot stand in; it shows no run metadata, so
-** --metadata does not apply). */
-static int report_html(xsession *s, xargs *a, FILE *out) {
+/* report --html: queries/profile_report_html.sql (or, for --format reference,
+** queries/report_html.sql) on one profile (their tables and charts read the
+** profile, so a saved summary cannot stand in). */
+static int report_html(xsession *s, xargs *a, const char *query, FILE *out) {
   xprofs all;
   xprof p;
   int rc = one_of(s, a->cmd, a->pos[0], text(a, "host"), &p, &all);
@@ -803,7 +808,7 @@ static int report_html(xsession *s, xargs *a, FILE *out) {
   rc = xr_param_text(&r, "profile", p.file) | set_summary_params(&r, a);
   if (rc) rc = errorf("%s", r.err ? r.err : "cannot set the parameters");
   char *what = sqlite3_mprintf("html report %s", p.host);
-  if (!rc) rc = run_query(s, &r, "report_html.sql", what, file_size(p.file));
+  if (!rc) rc = run_query(s, &r, query, what, file_size(p.file));
   sqlite3_free(what);
   xr_free(&r);
   profs_free(&all);
@@ -824,7 +829,6 @@ static int cmd_report(int argc, char **argv) {
   const char *format = has(&a, "format") ? text(&a, "format") : "markdown";
   if (strcmp(format, "markdown") && strcmp(format, "reference"))
     return usage_error(a.cmd, "--format takes markdown or reference");
-  if (has(&a, "format") && has(&a, "html")) return usage_error(a.cmd, "--html and --format exclude each other");
   const char *query = !strcmp(format, "reference") ? "report.sql" : "profile_report.sql";
   xsession s = {0};
   if ((rc = session_open(&s, &a))) return rc;
@@ -843,7 +847,8 @@ static int cmd_report(int argc, char **argv) {
   }
   FILE *out = open_out(text(&a, "output"));
   if (!out) rc = XS_ERR;
-  else if (has(&a, "html")) rc = report_html(&s, &a, out);
+  else if (has(&a, "html"))
+    rc = report_html(&s, &a, !strcmp(format, "reference") ? "report_html.sql" : "profile_report_html.sql", out);
   else if (has(&a, "summary")) {
     xr_runner r;
     xr_init(&r, s.db, s.env.queries, out);

@@ -26,7 +26,9 @@
 **   XP_FIND_LAUNCH_GAP_FACTOR x tiny_ps (longer idles are not launch cost).
 ** - synchronization: blocking host calls (sync_names below); for each call
 **   and device plane idle when the call returns, the idle time from the
-**   return to that plane's next op. One row per call name whose total
+**   return to that plane's next op; an idle gap that several calls of one
+**   name return in counts once, from the earliest return (so the total is
+**   at most the devices' idle time). One row per call name whose total
 **   >= sync_idle_ps; share = that total / (profile span x device planes
 **   with ops).
 ** - memory_bound: op rows of the roofline table (xp_hlo_stats, xprof.h)
@@ -827,6 +829,20 @@ typedef struct sagg {
   int64_t calls, call_ps, idle_ps, first, last, worst;
 } sagg;
 
+/* A device idle gap a call returned in: call name, device, the gap (its
+** next busy interval), the return time. */
+typedef struct sgap {
+  int64_t a, d, lo, t;
+} sgap;
+
+static int cmp_sgap(const void *x, const void *y) {
+  const sgap *u = x, *v = y;
+  if (u->a != v->a) return u->a < v->a ? -1 : 1;
+  if (u->d != v->d) return u->d < v->d ? -1 : 1;
+  if (u->lo != v->lo) return u->lo < v->lo ? -1 : 1;
+  return u->t < v->t ? -1 : u->t > v->t;
+}
+
 int xp_fl_busy_add(pbusy *b, int64_t s, int64_t e) {
   if (b->n && s <= b->e[b->n - 1]) {
     if (e > b->e[b->n - 1]) b->e[b->n - 1] = e;
@@ -851,11 +867,22 @@ int xp_fl_busy_add(pbusy *b, int64_t s, int64_t e) {
 void xp_fl_sync(xp_profile *p, const xp_find_params *fp, const pbusy *pb, int64_t n_pb, const hevvec *hv,
                 flist *fl) {
   sagg *agg = NULL;
-  int64_t na = 0, ca = 0;
+  sgap *gap = NULL;
+  int64_t na = 0, ca = 0, ng = 0, cg = 0;
   for (int64_t k = 0; k < hv->n && !xp_fl_stop(fl, k); k++) {
     const hev *e = &hv->v[k];
     if (!xp_find_is_sync(e->name.p, e->name.n)) continue;
-    int64_t t = e->start + e->dur, idle = 0;
+    int64_t t = e->start + e->dur;
+    int64_t a = 0;
+    while (a < na && !(agg[a].name.n == e->name.n && memcmp(agg[a].name.p, e->name.p, e->name.n) == 0)) a++;
+    if (a == na) {
+      if (!xp_grow((void **)&agg, &ca, na + 1, sizeof(sagg))) { fl->oom = 1; break; }
+      agg[na++] = (sagg){e->name, 0, 0, 0, e->start, t, 0};
+    }
+    agg[a].calls++;
+    agg[a].call_ps += e->dur;
+    if (e->start < agg[a].first) agg[a].first = e->start;
+    if (t > agg[a].last) agg[a].last = t;
     for (int64_t d = 0; d < n_pb; d++) {
       const pbusy *b = &pb[d];
       if (!b->n) continue;
@@ -868,21 +895,21 @@ void xp_fl_sync(xp_profile *p, const xp_find_params *fp, const pbusy *pb, int64_
       }
       if (lo == 0 || lo == b->n) continue;     /* before the first op or after the last */
       if (b->e[lo - 1] > t) continue;          /* busy when the call returns */
-      idle += b->s[lo] - t;
+      if (!xp_grow((void **)&gap, &cg, ng + 1, sizeof(sgap))) { fl->oom = 1; break; }
+      gap[ng++] = (sgap){a, d, lo, t};
     }
-    int64_t a = 0;
-    while (a < na && !(agg[a].name.n == e->name.n && memcmp(agg[a].name.p, e->name.p, e->name.n) == 0)) a++;
-    if (a == na) {
-      if (!xp_grow((void **)&agg, &ca, na + 1, sizeof(sagg))) { fl->oom = 1; break; }
-      agg[na++] = (sagg){e->name, 0, 0, 0, e->start, t, 0};
-    }
-    agg[a].calls++;
-    agg[a].call_ps += e->dur;
-    agg[a].idle_ps += idle;
-    if (idle > agg[a].worst) agg[a].worst = idle;
-    if (e->start < agg[a].first) agg[a].first = e->start;
-    if (t > agg[a].last) agg[a].last = t;
   }
+  /* each idle gap once per call name and device, from the earliest return in it: calls
+  ** returning in the same gap (several threads waiting on one result) share its idle time,
+  ** so the total is bounded by the devices' idle time */
+  if (!fl->oom && ng && !xp_sort(gap, ng, sizeof(sgap), cmp_sgap)) fl->oom = 1;
+  for (int64_t g = 0; g < ng && !fl->oom; g++) {
+    if (g && gap[g].a == gap[g - 1].a && gap[g].d == gap[g - 1].d && gap[g].lo == gap[g - 1].lo) continue;
+    int64_t idle = pb[gap[g].d].s[gap[g].lo] - gap[g].t;
+    agg[gap[g].a].idle_ps += idle;
+    if (idle > agg[gap[g].a].worst) agg[gap[g].a].worst = idle;
+  }
+  xp_free(gap);
   int64_t span = xp_fl_profile_span(p), n_dev = 0;
   for (int64_t d = 0; d < n_pb; d++) n_dev += pb[d].n > 0;
   for (int64_t a = 0; a < na && !fl->oom; a++) {

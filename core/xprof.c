@@ -346,7 +346,8 @@ typedef struct cat_count {
 } cat_count;
 
 static int build_hlo(xp_profile *p, hlo_stats *out) {
-  static const char *const names[] = {"flops", "model_flops", "bytes_accessed", "hlo_category"};
+  static const char *const names[] = {"flops", "model_flops", "bytes_accessed", "hlo_category",
+                                      "device_duration_ps"};
   const xp_op *ops;
   int64_t n_ops = xp_ops(p, &ops);
   devices *dv = get_devices(p);
@@ -361,9 +362,11 @@ static int build_hlo(xp_profile *p, hlo_stats *out) {
   for (int64_t i = 0; ok && i < n_ops; i++) {
     if ((i & 4095) == 4095 && xp_cancelled()) { ok = 0; break; }
     const xp_op *o = &ops[i];
-    xp_stat v[4];
-    pick_op_stats(p, o, &plane, &ids, names, 4, v);
+    xp_stat v[5];
+    pick_op_stats(p, o, &plane, &ids, names, 5, v);
     xp_str cat = xp_stat_as_text(&v[3]);
+    int64_t device_ps = -1; /* the TPU device clock's duration of the op, when it has one */
+    if (xp_stat_as_int(&v[4], &device_ps) && device_ps < 0) device_ps = -1;
     int64_t self = o->self_ps > 0 ? o->self_ps : 0;
     out->device_self_ps += self;
     const xp_device *d = dv->of_plane[o->plane] >= 0 ? &dv->v[dv->of_plane[o->plane]] : NULL;
@@ -399,6 +402,7 @@ static int build_hlo(xp_profile *p, hlo_stats *out) {
       if (stat_num(&v[0], &x)) s->flops += x, s->n_flops++;
       if (stat_num(&v[1], &x)) s->model_flops += x, s->n_model_flops++;
       if (stat_num(&v[2], &x)) s->bytes += x, s->n_bytes++;
+      if (device_ps >= 0) s->device_ps += device_ps, s->n_device++;
       if (s->has_peaks && !(peaks && d->peak_flops_per_s == s->peak_flops_per_s &&
                             d->peak_bw_bytes_per_s == s->peak_bw_bytes_per_s))
         s->has_peaks = 0;
@@ -465,8 +469,11 @@ int xp_is_async_half(const char *p, size_t n) {
 }
 
 void xp_roofline_of(const xp_hlo_stat *s, xp_roofline *r) {
-  /* per second: x * 1e12 / ps (one rounding less than x / (ps * 1e-12)) */
-  double ps = (double)s->self_ps;
+  /* per second: x * 1e12 / ps (one rounding less than x / (ps * 1e-12)); the time is the
+  ** device clock's when every invocation has one (TPU: xprof's op time), else self time */
+  r->device_clock = s->count > 0 && s->n_device == s->count;
+  r->time_ps = r->device_clock ? s->device_ps : s->self_ps;
+  double ps = (double)r->time_ps;
   int flops = s->n_flops == s->count && s->count > 0, bytes = s->n_bytes == s->count && s->count > 0;
   r->flops_per_s = flops && ps > 0 ? s->flops * 1e12 / ps : NAN;
   r->bytes_per_s = bytes && ps > 0 ? s->bytes * 1e12 / ps : NAN;
@@ -478,11 +485,11 @@ void xp_roofline_of(const xp_hlo_stat *s, xp_roofline *r) {
   int async = xp_is_async_half(s->name.p, s->name.n); /* op rows by name, category rows by category */
   if (r->bw_utilization > 1)
     r->rate_note = async ? "bandwidth above the peak: an async start/done's bytes move between its start and its "
-                           "done, not in its own self time (xprof divides by self time too)"
+                           "done, not in its own op time (xprof divides by op time too)"
                          : "bandwidth above the peak: bytes_accessed counts every memory space (on-chip too), "
                            "not HBM alone";
   else if (r->flop_utilization > 1)
-    r->rate_note = "FLOP rate above the peak: the flops stat does not match the op's own self time";
+    r->rate_note = "FLOP rate above the peak: the flops stat does not match the op's own time";
   if (!flops || !bytes || !s->has_peaks || (s->bytes <= 0 && s->flops <= 0)) r->bound_by = "unknown";
   else if (s->bytes <= 0) r->bound_by = "compute"; /* FLOPs without memory traffic */
   else r->bound_by = r->intensity >= r->ridge ? "compute" : "memory";

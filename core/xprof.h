@@ -16,7 +16,9 @@
 **   (kind "op") and by their hlo_category stat (kind "category"): count,
 **   total and self time, summed `flops`, `model_flops` and `bytes_accessed`
 **   stats, and the peak rates of the devices they ran on (when those agree).
-**   The derived rates (xp_roofline) use self time.
+**   The derived rates (xp_roofline) divide by the ops' device-clock time
+**   (the device_duration_ps stat, TPU) when every invocation has one, as
+**   xprof's hlo_stats does, else by self time.
 ** - Kernel stats (xp_kernel_stats): GPU kernels (device ops with a
 **   `kernel_details` stat) grouped by name and launch configuration, as
 **   xprof's kernel_stats: count, total / min / max duration, occupancy.
@@ -105,6 +107,8 @@ typedef struct xp_hlo_stat {
   int64_t count, total_ps, self_ps;
   int64_t n_flops, n_bytes;   /* invocations that carry a flops / bytes_accessed stat */
   int64_t n_model_flops;      /* ... a model_flops stat */
+  int64_t n_device;           /* ... a device_duration_ps stat (TPU: the device clock) */
+  int64_t device_ps;          /* their summed device_duration_ps */
   double flops, model_flops, bytes;
   int has_peaks;              /* every device the ops ran on has both peaks, all equal */
   double peak_flops_per_s, peak_bw_bytes_per_s;
@@ -117,8 +121,10 @@ int64_t xp_hlo_stats(xp_profile *p, const xp_hlo_stat **rows, int64_t *device_se
 
 /* The roofline numbers of one row; NaN where they cannot be known. */
 typedef struct xp_roofline {
-  double flops_per_s;         /* flops / self seconds (all invocations carry flops) */
-  double bytes_per_s;         /* bytes / self seconds */
+  int device_clock;           /* 1: every invocation has a device_duration_ps (TPU), the rates divide by it */
+  int64_t time_ps;            /* the rates' time: the summed device_duration_ps, else self time */
+  double flops_per_s;         /* flops / time seconds (all invocations carry flops) */
+  double bytes_per_s;         /* bytes / time seconds */
   double intensity;           /* flops / bytes (FLOP per byte) */
   double ridge;               /* peak FLOP/s / peak bytes/s */
   const char *bound_by;       /* "compute" (intensity >= ridge, or FLOPs and no bytes), "memory"

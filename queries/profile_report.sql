@@ -10,7 +10,9 @@
 -- breakdown of busy time into compute, communication, transfer, other),
 -- steps (one source, named; count, warm-up excluded, statistics of the
 -- steady steps per device, each step split like the device: parts and idle
--- sum to step time), host threads, top device ops by self time, findings.
+-- sum to step time), host threads, top device ops by self time, roofline
+-- (FLOP rate, bandwidth, bound-by, use of peak), async ops (start to done,
+-- bytes once), kernel stats (GPU), memory peaks, findings, regions, gaps.
 --
 -- The reference summarizer's report (byte-equal to the field's) is
 -- queries/report.sql: `xplane report --format reference`.
@@ -28,6 +30,8 @@
 .read queries/lib/region_shares.sql
 .read queries/lib/report_md.sql
 .read queries/lib/profile_report_md.sql
+.read queries/lib/profile_report_device_md.sql
+.read queries/lib/profile_report_tail_md.sql
 .mode list
 .headers off
 SELECT md AS document FROM xq_profile_report;

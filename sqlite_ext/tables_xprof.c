@@ -139,14 +139,14 @@ const xp_table xp_table_devices = {
 
 enum { H_KIND, H_NAME, H_CATEGORY, H_COUNT, H_TOTAL_PS, H_SELF_PS, H_SHARE, H_FLOPS, H_MODEL_FLOPS, H_BYTES,
        H_FLOPS_PER_S, H_BYTES_PER_S, H_INTENSITY, H_RIDGE, H_PEAK_FLOPS, H_PEAK_BW, H_BOUND_BY, H_FLOP_UTIL,
-       H_BW_UTIL, H_FIRST_OP_ID, H_RATE_NOTE, H_N0 };
+       H_BW_UTIL, H_FIRST_OP_ID, H_RATE_NOTE, H_RATE_TIME_PS, H_RATE_CLOCK, H_N0 };
 enum { H_BASE = XP_COL_FIRST_OWN, H_N = XP_COL_FIRST_OWN + H_N0 };
 static const char *const hlo_cols[] = {
     "kind TEXT", "name TEXT", "category TEXT", "count INTEGER", "total_ps INTEGER", "self_ps INTEGER",
     "share_of_device_self REAL", "flops REAL", "model_flops REAL", "bytes_accessed REAL", "flops_per_s REAL",
     "bytes_per_s REAL", "flops_per_byte REAL", "ridge_flops_per_byte REAL", "peak_flops_per_s REAL",
     "peak_bw_bytes_per_s REAL", "bound_by TEXT", "flop_utilization REAL", "bw_utilization REAL",
-    "first_op_id INTEGER", "rate_note TEXT"};
+    "first_op_id INTEGER", "rate_note TEXT", "rate_time_ps INTEGER", "rate_clock TEXT"};
 
 static int prepare_hlo(xp_profile *p) {
   const xp_hlo_stat *rows;
@@ -191,6 +191,8 @@ static int hlo_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
     case H_BW_UTIL: result_real(ctx, r.bw_utilization); break;
     case H_FIRST_OP_ID: sqlite3_result_int64(ctx, s->first_op); break;
     case H_RATE_NOTE: if (r.rate_note) sqlite3_result_text(ctx, r.rate_note, -1, SQLITE_STATIC); break;
+    case H_RATE_TIME_PS: sqlite3_result_int64(ctx, r.time_ps); break;
+    case H_RATE_CLOCK: sqlite3_result_text(ctx, r.device_clock ? "device" : "self", -1, SQLITE_STATIC); break;
   }
   return SQLITE_OK;
 }

@@ -16,7 +16,7 @@
 #     on stderr when it is not a terminal; --progress (forced): the percent
 #     lines never go down and reach 100, then "done" (summarize, convert);
 #     SQL cannot set the progress hook; report --html = the shell's
-#     report_html.sql (to -o FILE or stdout; several hosts need --host; a
+#     profile_report_html.sql (--format reference: report_html.sql) (to -o FILE or stdout; several hosts need --host; a
 #     saved summary, --all-hosts, --metadata refused); -o FILE replaced on
 #     success, left as it was (no temporary file) when the run fails;
 #   - cmake --install into a temporary prefix: the installed command prints
@@ -191,18 +191,33 @@ done" "$(grep -o "^xplane: convert ($mb MB): 100% read" err | head -1; tail -1 e
 check "xplane_progress: SQL cannot set a hook (NULL, text, number clear it)" "0|0|0" \
   "$("$SQLITE3" -cmd ".load $EXT" :memory: "SELECT xplane_progress(NULL), xplane_progress('0x1'), xplane_progress(4096)")"
 
-# report --html: queries/report_html.sql on one host, to -o FILE or stdout
+# report --html: queries/profile_report_html.sql (--format reference:
+# queries/report_html.sql) on one host, to -o FILE or stdout
 status "report --html of 2 hosts without --host" 2 "$X" report --html "$run"
 grep -q 'host1' err || check "report --html: the refusal lists the hosts" yes no
 status "report --html --host host0 -o" 0 "$X" report --html "$run" --host host0 -o r.html
 check "report --html -o: nothing on stdout or stderr" "" "$(cat out err)"
 html_shell=$(cd "$SRC" && "$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$run/host0.xplane.pb'" :memory: \
+  '.read queries/profile_report_html.sql' | sed 's/Generated At (UTC): <code>[^<]*</@NOW@</')
+check "report --html = queries/profile_report_html.sql in the shell" "$html_shell" \
+  "$(sed 's/Generated At (UTC): <code>[^<]*</@NOW@</' r.html)"
+# the page carries the markdown report's text: every heading, and every table
+# cell of the device table, as the markdown prints them
+"$X" report -q "$run" --host host0 > r.md
+check "report --html: the markdown report's headings, in order" "$(grep '^## ' r.md | sed 's/^## //')" \
+  "$(grep -o '<h2>[^<]*</h2>' r.html | sed 's/<[^>]*>//g' | sed '/^Pictures$/,$d')"
+check "report --html: the device table's cells = the markdown's" \
+  "$(sed -n '/^## Device Time$/,/^## Device Time Breakdown$/p' r.md | grep '^| [`A]' | sed 's/^| //; s/ |$//; s/ *| */|/g; s/`//g')" \
+  "$(sed -n '/<h2>Device Time<\/h2>/,/<h2>Device Time Breakdown<\/h2>/p' r.html | grep -o '<tr><td>.*</td></tr>' |
+     sed 's/<\/td><td>/|/g; s/<[^>]*>//g; s/^ *//; s/ *$//; s/ *| */|/g')"
+status "report --html --format reference -o" 0 "$X" report --html --format reference "$run" --host host0 -o ref.html
+ref_shell=$(cd "$SRC" && "$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$run/host0.xplane.pb'" :memory: \
   '.read queries/report_html.sql' | sed 's/&middot; generated [^<]*</\&middot; generated @NOW@</')
-check "report --html = queries/report_html.sql in the shell" "$html_shell" \
-  "$(sed 's/&middot; generated [^<]*</\&middot; generated @NOW@</' r.html)"
+check "report --html --format reference = queries/report_html.sql in the shell" "$ref_shell" \
+  "$(sed 's/&middot; generated [^<]*</\&middot; generated @NOW@</' ref.html)"
 grep -q 'id="report-end"' r.html || check "report --html: the page is whole" yes no
 status "report --html to stdout" 0 "$X" report --html "$run/host0.xplane.pb"
-check "report --html: stdout = -o FILE" "$(sed 's/&middot; generated [^<]*</@/' r.html)" "$(sed 's/&middot; generated [^<]*</@/' out)"
+check "report --html: stdout = -o FILE" "$(sed 's/Generated At (UTC): <code>[^<]*</@/' r.html)" "$(sed 's/Generated At (UTC): <code>[^<]*</@/' out)"
 status "report --html of a saved summary" 2 "$X" report --html --summary h1.json
 status "report --html --all-hosts" 2 "$X" report --html "$run" --all-hosts
 status "report --html --metadata" 2 "$X" report --html "$b" --metadata h1.json

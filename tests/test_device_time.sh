@@ -107,7 +107,7 @@ check "report: the top device ops (family by the rules of device_time.h, by hand
 | `gemm` | compute | matmul | 1 | 0.010 | 9.09% | 0.010000 | 0.010 |
 | `ncclAllReduce` | communication | collective | 1 | 0.010 | 9.09% | 0.010000 | 0.010 |
 | `convolution.2` | compute | convolution | 1 | 0.008 | 7.27% | 0.008000 | 0.008 |' \
-  "$(sed -n '/^## Top Device Ops$/,/^## Findings$/p' <<< "$rep" | grep '^| `')"
+  "$(awk '/^## /{on = ($0 == "## Top Device Ops")} on' <<< "$rep" | grep '^| `')"
 srep() { "$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$tmp/device_time_steps.xplane.pb'" "$@" :memory: \
   '.read queries/profile_report.sql' | awk '/^## /{on = ($0 == "## Steps")} on'; }
 check "report: step statistics and the step split, warm-up 0 (fixture comments)" \
@@ -146,6 +146,49 @@ if [ -d "$DATA" ] && ls "$DATA"/*.xplane.pb >/dev/null 2>&1; then
       "$(sql "SELECT count(*) FROM xplane_devices('$f') WHERE plane_name LIKE '/device:GPU:%'
               AND (derived_peak_flops_per_s IS NULL) = (peak_note IS NULL OR peak_note NOT LIKE 'unknown: %')")"
   done
+  # the main report: every share it prints lies in [0, 100] % (a physical
+  # bound: each names a denominator that holds its numerator), and no rate
+  # above a peak is printed (such a row says n/a and why)
+  for f in "$DATA"/*.xplane.pb; do
+    n=$(basename "$f")
+    r=$("$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$f'" :memory: '.read queries/profile_report.sql')
+    check "$n: the report prints every section it has data for" "" \
+      "$(for h in '## Device Time' '## Steps' '## Top Device Ops' '## Roofline' '## Findings' '## Gaps'; do
+           grep -qx "$h" <<< "$r" || echo "missing $h"; done)"
+    check "$n: every percentage the report prints lies in [0, 100]" "" \
+      "$(grep -v '^- Evidence' <<< "$r" | grep -oE '[-0-9.]+ ?%' | tr -d ' %' | awk '$1 < 0 || $1 > 100' | head -3)"
+  done
+  # Async pairs against the TPU's own record of them: core 0's Async XLA Ops
+  # line holds each async copy's span (start of copy-start to end of
+  # copy-done), written by the runtime. Every pair the report forms there is
+  # such a span, and every span whose two halves the profile kept (a
+  # copy-start.N beginning and a copy-done.N ending exactly at its ends; a
+  # copy-done of another N may end there too) is a pair.
+  f="$DATA/xprof_tpu_inference_2.xplane.pb"
+  pairs=$("$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$f'" :memory: \
+    '.read queries/lib/checks.sql' '.read queries/lib/params.sql' '.read queries/lib/input.sql' \
+    '.read queries/lib/use_profile.sql' '.read queries/lib/summary_json.sql' '.read queries/lib/region_shares.sql' \
+    '.read queries/lib/report_md.sql' '.read queries/lib/profile_report_md.sql' '.read queries/lib/profile_report_device_md.sql' \
+    "SELECT count(*), sum(EXISTS (SELECT 1 FROM xplane_ops a WHERE a.plane_index = 0 AND a.line_name = 'Async XLA Ops'
+                                    AND a.start_ps = p.start_ps AND a.end_ps = p.end_ps)) FROM xq_pair p WHERE plane_index = 0")
+  kept=$(sql "SELECT count(*) FROM xplane_ops('$f') a WHERE a.plane_index = 0 AND a.line_name = 'Async XLA Ops'
+                AND EXISTS (SELECT 1 FROM xplane_ops('$f') s JOIN xplane_ops('$f') d
+                             ON d.plane_index = 0 AND d.name = replace(s.name, 'copy-start', 'copy-done') AND d.end_ps = a.end_ps
+                             WHERE s.plane_index = 0 AND s.name GLOB 'copy-start*' AND s.start_ps = a.start_ps)")
+  check "TPU: async pairs on core 0 are the Async XLA Ops spans whose halves the profile kept" "$kept|$kept" "$pairs"
+  # Roofline rates on the TPU device clock (as xprof): broadcast_add_fusion.2's
+  # 400 invocations carry 536870912000 FLOPs and 4294967296000 bytes in all
+  # over 3167203858750 ps of device_duration_ps (sums of the raw stats):
+  # 169.509 GFLOP/s, 1262.944 GiB/s, 82.79 % of 1637.993 GB/s
+  check "TPU roofline row by hand: device-clock rates of broadcast_add_fusion.2" \
+    "536870912000|4294967296000|3167203858750" \
+    "$(sql "SELECT CAST(sum(json_extract(stats, '$.flops')) AS INT), CAST(sum(json_extract(stats, '$.bytes_accessed')) AS INT),
+                   sum(json_extract(stats, '$.device_duration_ps'))
+              FROM xplane_ops('$f') WHERE name = 'broadcast_add_fusion.2'")"
+  check "TPU roofline row in the report (the figures above, printed)" \
+    '| `broadcast_add_fusion.2` | 400 | 3167.250 | 1.01% | 169.509 | 1262.944 | 0.125 | memory | 0.02% | 82.79% | device clock |' \
+    "$("$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$f'" :memory: '.read queries/profile_report.sql' |
+       awk '/^## /{on = ($0 == "## Roofline")} on' | grep '^| `broadcast_add_fusion.2`')"
   # GPU peaks by hand (FLOP per clock per SM/CU x SMs/CUs x clock, gpu_peaks.h):
   # V100 1024 x 80 x 1.53e9 = 125337600000000; MI300 2048 x 304 x 2.1e9 =
   # 1307443200000000; MI355 4096 x 256 x 2.4e9 = 2516582400000000.

@@ -264,5 +264,72 @@ else
   echo "skip - real TPU profile: $P absent"
 fi
 
+# ---- the main report's page (queries/profile_report_html.sql, `xplane report
+# --html`): drawn by the browser, its headings and every table cell are the
+# markdown report's (queries/profile_report.sql, parsed here on its own: cells
+# split at unescaped |, backticks dropped, \| and \` undone), nothing loads
+# from elsewhere, and a hostile op name (tags, a |, a backtick) is text.
+sed 's/name: "gemm"/name: "<img src=x onerror=alert(1)>|`gemm"/' "$SRC/tests/fixtures/device_time.textproto" |
+  protoc --encode=tensorflow.profiler.XSpace -I "$SRC/schema" "$SRC/schema/xplane.proto" > "$T/hostile.xplane.pb" ||
+  fail "hostile fixture: protoc"
+cat > "$T/mdcheck.py" <<'EOF'
+import sys, html.parser, re
+md, dom = open(sys.argv[1]).read().split("\n"), open(sys.argv[2]).read()
+def cells(line):
+    out, cur, i, body = [], "", 0, line.strip()[1:-1]
+    while i < len(body):
+        if body[i] == "\\" and i + 1 < len(body) and body[i + 1] in "|`": cur += body[i + 1]; i += 2; continue
+        if body[i] == "|": out.append(cur); cur = ""; i += 1; continue
+        if body[i] == "`": i += 1; continue
+        cur += body[i]; i += 1
+    out.append(cur)
+    return [c.strip() for c in out]
+want_h2 = [l[3:].replace("`", "") for l in md if l.startswith("## ")]
+want_rows = [cells(l) for l in md if l.startswith("|") and not re.fullmatch(r"\|[-:|]+\|", l)]
+class P(html.parser.HTMLParser):
+    def __init__(s):
+        super().__init__(); s.h2 = []; s.rows = []; s.cell = None; s.row = None; s.tag = None; s.ext = []; s.text = ""
+    def handle_starttag(s, tag, a):
+        a = dict(a)
+        if tag in ("script", "img", "iframe", "link", "object", "embed") or any(k in a for k in ("src", "href", "onerror")):
+            s.ext.append(tag)
+        if tag == "h2": s.tag = "h2"; s.text = ""
+        if tag == "tr": s.row = []
+        if tag in ("td", "th"): s.cell = ""
+    def handle_endtag(s, tag):
+        if tag == "h2": s.h2.append(s.text); s.tag = None
+        if tag in ("td", "th") and s.row is not None: s.row.append(s.cell.strip()); s.cell = None
+        if tag == "tr" and s.row is not None: s.rows.append(s.row); s.row = None
+    def handle_data(s, d):
+        if s.tag == "h2": s.text += d
+        if s.cell is not None: s.cell += d
+p = P(); p.feed(dom)
+errs = []
+got_h2 = p.h2[:p.h2.index("Pictures")] if "Pictures" in p.h2 else p.h2
+if got_h2 != want_h2: errs.append(f"headings {got_h2} != {want_h2}")
+report_rows = p.rows[:len(want_rows)]
+if report_rows != want_rows:
+    bad = next((i for i, (a, b) in enumerate(zip(report_rows, want_rows)) if a != b), None)
+    errs.append(f"rows differ ({len(report_rows)} vs {len(want_rows)}), first at {bad}: "
+                f"{report_rows[bad] if bad is not None else ''} != {want_rows[bad] if bad is not None else ''}")
+if p.ext: errs.append(f"elements that load or run: {p.ext[:5]}")
+print("ok" if not errs else "; ".join(errs)[:2000])
+EOF
+main_page() { # NAME PROFILE
+  (cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $2" :memory: \
+    '.read queries/profile_report.sql') > "$OUT/$1.md" 2>"$T/$1.err" || fail "$1: profile_report.sql exited $?: $(cat "$T/$1.err")"
+  (cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $2" :memory: \
+    '.read queries/profile_report_html.sql') > "$OUT/$1.html" 2>"$T/$1.err" || fail "$1: profile_report_html.sql exited $?: $(cat "$T/$1.err")"
+  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --dump-dom "file://$OUT/$1.html" >"$OUT/$1.dom.html" 2>/dev/null ||
+    fail "$1: chromium --dump-dom exited $?"
+  check "main page $1: the markdown report's headings and table cells, nothing loaded" "ok" \
+    "$(/usr/bin/python3 "$T/mdcheck.py" "$OUT/$1.md" "$OUT/$1.dom.html")"
+}
+main_page main_show "$T/plugins/profile/show/host0.xplane.pb"
+main_page main_hostile "$T/hostile.xplane.pb"
+check "main page: the hostile name is the text of a table cell" "1" \
+  "$(grep -c '<code>&lt;img src=x onerror=alert(1)&gt;|`gemm</code>' "$OUT/main_hostile.dom.html")"
+if [ -f "$P" ]; then main_page main_tpu "$P"; fi
+
 [ $failures -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
 echo "all html checks passed"

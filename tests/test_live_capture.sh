@@ -62,6 +62,10 @@ check "the named scopes in the ops' scope paths" "loss|mlp=>layer_0|mlp=>layer_1
           WHERE s IS NOT NULL ORDER BY s)")"
 "$BUILD/cli/xplane" report -q "$f" > "$tmp/r.md" 2> "$tmp/r.err" || check "xplane report exits 0 ($(cat "$tmp/r.err"))" 0 1
 check "the report's device rows" "2" "$(grep -c '^| `/host:CPU #[01]` | cpu |' "$tmp/r.md")"
+# the CPU backend's top ops: one gradient all-reduce per step and device in
+# train_step (capture_jax.py): 12 steps x 2 devices = 24 runs
+check "the report's top ops on the CPU backend: the all-reduce, 12 steps x 2 devices" "communication|collective|24" \
+  "$(awk '/^## /{on = ($0 == "## Top Device Ops")} on' "$tmp/r.md" | grep '^| `all-reduce' | awk -F' [|] ' '{print $2 "|" $3 "|" $4}')"
 check "the report says what a step window means on the CPU backend" "1" \
   "$(grep -c "^Source: host StepTraceAnnotation .* On the CPU backend the host dispatches ahead of the devices" "$tmp/r.md")"
 

@@ -199,10 +199,23 @@ CREATE TEMP TABLE xq_top AS
 SELECT name, xplane_device_class(min(line_name), name) AS class, xplane_op_family(min(line_name), name) AS family, count(*) AS n, sum(self_ps) AS self_ps,
        sum(dur_ps) AS total_ps
   FROM xplane_ops WHERE line_name <> 'Async XLA Ops' GROUP BY name;
+-- the CPU backend (no device plane): its ops are the host events with an hlo_op stat, as
+-- xplane_device_time counts them; self time among them, per thread
+INSERT INTO xq_top
+SELECT name, xplane_device_class('', name), xplane_op_family('', name), count(*), sum(self_ps), sum(dur_ps)
+  FROM (SELECT coalesce(nullif(display_name, ''), name) AS name, dur_ps,
+               xplane_self_ps(start_ps, dur_ps) OVER (PARTITION BY plane_index, line_index ORDER BY start_ps, event_index
+                                                     ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)
+                 AS self_ps
+          FROM xplane_events WHERE plane_name LIKE '/host:%' AND dur_ps > 0 AND stats ->> 'hlo_op' IS NOT NULL)
+ WHERE NOT EXISTS (SELECT 1 FROM xq_top) AND EXISTS (SELECT 1 FROM xq_dt WHERE device_kind = 'cpu')
+ GROUP BY name;
 INSERT INTO xq_pmd(line)
 SELECT line FROM (
   SELECT 0 AS o, 0 AS i, '## Top Device Ops' AS line
-  UNION ALL SELECT 1, 0, 'By self time (an op''s time less its nested ops''). Share: of the self time of all device ops, '
+  UNION ALL SELECT 1, 0, CASE WHEN NOT EXISTS (SELECT 1 FROM xplane_ops) THEN 'The CPU backend: the ops are the host events '
+      || 'with an `hlo_op` stat, as Device Time counts them. ' ELSE '' END
+      || 'By self time (an op''s time less its nested ops''). Share: of the self time of all device ops, '
       || xplane_format((SELECT sum(self_ps) FROM xq_top) / 1e9, '.3f') || ' ms.'
   UNION ALL SELECT 2, 0, ''
   UNION ALL SELECT 3, 0, '| Op | Class | Family | Count | Self (ms) | Share (% of device op self time) | Avg self (ms) | Total (ms) |'
@@ -218,43 +231,3 @@ SELECT line FROM (
   ORDER BY 1, 2)
  WHERE EXISTS (SELECT 1 FROM xq_top);
 
--- findings
-DROP TABLE IF EXISTS temp.xq_find;
-CREATE TEMP TABLE xq_find AS SELECT * FROM xplane_findings;
-INSERT INTO xq_pmd(line)
-SELECT line FROM (
-  SELECT 0 AS o, 0 AS i, 0 AS j, '## Findings' AS line
-  UNION ALL SELECT 1, 0, 0, 'No performance killer found by the rules (xplane_findings: recompilation, host-bound steps, '
-      || 'transfers, tiny kernels, blocking synchronization, memory-bound hot ops).' WHERE NOT EXISTS (SELECT 1 FROM xq_find)
-  UNION ALL
-  SELECT 2, r, 0, '### ' || id || ' (' || severity || ')' || coalesce(' on `'
-         || replace(replace(replace(plane_name, '`', '\`'), '|', '\|'), char(10), ' ') || '`', '')
-    FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
-  UNION ALL SELECT 2, r, 1, '- ' || coalesce('`' || replace(replace(replace(subject, '`', '\`'), '|', '\|'), char(10), ' ')
-         || '`: ', '') || count || coalesce(' of ' || of_total, '') || ' '
-         || CASE id WHEN 'recompilation' THEN 'compiles' WHEN 'host_bound' THEN CASE WHEN subject LIKE 'CPU:%'
-                 THEN 'idle gaps under host work' ELSE 'steps' END WHEN 'transfers' THEN 'copies'
-                 WHEN 'tiny_kernels' THEN CASE WHEN subject LIKE 'CPU:%' THEN 'program runs' ELSE 'kernels' END
-                 WHEN 'synchronization' THEN 'calls' ELSE 'runs' END
-         || '; ' || CASE id WHEN 'recompilation' THEN 'compile time' WHEN 'host_bound' THEN CASE WHEN subject LIKE 'CPU:%'
-                 THEN 'device idle under host work' ELSE 'device idle' END
-                 WHEN 'transfers' THEN 'copy time' WHEN 'tiny_kernels' THEN 'launch gap'
-                 WHEN 'synchronization' THEN 'device idle after the calls' ELSE 'self time' END
-         || ' ' || printf('%.3f', time_ps / 1e9) || ' ms = ' || printf('%.1f', 100.0 * share) || ' % of '
-         || CASE id WHEN 'recompilation' THEN 'the profile span'
-                 WHEN 'host_bound' THEN CASE WHEN subject LIKE 'CPU:%' THEN 'the device''s wall' ELSE 'those steps'' time' END
-                 WHEN 'transfers' THEN 'the ' || coalesce(evidence ->> 'reference', 'step time')
-                 WHEN 'tiny_kernels' THEN 'their time + launch gap'
-                 WHEN 'synchronization' THEN 'the profile span x devices'
-                 ELSE 'all device ops'' self time' END
-    FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
-  UNION ALL SELECT 2, r, 2, suggestion FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
-  UNION ALL SELECT 2, r, 3, '- Evidence: `' || replace(replace(evidence, '`', '\`'), char(10), ' ') || '`'
-    FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
-  UNION ALL SELECT 2, r, 4, '' FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
-  ORDER BY 1, 2, 3);
-
-DROP TABLE IF EXISTS temp.xq_profile_report;
-CREATE TEMP TABLE xq_profile_report AS
-SELECT rtrim(group_concat(line, char(10)), ' ' || char(9, 10, 11, 12, 13)) AS md
-  FROM (SELECT line FROM xq_pmd ORDER BY seq);

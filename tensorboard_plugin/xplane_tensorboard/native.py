@@ -146,7 +146,7 @@ def command(what, profiles):
     if what == "report":
         argv = [cli, "report", "-q", "--", files[0]]
     elif what == "report_html":
-        argv = [cli, "report", "--html", "-q", "--", files[0]]
+        argv = [cli, "report", "--html", "--format", "reference", "-q", "--", files[0]]
     elif what == "compare":
         argv = [cli, "compare", "-q", "--format", "json", "--", files[0], files[1]]
     elif what == "compare_md":

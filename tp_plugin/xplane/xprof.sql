@@ -346,7 +346,10 @@ CREATE PERFETTO TABLE _xplane_xprof_op_arg(
   -- hlo_op text.
   hlo_op STRING,
   -- `level 0` text.
-  level0 STRING
+  level0 STRING,
+  -- device_duration_ps as xp_stat_as_int reads it (TPU: the device clock); NULL when
+  -- absent or negative.
+  device_ps LONG
 ) AS
 SELECT arg_set_id,
   max(CASE WHEN key = 'debug.hlo_category' AND value_type = 'string' AND string_value != '' THEN string_value END)
@@ -358,14 +361,16 @@ SELECT arg_set_id,
   max(CASE WHEN key = 'debug.kernel_details' AND value_type = 'string' AND string_value != '' THEN string_value END)
     AS kernel_details,
   max(CASE WHEN key = 'debug.hlo_op' AND value_type = 'string' AND string_value != '' THEN string_value END) AS hlo_op,
-  max(CASE WHEN key = 'debug.level 0' AND value_type = 'string' AND string_value != '' THEN string_value END) AS level0
+  max(CASE WHEN key = 'debug.level 0' AND value_type = 'string' AND string_value != '' THEN string_value END) AS level0,
+  max(CASE WHEN key = 'debug.device_duration_ps' AND _xplane_stat_int(value_type, int_value, real_value) >= 0
+           THEN _xplane_stat_int(value_type, int_value, real_value) END) AS device_ps
 FROM (
   SELECT a.arg_set_id, a.key, a.value_type, a.int_value, a.real_value, a.string_value,
          row_number() OVER (PARTITION BY a.arg_set_id, a.key ORDER BY a.id DESC) AS last
   FROM args a
   JOIN _xplane_op_stat b USING (arg_set_id)
   WHERE a.key IN ('debug.hlo_category', 'debug.flops', 'debug.bytes_accessed', 'debug.model_flops',
-                  'debug.kernel_details', 'debug.hlo_op', 'debug.level 0')
+                  'debug.kernel_details', 'debug.hlo_op', 'debug.level 0', 'debug.device_duration_ps')
 )
 WHERE last = 1
 GROUP BY arg_set_id;
@@ -388,6 +393,8 @@ CREATE PERFETTO TABLE _xplane_roofline_op(
   model_flops DOUBLE,
   -- bytes_accessed stat.
   bytes DOUBLE,
+  -- device_duration_ps stat (TPU: the device clock), NULL when absent.
+  device_ps LONG,
   -- The device's peak FLOP/s when it has both peaks.
   peak_flops DOUBLE,
   -- The device's peak bytes/s when it has both peaks.
@@ -397,6 +404,7 @@ SELECT b.op_id, b.name, b.dur_ps, b.self_ps, x.hlo_category AS category,
   x.flops,
   x.model_flops,
   x.bytes_accessed AS bytes,
+  x.device_ps,
   CASE WHEN d.peak_flops_per_s IS NOT NULL AND d.peak_bw_bytes_per_s IS NOT NULL THEN d.peak_flops_per_s END
     AS peak_flops,
   CASE WHEN d.peak_flops_per_s IS NOT NULL AND d.peak_bw_bytes_per_s IS NOT NULL THEN d.peak_bw_bytes_per_s END
@@ -408,7 +416,7 @@ LEFT JOIN _xplane_device d USING (upid);
 -- The roofline table (xplane_hlo_stats of the extension, the same columns
 -- but file, run, host): device ops grouped by name (kind `op`) and by their
 -- hlo_category (kind `category`) with summed flops, model_flops and
--- bytes_accessed, rates over self time, the devices' ridge point, bound-by
+-- bytes_accessed, rates over the TPU device clock's time (else self time), the devices' ridge point, bound-by
 -- and utilization of peak. Op rows by (self desc, total desc, name), then
 -- category rows likewise.
 CREATE PERFETTO TABLE xplane_hlo_stats(
@@ -432,9 +440,9 @@ CREATE PERFETTO TABLE xplane_hlo_stats(
   model_flops DOUBLE,
   -- Summed bytes_accessed.
   bytes_accessed DOUBLE,
-  -- flops * 1e12 / self_ps (NULL unless every invocation has flops).
+  -- flops * 1e12 / rate_time_ps (NULL unless every invocation has flops).
   flops_per_s DOUBLE,
-  -- bytes * 1e12 / self_ps.
+  -- bytes * 1e12 / rate_time_ps.
   bytes_per_s DOUBLE,
   -- flops / bytes_accessed.
   flops_per_byte DOUBLE,
@@ -451,7 +459,12 @@ CREATE PERFETTO TABLE xplane_hlo_stats(
   -- bytes_per_s / peak bytes/s.
   bw_utilization DOUBLE,
   -- Op id of the first invocation.
-  first_op_id LONG
+  first_op_id LONG,
+  -- The rates' time in ps: the summed device_duration_ps when every invocation has one
+  -- (TPU, as xprof), else self_ps.
+  rate_time_ps LONG,
+  -- device or self: which of the two rate_time_ps is.
+  rate_clock STRING
 ) AS
 WITH
   base AS (SELECT sum(self_ps) AS device_self FROM _xplane_roofline_op),
@@ -467,25 +480,31 @@ WITH
       count(flops) AS n_flops, sum(flops) AS flops, count(model_flops) AS n_model_flops,
       sum(model_flops) AS model_flops, count(bytes) AS n_bytes, sum(bytes) AS bytes,
       count(peak_flops) = count(*) AND min(peak_flops) = max(peak_flops) AND min(peak_bw) = max(peak_bw) AS has_peaks,
-      max(peak_flops) AS pf, max(peak_bw) AS pb, min(op_id) AS first_op_id
+      max(peak_flops) AS pf, max(peak_bw) AS pb, min(op_id) AS first_op_id,
+      count(device_ps) AS n_device, sum(device_ps) AS device_ps
     FROM _xplane_roofline_op o GROUP BY o.name
     UNION ALL
     SELECT 1, 'category', category, category,
       count(*), sum(dur_ps), sum(self_ps),
       count(flops), sum(flops), count(model_flops), sum(model_flops), count(bytes), sum(bytes),
       count(peak_flops) = count(*) AND min(peak_flops) = max(peak_flops) AND min(peak_bw) = max(peak_bw),
-      max(peak_flops), max(peak_bw), min(op_id)
+      max(peak_flops), max(peak_bw), min(op_id), count(device_ps), sum(device_ps)
     FROM _xplane_roofline_op WHERE category IS NOT NULL GROUP BY category
+  ),
+  clocked AS (
+    SELECT g.*, n_device = count AND count > 0 AS device_clock,
+      CASE WHEN n_device = count AND count > 0 THEN device_ps ELSE self_ps END AS rate_ps
+    FROM grp g
   ),
   rates AS (
     SELECT g.*,
       n_flops = count AND count > 0 AS flops_full,
       n_bytes = count AND count > 0 AS bytes_full,
-      CASE WHEN n_flops = count AND count > 0 AND self_ps > 0 THEN flops * 1e12 / self_ps END AS flops_per_s,
-      CASE WHEN n_bytes = count AND count > 0 AND self_ps > 0 THEN bytes * 1e12 / self_ps END AS bytes_per_s,
+      CASE WHEN n_flops = count AND count > 0 AND rate_ps > 0 THEN flops * 1e12 / rate_ps END AS flops_per_s,
+      CASE WHEN n_bytes = count AND count > 0 AND rate_ps > 0 THEN bytes * 1e12 / rate_ps END AS bytes_per_s,
       CASE WHEN n_flops = count AND n_bytes = count AND count > 0 AND bytes > 0 THEN flops / bytes END AS intensity,
       CASE WHEN has_peaks THEN pf / pb END AS ridge
-    FROM grp g
+    FROM clocked g
   )
 SELECT kind, name, category, count, total_ps, self_ps,
   CASE WHEN (SELECT device_self FROM base) > 0 THEN CAST(self_ps AS REAL) / (SELECT device_self FROM base) END
@@ -504,7 +523,7 @@ SELECT kind, name, category, count, total_ps, self_ps,
   END AS bound_by,
   CASE WHEN has_peaks THEN flops_per_s / pf END AS flop_utilization,
   CASE WHEN has_peaks THEN bytes_per_s / pb END AS bw_utilization,
-  first_op_id
+  first_op_id, rate_ps AS rate_time_ps, CASE WHEN device_clock THEN 'device' ELSE 'self' END AS rate_clock
 FROM rates
 ORDER BY korder, self_ps DESC, total_ps DESC, name;
 

@@ -91,7 +91,7 @@ FROM xplane_devices(@PROFILE@);
 CREATE TEMP TABLE n_hlo_stats AS
 SELECT kind, name, category, count, total_ps, self_ps, share_of_device_self, flops, model_flops, bytes_accessed,
        flops_per_s, bytes_per_s, flops_per_byte, ridge_flops_per_byte, peak_flops_per_s, peak_bw_bytes_per_s,
-       bound_by, flop_utilization, bw_utilization, first_op_id
+       bound_by, flop_utilization, bw_utilization, first_op_id, rate_time_ps, rate_clock
 FROM xplane_hlo_stats(@PROFILE@);
 CREATE TEMP TABLE n_kernel_stats AS
 SELECT name, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers_per_thread, static_shmem_bytes,
