@@ -204,13 +204,14 @@ try:
 
     # -- report: the command's own output on the same file
     direct_md = subprocess.run([os.path.join(BUILD, "cli", "xplane"), "report", "-q", tpu_file], capture_output=True).stdout
-    direct_html = subprocess.run([os.path.join(BUILD, "cli", "xplane"), "report", "--html", "-q", tpu_file], capture_output=True).stdout
+    direct_html = subprocess.run([os.path.join(BUILD, "cli", "xplane"), "report", "--html", "--format", "reference", "-q", tpu_file],
+                                 capture_output=True).stdout
     status, ctype, body = get("/data/plugin/xplane/report?" + q(run="tpu/2024_01_01_00_00_00", format="markdown"))
     gen = lambda b: b"\n".join(l for l in b.split(b"\n") if not l.startswith(b"- Generated At"))
     check("report markdown = `xplane report` on the file (but its generation time)", (200, gen(direct_md)), (status, gen(body)))
     check("the markdown report names the 4 TPU v6e cores", True, b"- Devices: `4 x TPU v6 Lite`" in body)
     status, ctype, body = get("/data/plugin/xplane/report?" + q(run="tpu/2024_01_01_00_00_00", host="t1v-n-0"))
-    check("report HTML = `xplane report --html` on the file, served as HTML under TensorBoard's CSP",
+    check("report HTML = `xplane report --html --format reference` (the pictures) on the file, served as HTML under TensorBoard's CSP",
           (200, "text/html; charset=utf-8", len(direct_html), True),
           (status, ctype, len(body), body.startswith(b"<!DOCTYPE html>")))
 

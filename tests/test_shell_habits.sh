@@ -33,7 +33,8 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/check.sh"
 mask() { sed -e 's/^- Generated At (UTC): `[^`]*`/- Generated At (UTC): `@NOW@`/' \
              -e 's/"\(generated_at_utc\|recorded_at_utc\)": "[^"]*"/"\1": "@NOW@"/' \
-             -e 's/&middot; generated [^<]*</\&middot; generated @NOW@</'; }
+             -e 's/&middot; generated [^<]*</\&middot; generated @NOW@</' \
+             -e 's/Generated At (UTC): <code>[^<]*</Generated At (UTC): <code>@NOW@</'; }
 
 "$BUILD/tools/xplane_gen" --out "$tmp/logs" --run r1 --style gpu --hosts 1 --devices 2 --steps 12 \
   --ops-per-step 64 --seed 7 > /dev/null || { echo "FAIL: xplane_gen"; exit 1; }
