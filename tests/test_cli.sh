@@ -302,6 +302,17 @@ if [ -f "$tpu" ] && [ -f "$gpu" ]; then
   "$X" report "$tpu" --metadata meta.json > m.md
   check "--metadata JSON: git sha and a fact" "- Git SHA: \`abc123\`
 - config: \`O'Brien\`" "$(grep -E '^- (Git SHA|config):' m.md)"
+  # the run_metadata keys by name (issue 39 item 1): artifact_name shows as the Artifact when
+  # there is no artifact_ref, topology is mesh_or_topology, a run_id is printed
+  printf 'key,value\nartifact_name,resnet50\ntopology,2x2\nrun_id,r-17\n' > keys.csv
+  "$X" report "$tpu" --metadata keys.csv > k.md
+  check "--metadata: artifact_name, topology and run_id in the report" "- Run ID: \`r-17\`
+- Artifact: \`resnet50\`
+- Topology: \`2x2\`" "$(grep -E '^- (Run ID|Artifact|Topology):' k.md)"
+  "$X" summarize "$tpu" --metadata keys.csv -o k.json
+  check "--metadata: topology sets mesh_or_topology in the summary, no fact of its own" "2x2|r-17|resnet50|0" \
+    "$(jq -r '[.run_metadata.mesh_or_topology, .run_metadata.run_id, .run_metadata.artifact_name,
+               ([.run_metadata.facts[] | select(.name == "topology")] | length)] | map(tostring) | join("|")' k.json)"
   "$X" summarize "$tpu" --metadata meta.csv -o m.json
   check "--metadata CSV: values as text" "2024-01-15 0123e45" "$(jq -r '.run_metadata.git_sha + " " + (.run_metadata.facts[] | select(.name == "lr") | .value)' m.json)"
 

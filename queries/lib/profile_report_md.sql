@@ -23,10 +23,21 @@ SELECT *, '`' || replace(replace(replace(plane_name, '`', '\`'), '|', '\|'), cha
 INSERT INTO xq_pmd(line) VALUES ('# Profile Report'), (''),
   ('Times in milliseconds (ms). Every share names its denominator; device time is docs/ANALYSIS.md section 15.'),
   ('');
+-- (the reference's lines, but Artifact falls back to artifact_name and a run_id set by
+-- --metadata is printed after Run)
 INSERT INTO xq_pmd(line)
-SELECT line FROM xq_md
- WHERE seq > 2 AND seq < coalesce((SELECT min(seq) FROM xq_md WHERE line = '## Step Time (Steady State)'), 1e18)
- ORDER BY seq;
+SELECT line FROM (
+  SELECT m.seq, 0 AS k,
+         CASE WHEN m.line LIKE '- Artifact: `%' THEN '- Artifact: `' || coalesce(nullif(s.doc ->> '$.run_metadata.artifact_ref', ''),
+                   nullif(s.doc ->> '$.run_metadata.artifact_name', ''), 'unknown') || '`'
+              ELSE m.line END AS line
+    FROM xq_md m, xq_summary s
+   WHERE m.seq > 2 AND m.seq < coalesce((SELECT min(seq) FROM xq_md WHERE line = '## Step Time (Steady State)'), 1e18)
+  UNION ALL
+  SELECT m.seq, 1, '- Run ID: `' || (s.doc ->> '$.run_metadata.run_id') || '`'
+    FROM xq_md m, xq_summary s
+   WHERE m.line LIKE '- Run: `%' AND nullif(s.doc ->> '$.run_metadata.run_id', '') IS NOT NULL
+  ORDER BY 1, 2);
 
 -- device time: overview
 INSERT INTO xq_pmd(line)

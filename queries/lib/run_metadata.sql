@@ -21,8 +21,9 @@
 -- command fills it from --metadata FILE; in the shell:
 -- `.import --csv --schema temp facts.csv xq_run_facts`): a key that is a
 -- run_metadata field (git_sha, config_hash, run_id, run_path, artifact_ref,
--- artifact_name, hardware_type, mesh_or_topology, num_devices, num_hosts)
--- sets that field; any other key is appended to facts. report_md.sql prints
+-- artifact_name, hardware_type, mesh_or_topology, num_devices, num_hosts;
+-- `topology` is another name of mesh_or_topology) sets that field; any other
+-- key is appended to facts. report_md.sql prints
 -- the facts under "## Run Metadata".
 CREATE TEMP TABLE IF NOT EXISTS xq_run_facts(key TEXT, value TEXT);
 DROP TABLE IF EXISTS temp.xq_devices;
@@ -56,7 +57,7 @@ facts(i, name, value) AS (
   UNION ALL SELECT 8, 'Clock (GHz)', (SELECT xplane_format(max(clock_khz) / 1e6, '.3f') FROM xq_devices)
   UNION ALL SELECT 100 + i, key, value FROM user
    WHERE key NOT IN ('git_sha', 'config_hash', 'run_id', 'run_path', 'artifact_ref', 'artifact_name', 'hardware_type',
-                     'mesh_or_topology', 'num_devices', 'num_hosts'))
+                     'mesh_or_topology', 'topology', 'num_devices', 'num_hosts'))
 SELECT (SELECT json_group_array(json_object('name', name, 'value', CAST(value AS TEXT)))
           FROM (SELECT * FROM facts WHERE value IS NOT NULL AND value <> '' ORDER BY i)) AS facts,
        (SELECT group_concat(type, ', ') FROM (SELECT type FROM types ORDER BY type)) AS hardware_type,
@@ -75,5 +76,6 @@ UPDATE xq_summary SET doc = json_set(doc,
   '$.run_metadata.artifact_ref', coalesce((SELECT value FROM xq_run_facts WHERE key = 'artifact_ref'), doc ->> '$.run_metadata.artifact_ref'),
   '$.run_metadata.artifact_name', coalesce((SELECT value FROM xq_run_facts WHERE key = 'artifact_name'), doc ->> '$.run_metadata.artifact_name'),
   '$.run_metadata.mesh_or_topology', coalesce((SELECT value FROM xq_run_facts WHERE key = 'mesh_or_topology'),
+                                              (SELECT value FROM xq_run_facts WHERE key = 'topology'),
                                               doc ->> '$.run_metadata.mesh_or_topology'),
   '$.run_metadata.facts', json((SELECT facts FROM xq_meta)));
