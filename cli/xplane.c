@@ -1108,16 +1108,21 @@ static void remove_temps(char *tmp[2]) {
 }
 
 static const char *HELP_COMPARE =
-    "usage: xplane compare BEFORE AFTER [--strict-provenance] [--format json|markdown] [options]\n"
+    "usage: xplane compare BEFORE AFTER [--strict-provenance] [--format json|markdown|reference] [options]\n"
     "\n"
-    "Compare two profiles (or saved summaries, or one of each): step time, step\n"
+    "Compare two profiles (or saved summaries, or one of each). --format json (the\n"
+    "default) prints the reference summarizer's comparison document: step time, step\n"
     "classes, time-breakdown shares, semantic families, regressed and improved ops,\n"
-    "provenance checks (queries/compare.sql, queries/compare_summaries.sql).\n"
-    "Durations are microseconds.\n"
+    "provenance checks (queries/compare.sql, queries/compare_summaries.sql; durations\n"
+    "in microseconds); --format reference, that document as markdown. --format\n"
+    "markdown on two profiles compares them by the device-time model\n"
+    "(queries/profile_compare.sql: provenance and each side's hardware, warned when\n"
+    "it differs; device time; steps; the ops whose self time changed most; ms); with\n"
+    "a saved summary on either side it is the reference's markdown.\n"
     "\n"
     "  --strict-provenance      exit 4 when the provenance check fails (the same trace\n"
     "                           twice: equal sha256)\n"
-    "  --format F               json (default) | markdown\n"
+    "  --format F               json (default) | markdown | reference\n"
     "  --host H                 the profile of host H when a PATH holds several\n"
     "  --top-k N                ops per list (default 10)\n"
     "  -o, --output FILE        write to FILE (default stdout)\n"
@@ -1127,16 +1132,21 @@ static const char *HELP_COMPARE =
     "                           stderr even when it is not a terminal\n"
     "Exit status: 0 ok, 1 error, 2 usage error, 4 provenance failure (--strict-provenance).\n";
 
+/* format: json (the reference's comparison document), markdown (two profiles:
+** queries/profile_compare.sql, by the device-time model; a saved summary on
+** either side: the reference's markdown), reference (the reference's markdown). */
 static int run_compare(xsession *s, xargs *a, FILE *out, const char *format, int strict) {
   xr_runner r;
   xr_init(&r, s->db, s->env.queries, out);
   char *tmp[2];
   params_clear(s);
+  int device = format && !strcmp(format, "markdown") && !is_summary_file(s, a->pos[0]) && !is_summary_file(s, a->pos[1]);
+  if (format && !strcmp(format, "reference")) format = "markdown";
   int rc = two_inputs(s, a, &r, tmp);
   if (!rc) rc = set_summary_params(&r, a);
   if (!rc && format) rc = xr_param_text(&r, "format", format);
   xr_substitute(&r, "lib/cleanup.sql", NULL);
-  if (!rc) rc = run_query(s, &r, "compare.sql", "compare", 0);
+  if (!rc) rc = run_query(s, &r, device ? "profile_compare.sql" : "compare.sql", "compare", 0);
   char *status = NULL;
   if (!rc) {
     sqlite3_stmt *st;
@@ -1166,8 +1176,8 @@ static int cmd_compare(int argc, char **argv) {
   if (rc < 0) return fputs(HELP_COMPARE, stdout), XS_OK;
   if (rc) return rc;
   const char *format = text(&a, "format");
-  if (format && strcmp(format, "json") && strcmp(format, "markdown"))
-    return usage_error(a.cmd, "--format must be json or markdown, not '%s'", format);
+  if (format && strcmp(format, "json") && strcmp(format, "markdown") && strcmp(format, "reference"))
+    return usage_error(a.cmd, "--format must be json, markdown or reference, not '%s'", format);
   xsession s = {0};
   if ((rc = session_open(&s, &a))) return rc;
   FILE *out = open_out(text(&a, "output"));

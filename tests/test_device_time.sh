@@ -189,6 +189,30 @@ if [ -d "$DATA" ] && ls "$DATA"/*.xplane.pb >/dev/null 2>&1; then
     '| `broadcast_add_fusion.2` | 400 | 3167.250 | 1.01% | 169.509 | 1262.944 | 0.125 | memory | 0.02% | 82.79% | device clock |' \
     "$("$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$f'" :memory: '.read queries/profile_report.sql' |
        awk '/^## /{on = ($0 == "## Roofline")} on' | grep '^| `broadcast_add_fusion.2`')"
+  # compare --format markdown (queries/profile_compare.sql) against the report of each side
+  # (two views of one model cannot disagree): the device-time figures are each report's
+  # "All devices" row (or its one device row), the op self times its Top Device Ops; the
+  # pooled step median is recomputed here by Python from xplane_step_time; the hardware differs
+  # (8 x AMD GPU against 4 x TPU v6 Lite): a warning
+  b="$DATA/tracelens_jax_conv_minimal_08.xplane.pb" a="$DATA/xprof_tpu_inference_2.xplane.pb"
+  cmpmd=$("$BUILD/cli/xplane" compare -q --format markdown "$b" "$a")
+  rb=$("$BUILD/cli/xplane" report -q "$b") ra=$("$BUILD/cli/xplane" report -q "$a")
+  norm() { sed 's/^| //; s/ |$//; s/ *| */|/g'; }
+  allrow() { awk '/^## /{on = ($0 == "## Device Time")} on' | grep '^| \(All devices\|`/device\)' | tail -1 | norm | cut -d'|' -f4-6; }
+  check "compare: wall, busy, idle of each side = its report's device table" \
+    "$(allrow <<< "$rb")/$(allrow <<< "$ra")" \
+    "$(grep -E '^\| (Wall|Busy|Idle) \(ms\)' <<< "$cmpmd" | norm | awk -F'|' '{b = b sep $2; a = a sep $3; sep = "|"} END {print b "/" a}')"
+  check "compare: an op's self time on each side = the report's Top Device Ops (copy-done.2)" \
+    "0.000|$(awk '/^## /{on = ($0 == "## Top Device Ops")} on' <<< "$ra" | grep '^| `copy-done.2`' | norm | cut -d'|' -f5)" \
+    "$(grep '^| `copy-done.2`' <<< "$cmpmd" | norm | cut -d'|' -f4,5)"
+  check "compare: the pooled steady median step (Python over xplane_step_time)" \
+    "$(sql "SELECT dur_ps FROM xplane_step_time('$a') WHERE step >= 5" |
+       /usr/bin/python3 -c 'import sys, statistics; print("%.3f" % (statistics.median(int(x) for x in sys.stdin) / 1e9))')" \
+    "$(grep '^| Median step (ms)' <<< "$cmpmd" | norm | cut -d'|' -f3)"
+  check "compare: different hardware is a warning" \
+    "- Hardware: before \`8 x AMD GPU (compute capability 9.4)\`, after \`4 x TPU v6 Lite\`
+  - warning: the two sides ran on different hardware or device counts; their times are not comparable as a change of the program alone" \
+    "$(grep -A1 '^- Hardware:' <<< "$cmpmd")"
   # GPU peaks by hand (FLOP per clock per SM/CU x SMs/CUs x clock, gpu_peaks.h):
   # V100 1024 x 80 x 1.53e9 = 125337600000000; MI300 2048 x 304 x 2.1e9 =
   # 1307443200000000; MI355 4096 x 256 x 2.4e9 = 2516582400000000.
