@@ -9,8 +9,11 @@
 --   warn  the communication share grew by more than
 --         @max_communication_share_regression_abs (default 0.05), or the stall
 --         share by more than @max_stall_share_regression_abs (default 0.05);
---   pass  otherwise. (Provenance does not change the status; it is in the
---         comparison.)
+--         A verdict is given only for what was checked, so it is warn too
+--         when the step-time thresholds could not be checked (no steady-state
+--         step on a side: every step warm-up, or no step source), and when the
+--         provenance check fails (e.g. the same trace twice);
+--   pass  otherwise.
 -- Prints the record {"recorded_at_utc", "label" (@label), "before" and "after"
 -- ({"source_path", "run_path", "run_id", "artifact_ref"}), "assessment":
 -- {"status", "failures", "warnings", "metrics", "comparison"}} (keys sorted,
@@ -65,7 +68,18 @@ warnings(i, msg) AS (
             || xplane_format(t.comm_abs, '.4f') || ').' FROM m, xq_thresholds t WHERE m.comm_delta > t.comm_abs
   UNION ALL
   SELECT 2, 'Stall share increased by ' || xplane_format(m.stall_delta, '.4f') || ' (threshold '
-            || xplane_format(t.stall_abs, '.4f') || ').' FROM m, xq_thresholds t WHERE m.stall_delta > t.stall_abs),
+            || xplane_format(t.stall_abs, '.4f') || ').' FROM m, xq_thresholds t WHERE m.stall_delta > t.stall_abs
+  UNION ALL
+  SELECT 3, 'Step time not checked: ' || CASE
+              WHEN c ->> '$.step_time.steady_state_median_before' IS NULL AND c ->> '$.step_time.steady_state_median_after' IS NULL
+                THEN 'neither side has a'
+              WHEN c ->> '$.step_time.steady_state_median_before' IS NULL THEN 'the before side has no'
+              ELSE 'the after side has no' END
+            || ' steady-state step (a step numbered ' || (SELECT warmup_steps FROM xq_input) || ' or more).'
+    FROM c, m WHERE m.median_pct IS NULL
+  UNION ALL
+  SELECT 4, 'Provenance check failed: ' || (SELECT group_concat(value, ' ') FROM json_each(c, '$.provenance_checks.messages'))
+    FROM c WHERE c ->> '$.provenance_checks.status' = 'fail'),
 now(ts) AS (SELECT strftime('%Y-%m-%dT%H:%M:%S', 'now') || CASE WHEN substr(strftime('%f', 'now'), 4) = '000' THEN ''
                    ELSE '.' || substr(strftime('%f', 'now'), 4) || '000' END || 'Z'),
 status(s) AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM failures) THEN 'fail'

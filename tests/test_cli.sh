@@ -235,12 +235,23 @@ status "summarize of a bad profile -o" 1 "$X" summarize bad.xplane.pb -o h1.json
 check "summarize: a failed run leaves -o FILE as it was" "$run/host1.xplane.pb" "$(jq -r .source_path h1.json)"
 check "-o FILE: the usual mode (0666 less the umask)" "$(umask 022; touch m.ref; stat -c %a m.ref)" \
   "$(umask 022; "$X" summarize "$b" -o m.json; stat -c %a m.json)"
-status "track pass" 0 "$X" track "$b" "$b" --label same --history gen.db
-status "track warn" 3 "$X" track "$b" "$b" --label w --history gen.db --max-stall-share-regression-abs -1
-status "track fail" 4 "$X" track "$b" "$b" --label f --history gen.db --max-step-median-regression-pct -1
+status "track pass" 0 "$X" track "$b" "$a" --label pass --history gen.db
+# a verdict only for what was checked (issue 39 item 6): the same trace twice fails the
+# provenance check, so it is not a pass; no steady-state step on a side (warm-up 12 of 12
+# steps) leaves the step-time thresholds unchecked: a warning (exit 3) that says why
+status "track of the same trace twice: warn" 3 "$X" track "$b" "$b" --label same --history gen.db
+check "track of the same trace twice: the provenance failure is the warning" \
+  '["Provenance check failed: Before and after summaries point to identical trace content (matching SHA256). Before and after summaries have the same source_path."]' \
+  "$(jq -c .assessment.warnings out)"
+status "track with every step warm-up: warn" 3 "$X" track "$b" "$a" --label nosteps --history nosteps.db --warmup-steps 12
+check "track with every step warm-up: the unchecked step time is the warning" \
+  '["Step time not checked: neither side has a steady-state step (a step numbered 12 or more)."]' \
+  "$(jq -c .assessment.warnings out)"
+status "track warn" 3 "$X" track "$b" "$a" --label w --history gen.db --max-stall-share-regression-abs -1
+status "track fail" 4 "$X" track "$b" "$a" --label f --history gen.db --max-step-median-regression-pct -100
 check "track fail: the record says fail" "fail" "$(jq -r .assessment.status out)"
-status "history of the three" 0 "$X" history --history gen.db
-check "history: statuses" '{"fail":1,"pass":1,"warn":1}' "$(jq -S -c .status_counts out)"
+status "history of the four" 0 "$X" history --history gen.db
+check "history: statuses" '{"fail":1,"pass":1,"warn":2}' "$(jq -S -c .status_counts out)"
 # the plain shell: no temp table left, .bail back off
 left=$(cd "$SRC" && "$SQLITE3" -cmd ".load $EXT" -cmd ".parameter set @profile '$b'" :memory: \
   '.read queries/summary.sql' '.output stdout' "SELECT count(*) FROM sqlite_temp_master WHERE name LIKE 'xq%';" | tail -1)
