@@ -1346,9 +1346,10 @@ static const char *HELP_BUNDLE =
     "usage: xplane bundle BEFORE AFTER -o DIR [--label L] [thresholds] [options]\n"
     "\n"
     "One-shot before/after package in DIR (created; must be empty or new):\n"
-    "  before.summary.json, after.summary.json   the two summaries\n"
-    "  before.report.md, after.report.md         the two reports\n"
-    "  compare.json, compare.md                  the comparison\n"
+    "  before.summary.json, after.summary.json   the two summaries (profile_summary.v1)\n"
+    "  before.report.md, after.report.md         the two reports (xplane report, ms)\n"
+    "  compare.json                              the reference's comparison document\n"
+    "  compare.md                                xplane compare --format markdown (ms)\n"
     "  track.json, history.db                    the track record and its history\n"
     "  manifest.json                             inputs, files (bytes, sha256), status\n"
     "\n"
@@ -1412,7 +1413,7 @@ static int cmd_bundle(int argc, char **argv) {
   if (!rc && mkdirs(dir)) rc = errorf("bundle: %s: %s", dir, strerror(errno));
   /* summaries and reports */
   for (int i = 0; !rc && i < 2; i++) {
-    const char *q[2] = {"summary.sql", "report.sql"}, *suffix[2] = {"summary.json", "report.md"};
+    const char *q[2] = {"summary.sql", "profile_report.sql"}, *suffix[2] = {"summary.json", "report.md"};
     for (int k = 0; !rc && k < 2; k++) {
       char *buf = NULL;
       size_t n = 0;
@@ -1435,7 +1436,9 @@ static int cmd_bundle(int argc, char **argv) {
     char *buf = NULL;
     size_t n = 0;
     FILE *m = open_memstream(&buf, &n);
-    rc = run_compare(&s, &b, m, formats[k], 0);
+    /* the JSON document from the saved summaries; the markdown from the two profiles (the
+    ** device-time comparison, queries/profile_compare.sql) */
+    rc = run_compare(&s, k ? &a : &b, m, formats[k], 0);
     fclose(m);
     if (!rc) rc = write_file(dir, cfiles[k], buf, n);
     free(buf);
@@ -1481,7 +1484,7 @@ static int cmd_bundle(int argc, char **argv) {
                                   "  'xplane_version', xplane_version(), 'created_at_utc', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'),\n"
                                   "  'before', json_object('input', ?1, 'profile', ?2, 'host', ?3),\n"
                                   "  'after', json_object('input', ?4, 'profile', ?5, 'host', ?6),\n"
-                                  "  'track_status', ?7, 'units', 'durations in microseconds (summaries, reports, comparison)',\n"
+                                  "  'track_status', ?7, 'units', 'milliseconds in the reports and compare.md; microseconds in the summaries, compare.json and track.json (the reference format)',\n"
                                   "  'files', (SELECT json_group_array(json_object('name', name, 'bytes', bytes, 'sha256', sha256))\n"
                                   "             FROM (SELECT * FROM xq_bundle_files ORDER BY i))))",
                                   -1, &st, NULL) == SQLITE_OK) {

@@ -368,6 +368,11 @@ O'Brien|text" "$("$SQLITE3" hist.db 'SELECT label, typeof(label) FROM regression
   want=$(jq -r '.assessment.status' t.json | sed 's/pass/0/; s/warn/3/; s/fail/4/')
   status "bundle: exit status = the pair's track status" "$want" "$X" bundle "$gpu" "$tpu" -o bun --quiet
   check "bundle: track record status" "$(jq -r .assessment.status t.json)" "$(jq -r .assessment.status bun/track.json)"
+  # the bundle's reports and markdown comparison are the main ones (ms), not the reference's
+  check "bundle: before.report.md = xplane report (but its generation time)" \
+    "$("$X" report -q "$gpu" | grep -v '^- Generated At')" "$(grep -v '^- Generated At' bun/before.report.md)"
+  check "bundle: compare.md = xplane compare --format markdown" \
+    "$("$X" compare -q --format markdown "$gpu" "$tpu")" "$(cat bun/compare.md)"
   check "bundle: files" "after.report.md after.summary.json before.report.md before.summary.json compare.json compare.md history.db manifest.json track.json" \
     "$(cd bun && echo *)"
   check "bundle: manifest sha256 = sha256sum" "$(cd bun && sha256sum $(jq -r '.files[].name' manifest.json) | awk '{print $2 " " $1}')" \
