@@ -784,7 +784,8 @@ static const char *HELP_REPORT =
     "                           the reference's pictures (queries/report_html.sql: step\n"
     "                           times, its breakdown, regions, top ops, a step's timeline,\n"
     "                           findings); one host (--host H when PATH holds several);\n"
-    "                           read from the profile, not from a saved summary\n"
+    "                           read from the profile, not from a saved summary;\n"
+    "                           --metadata as for the markdown (not with --format reference)\n"
     "  --host H                 only host H (or RUN/H)\n"
     "  --all-hosts              every host (the default when PATH holds several)\n"
     "  --metadata FILE          run facts (JSON object or key,value CSV): git_sha, run_id,\n"
@@ -808,6 +809,11 @@ static int report_html(xsession *s, xargs *a, const char *query, FILE *out) {
   xprof p;
   int rc = one_of(s, a->cmd, a->pos[0], text(a, "host"), &p, &all);
   if (rc) return rc;
+  if (!strcmp(query, "profile_report_html.sql")) { /* the main report's page: run metadata as the markdown's */
+    rc = one_profile(s, a, &p, query, out, text(a, "metadata"));
+    profs_free(&all);
+    return rc;
+  }
   params_clear(s);
   xr_runner r;
   xr_init(&r, s->db, s->env.queries, out);
@@ -847,9 +853,10 @@ static int cmd_report(int argc, char **argv) {
     session_close(&s);
     return usage_error(a.cmd, "a saved summary is the reference's document: it renders --format reference only");
   }
-  if (has(&a, "html") && (saved->set || has(&a, "all-hosts") || has(&a, "metadata"))) {
+  if (has(&a, "html") && (saved->set || has(&a, "all-hosts") || (has(&a, "metadata") && !strcmp(format, "reference")))) {
     session_close(&s);
-    return usage_error(a.cmd, "--html renders one profile (PATH [--host H]): not a saved summary, --all-hosts or --metadata");
+    return usage_error(a.cmd, "--html renders one profile (PATH [--host H]): not a saved summary or --all-hosts; "
+                              "--metadata applies to the main report, not to --format reference");
   }
   FILE *out = open_out(text(&a, "output"));
   if (!out) rc = XS_ERR;

@@ -197,13 +197,13 @@ status "report --html of 2 hosts without --host" 2 "$X" report --html "$run"
 grep -q 'host1' err || check "report --html: the refusal lists the hosts" yes no
 status "report --html --host host0 -o" 0 "$X" report --html "$run" --host host0 -o r.html
 check "report --html -o: nothing on stdout or stderr" "" "$(cat out err)"
-html_shell=$(cd "$SRC" && "$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$run/host0.xplane.pb'" :memory: \
-  '.read queries/profile_report_html.sql' | sed 's/Generated At (UTC): <code>[^<]*</@NOW@</')
-check "report --html = queries/profile_report_html.sql in the shell" "$html_shell" \
-  "$(sed 's/Generated At (UTC): <code>[^<]*</@NOW@</' r.html)"
-# the page carries the markdown report's text: every heading, and every table
-# cell of the device table, as the markdown prints them
+# the page carries the markdown report's text: every list item (the run metadata, with the
+# device facts the command adds), every heading, and every table cell of the device table,
+# as the markdown prints them
 "$X" report -q "$run" --host host0 > r.md
+check "report --html: the markdown report's list items (run metadata included)" \
+  "$(grep '^- ' r.md | grep -v '^- Generated At' | sed 's/^- //; s/`//g')" \
+  "$(grep -o '<li>.*</li>' r.html | sed 's/<\/li><li>/\n/g; s/<[^>]*>//g' | grep -v '^Generated At' | sed 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&amp;/\&/g')"
 check "report --html: the markdown report's headings, in order" "$(grep '^## ' r.md | sed 's/^## //')" \
   "$(grep -o '<h2>[^<]*</h2>' r.html | sed 's/<[^>]*>//g' | sed '/^Pictures$/,$d')"
 check "report --html: the device table's cells = the markdown's" \
@@ -220,7 +220,10 @@ status "report --html to stdout" 0 "$X" report --html "$run/host0.xplane.pb"
 check "report --html: stdout = -o FILE" "$(sed 's/Generated At (UTC): <code>[^<]*</@/' r.html)" "$(sed 's/Generated At (UTC): <code>[^<]*</@/' out)"
 status "report --html of a saved summary" 2 "$X" report --html --summary h1.json
 status "report --html --all-hosts" 2 "$X" report --html "$run" --all-hosts
-status "report --html --metadata" 2 "$X" report --html "$b" --metadata h1.json
+printf '{"git_sha": "abc123"}\n' > gsha.json
+status "report --html --metadata" 0 "$X" report --html "$b" --metadata gsha.json
+check "report --html --metadata: the run facts on the page" "1" "$(grep -c '<li>Git SHA: <code>abc123</code></li>' out)"
+status "report --html --format reference --metadata" 2 "$X" report --html --format reference "$b" --metadata gsha.json
 # -o FILE: replaced on success (as every -o), left as it was when the run fails
 echo old > r2.html
 status "report --html -o an existing file" 0 "$X" report --html "$b" -o r2.html
