@@ -1317,23 +1317,31 @@ static int cmd_track(int argc, char **argv) {
 
 /* ---- history ----------------------------------------------------------- */
 static const char *HELP_HISTORY =
-    "usage: xplane history --history DB [--tail N]\n"
+    "usage: xplane history --history DB [--tail N] [--format table|json]\n"
     "\n"
-    "Summarize the tracking history `xplane track` appends to (queries/history.sql):\n"
-    "record count, status counts, the most frequent failures and warnings, the latest\n"
-    "and the last N records. A missing file or a file that is not a history is refused.\n"
+    "Show the tracking history `xplane track` appends to: the record count by status,\n"
+    "then a table of the last N records (time, label, status, steady median and p90\n"
+    "step time before and after in ms, their change, why: the failures and warnings;\n"
+    "queries/history_table.sql). --format json prints the reference's summary instead\n"
+    "(queries/history.sql: status counts, the most frequent failures and warnings, the\n"
+    "latest and the last N records, whole). A missing file or a file that is not a\n"
+    "history is refused.\n"
     "\n"
     "  --history DB             the history database (required)\n"
-    "  --tail N                 recent records listed (default 20)\n"
+    "  --tail N                 recent records listed (default 20; 0: all in the table)\n"
+    "  --format F               table (default) | json\n"
     "Exit status: 0 ok, 1 error, 2 usage error.\n";
 
 static int cmd_history(int argc, char **argv) {
-  static const xopt opts[] = {{"history", 0, O_TEXT}, {"tail", 0, O_INT}, {"quiet", 'q', O_FLAG}};
+  static const xopt opts[] = {{"history", 0, O_TEXT}, {"tail", 0, O_INT}, {"format", 0, O_TEXT}, {"quiet", 'q', O_FLAG}};
   xargs a = {.cmd = "history", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
   int rc = parse_args(&a, argc, argv, 0, 0);
   if (rc < 0) return fputs(HELP_HISTORY, stdout), XS_OK;
   if (rc) return rc;
   if (!has(&a, "history")) return usage_error(a.cmd, "--history DB is required");
+  const char *format = has(&a, "format") ? text(&a, "format") : "table";
+  if (strcmp(format, "table") && strcmp(format, "json"))
+    return usage_error(a.cmd, "--format must be table or json, not '%s'", format);
   if ((rc = check_history("history", text(&a, "history"), 1))) return rc;
   xsession s = {0};
   if ((rc = session_open(&s, &a))) return rc;
@@ -1342,7 +1350,7 @@ static int cmd_history(int argc, char **argv) {
   xr_init(&r, s.db, s.env.queries, stdout);
   rc = xr_param_text(&r, "history", text(&a, "history"));
   if (!rc && has(&a, "tail")) rc = xr_param_int(&r, "tail", opt(&a, "tail")->i);
-  if (!rc) rc = run_query(&s, &r, "history.sql", "history", 0);
+  if (!rc) rc = run_query(&s, &r, strcmp(format, "json") ? "history_table.sql" : "history.sql", "history", 0);
   xr_free(&r);
   session_close(&s);
   return rc ? XS_ERR : XS_OK;

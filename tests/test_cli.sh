@@ -253,8 +253,19 @@ check "track with every step warm-up: the unchecked step time is the warning" \
 status "track warn" 3 "$X" track "$b" "$a" --label w --history gen.db --max-stall-share-regression-abs -1
 status "track fail" 4 "$X" track "$b" "$a" --label f --history gen.db --max-step-median-regression-pct -100
 check "track fail: the record says fail" "fail" "$(jq -r .assessment.status out)"
-status "history of the four" 0 "$X" history --history gen.db
+status "history of the four --format json" 0 "$X" history --history gen.db --format json
 check "history: statuses" '{"fail":1,"pass":1,"warn":2}' "$(jq -S -c .status_counts out)"
+# the default: a table (issue 39 item 5), a row per record in order; its step medians are
+# the records' own (microseconds, read here by jq from the database) in ms
+status "history of the four (table)" 0 "$X" history --history gen.db
+check "history table: the counts" "- Records: 4 (pass 1, warn 2, fail 1)" "$(grep '^- Records:' out)"
+check "history table: a row per record, label and status" '`pass`|pass `same`|warn `w`|warn `f`|fail' \
+  "$(grep '^| [0-9]' out | sed 's/^| //; s/ *| */|/g' | cut -d'|' -f3,4 | tr '\n' ' ' | sed 's/ $//')"
+check "history table: row 1's medians = the record's, in ms" \
+  "$("$SQLITE3" gen.db "SELECT record FROM regression_history ORDER BY id LIMIT 1" |
+     jq -r '.assessment.comparison.step_time | "\(.steady_state_median_before / 1000 * 1000 | round / 1000)|\(.steady_state_median_after / 1000 * 1000 | round / 1000)"')" \
+  "$(grep '^| 1 |' out | sed 's/^| //; s/ *| */|/g' | cut -d'|' -f5,6 | sed 's/\.\?0*|/|/; s/\.\?0*$//')"
+status "history --format bogus" 2 "$X" history --history gen.db --format bogus
 # the plain shell: no temp table left, .bail back off
 left=$(cd "$SRC" && "$SQLITE3" -cmd ".load $EXT" -cmd ".parameter set @profile '$b'" :memory: \
   '.read queries/summary.sql' '.output stdout' "SELECT count(*) FROM sqlite_temp_master WHERE name LIKE 'xq%';" | tail -1)
@@ -357,7 +368,7 @@ if [ -f "$tpu" ] && [ -f "$gpu" ]; then
   check "labels stored as text, unchanged" "2024-01-15|text
 0123e45|text
 O'Brien|text" "$("$SQLITE3" hist.db 'SELECT label, typeof(label) FROM regression_history ORDER BY id')"
-  "$X" history --history hist.db > h.json
+  "$X" history --history hist.db --format json > h.json
   check "history: 3 records" 3 "$(jq .num_records h.json)"
   status "history: missing file" 1 "$X" history --history missing.db
   check "history: missing file not created" "no" "$([ -e missing.db ] && echo yes || echo no)"

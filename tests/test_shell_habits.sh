@@ -51,7 +51,7 @@ params() {
     *_from_summary) echo ".parameter set @summary '$tmp/s.json'" ;;
     compare | profile_compare | track) echo ".parameter set @before '$b'"; echo ".parameter set @after '$b'" ;;
     compare_summaries) echo ".parameter set @before_summary '$tmp/s.json'"; echo ".parameter set @after_summary '$tmp/s.json'" ;;
-    history) echo ".parameter set @history '$tmp/h0.db'" ;;
+    history | history_table) echo ".parameter set @history '$tmp/h0.db'" ;;
     runs_join) echo ".import --csv queries/example_runs.csv runs"; echo ".parameter set @logdir '$tmp/logs'" ;;
     *) echo ".parameter set @profile '$b'" ;;
   esac
