@@ -497,24 +497,42 @@ static const char *CROSS_HOST_SQL =
     "                         'all_steps_median_step_time_us', all_median)) FROM (SELECT * FROM h ORDER BY run, host)),\n"
     "  'slowest_host', (SELECT run || '/' || host FROM h ORDER BY coalesce(median, all_median) DESC, run, host LIMIT 1),\n"
     "  'step_time_skew', (SELECT CASE WHEN lo > 0 THEN (hi - lo) / lo END FROM m),\n"
-    "  'unit', 'step times in microseconds; skew = (slowest - fastest) / fastest median step time')";
+    "  'runs', (SELECT json_group_array(json_object('run', run, 'hosts', n, 'slowest_host', slowest,\n"
+    "                  'step_time_skew', CASE WHEN n > 1 AND lo > 0 THEN (hi - lo) / lo END)) FROM (\n"
+    "             SELECT run, count(*) AS n, min(coalesce(median, all_median)) AS lo, max(coalesce(median, all_median)) AS hi,\n"
+    "                    (SELECT x.host FROM h x WHERE x.run = h.run ORDER BY coalesce(x.median, x.all_median) DESC, x.host\n"
+    "                      LIMIT 1) AS slowest FROM h GROUP BY run ORDER BY run)),\n"
+    "  'unit', 'step times in microseconds; skew = (slowest - fastest) / fastest median step time; '\n"
+    "          || 'slowest_host and step_time_skew over every host, runs[]: within each run')";
 
+/* The cross-host markdown: every host's steady median and p90 step time (ms),
+** then per run (hosts of different runs are not compared with each other) its
+** slowest host and step-time skew. ?1 (the JSON document) is not read. */
 static const char *CROSS_HOST_MD_SQL =
-    "WITH h AS (SELECT run, host, doc ->> '$.step_time.steady_state_steps.median' AS median,\n"
+    "WITH h AS (SELECT run, host, coalesce(doc ->> '$.step_time.steady_state_steps.median',\n"
+    "                                      doc ->> '$.step_time.all_steps.median') AS median,\n"
     "                  doc ->> '$.step_time.steady_state_steps.p90' AS p90,\n"
-    "                  coalesce(doc ->> '$.step_time.steady_state_steps.count', 0) AS n,\n"
-    "                  doc ->> '$.step_time.all_steps.median' AS all_median FROM xq_host_docs ORDER BY run, host),\n"
+    "                  coalesce(doc ->> '$.step_time.steady_state_steps.count', 0) AS n FROM xq_host_docs),\n"
+    "     r AS (SELECT run, count(*) AS hosts, min(median) AS lo, max(median) AS hi,\n"
+    "                  (SELECT x.host FROM h x WHERE x.run = h.run AND x.median IS NOT NULL\n"
+    "                    ORDER BY x.median DESC, x.host LIMIT 1) AS slowest FROM h GROUP BY run),\n"
     "     c(j) AS (SELECT ?1)\n"
-    "SELECT '## Cross-host step time (' || (SELECT count(*) FROM h) || ' hosts, microseconds)' || char(10) || char(10)\n"
-    "    || '| run | host | steady steps | median step (us) | p90 step (us) |' || char(10)\n"
+    "SELECT '## Cross-host step time (' || (SELECT count(*) FROM h) || ' hosts in ' || (SELECT count(*) FROM r)\n"
+    "    || CASE WHEN (SELECT count(*) FROM r) = 1 THEN ' run' ELSE ' runs' END || ', ms)' || char(10) || char(10)\n"
+    "    || '| Run | Host | Steady steps | Median step (ms) | P90 step (ms) |' || char(10)\n"
     "    || '|---|---|---:|---:|---:|' || char(10)\n"
-    "    || (SELECT group_concat('| `' || run || '` | `' || host || '` | ' || n || ' | '\n"
-    "                || coalesce(xplane_format(coalesce(median, all_median), '.3f'), 'n/a') || ' | '\n"
-    "                || coalesce(xplane_format(p90, '.3f'), 'n/a') || ' |', char(10)) FROM h) || char(10) || char(10)\n"
-    "    || '- Slowest host: `' || coalesce((SELECT j ->> '$.slowest_host' FROM c), 'n/a') || '`' || char(10)\n"
-    "    || '- Step-time skew ((slowest - fastest) / fastest median): '\n"
-    "    || coalesce((SELECT xplane_format(100.0 * (j ->> '$.step_time_skew'), '.2f') || '%' FROM c), 'n/a')\n"
-    "    || char(10) || '(median of the steady-state steps; of all steps when a host has none)' || char(10)";
+    "    || (SELECT group_concat(line, char(10)) FROM (SELECT '| `' || replace(run, '`', '\\`') || '` | `'\n"
+    "                || replace(host, '`', '\\`') || '` | ' || n || ' | '\n"
+    "                || coalesce(xplane_format(median / 1e3, '.3f'), 'n/a') || ' | '\n"
+    "                || coalesce(xplane_format(p90 / 1e3, '.3f'), 'n/a') || ' |' AS line FROM h ORDER BY run, host))\n"
+    "    || char(10) || char(10)\n"
+    "    || (SELECT group_concat('- Run `' || replace(run, '`', '\\`') || '`: ' || hosts\n"
+    "                || CASE WHEN hosts = 1 THEN ' host' ELSE ' hosts' END || '; slowest host `'\n"
+    "                || coalesce(replace(slowest, '`', '\\`'), 'n/a') || '`; step-time skew ((slowest - fastest) / fastest median) '\n"
+    "                || CASE WHEN hosts > 1 AND lo > 0 THEN xplane_format(100.0 * (hi - lo) / lo, '.2f') || '%' ELSE 'n/a' END,\n"
+    "                char(10)) FROM (SELECT * FROM r ORDER BY run))\n"
+    "    || char(10) || '(median of the steady-state steps; of all steps when a host has none; hosts of different runs '\n"
+    "    || 'are not compared)' || char(10)";
 
 static int host_docs_init(xsession *s) {
   return sqlite3_exec(s->db,

@@ -119,6 +119,21 @@ check "cross-host: slowest host" "$(awk -v a="$m0" -v b="$m1" 'BEGIN{print (a > 
   "$(jq -r .slowest_host all/cross_host.json)"
 check "cross-host: skew = (max - min) / min" "$(awk -v a="$m0" -v b="$m1" 'BEGIN{lo=a<b?a:b; hi=a<b?b:a; printf "%.9f", (hi-lo)/lo}')" \
   "$(jq -r '.step_time_skew' all/cross_host.json | awk '{printf "%.9f", $1}')"
+# the report's cross-host table (ms; issue 39 item 8): hosts of different runs are not compared:
+# a logdir with run r1 (2 hosts) and run r2 (1 host, another seed) gets a line per run, r1's
+# slowest host and skew from the two summaries above (us -> ms), r2's skew n/a
+mkdir -p two/plugins/profile/r1 two/plugins/profile/r2
+cp "$run"/host*.xplane.pb two/plugins/profile/r1/ && cp "$tmp/logs2/plugins/profile/r1/host0.xplane.pb" two/plugins/profile/r2/
+"$X" report -q two > two.md
+check "cross-host table: a line per run, each run's hosts compared among themselves" \
+  "- Run \`r1\`: 2 hosts; slowest host \`$(awk -v a="$m0" -v b="$m1" 'BEGIN{print (a > b ? "host0" : "host1")}')\`; step-time skew ((slowest - fastest) / fastest median) $(awk -v a="$m0" -v b="$m1" 'BEGIN{lo=a<b?a:b; hi=a<b?b:a; printf "%.2f%%", 100*(hi-lo)/lo}')
+- Run \`r2\`: 1 host; slowest host \`host0\`; step-time skew ((slowest - fastest) / fastest median) n/a" \
+  "$(grep '^- Run `' two.md)"
+"$X" summarize two --all-hosts -o twoall -q
+check "cross-host JSON: per run, r2 alone has no skew" "r1|2|null r2|1|null" \
+  "$(jq -r '.runs[] | "\(.run)|\(.hosts)|\(if .hosts == 1 then .step_time_skew else null end)"' twoall/cross_host.json | tr '\n' ' ' | sed 's/ $//')"
+check "cross-host table: r1's host0 median in ms" "$(awk -v a="$m0" 'BEGIN{printf "%.3f", a / 1000}')" \
+  "$(grep '^| `r1` | `host0`' two.md | sed 's/^| //; s/ *| */|/g' | cut -d'|' -f4)"
 status "report of 2 hosts covers both" 0 "$X" report "$run"
 check "report: one report per host" "2" "$(grep -c '^# Profile Report$' out)"
 check "report: the hosts named" "- Host: \`host0\`
