@@ -12,15 +12,7 @@
 -- Parameters: @history (required: the SQLite database file), @tail.
 --
 --   sqlite3 -cmd '.load build/xplane' -cmd ".parameter set @history perf_history.db" :memory: '.read queries/history.sql'
-.read queries/lib/checks.sql
-INSERT INTO xq_fail SELECT 'history-unset' WHERE @history IS NULL OR @history = '';
-ATTACH @history AS xq_history;
-CREATE TABLE IF NOT EXISTS xq_history.regression_history(
-  id INTEGER PRIMARY KEY, recorded_at_utc TEXT NOT NULL, label TEXT, status TEXT NOT NULL, record TEXT NOT NULL);
-DROP TABLE IF EXISTS temp.xq_records;
-CREATE TEMP TABLE xq_records AS
-SELECT row_number() OVER (ORDER BY id) AS i, record FROM xq_history.regression_history;
-DETACH xq_history;
+.read queries/lib/history_records.sql
 
 .mode list
 .headers off

@@ -48,29 +48,11 @@ CREATE TEMP TABLE xq_html(part INTEGER, html TEXT);
 --   replace(replace(replace(replace(X, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;')
 
 -- ---- head ---------------------------------------------------------------------
+DROP TABLE IF EXISTS temp.xq_html_page;
+CREATE TEMP TABLE xq_html_page AS SELECT 1000 AS width, '' AS extra;
+.read queries/lib/html_head.sql
 INSERT INTO xq_html
-SELECT 0, '<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>xplane report: ' || replace(replace(replace(replace(s.doc->>'$.source_path', '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</title>
-<style>
-body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; background: #fafafa; margin: 0; padding: 16px 24px; max-width: 1000px; }
-h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 24px 0 4px; }
-.meta { color: #555; font-size: 13px; word-break: break-all; }
-.card { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 8px 12px; margin: 8px 0; }
-.note { color: #555; font-size: 12px; margin: 2px 0 6px; }
-svg { display: block; font: 11px system-ui, sans-serif; }
-svg text { fill: #333; } .axis line, .axis path { stroke: #888; } .grid line { stroke: #eee; }
-.axis-title { font-size: 12px; fill: #222; }
-table { border-collapse: collapse; width: 100%; font-size: 12px; }
-th, td { border-bottom: 1px solid #eee; padding: 4px 6px; text-align: left; vertical-align: top; }
-td.num { text-align: right; white-space: nowrap; }
-.sev { display: inline-block; padding: 1px 6px; border-radius: 8px; color: #fff; font-size: 11px; }
-.sev-high { background: #c0392b; } .sev-medium { background: #e67e22; } .sev-low { background: #7f8c8d; }
-.kv { display: flex; flex-wrap: wrap; gap: 6px 18px; font-size: 13px; }
-.kv b { font-weight: 600; }
-</style></head><body>
-<h1>xplane profile report</h1>
+SELECT 1, '<h1>xplane profile report</h1>
 <div class="meta">' || replace(replace(replace(replace(s.doc->>'$.source_path', '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;')
   || ' &middot; ' || (s.doc->>'$.schema_version') || ' &middot; generated ' || (s.doc->>'$.generated_at_utc') || '</div>
 <div class="card kv">'
