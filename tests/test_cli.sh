@@ -305,6 +305,21 @@ if cmake --install "$BUILD" --prefix "$tmp/inst" > /dev/null 2> err; then
   for f in bin/xplane2perfetto share/xplane/perfetto/xplane/reports.sql share/doc/xplane_sqlite/LICENSE; do
     [ -e "$tmp/inst/$f" ] || check "installed: $f" present missing
   done
+  # the trace processor runners (issue 39 item 10): installed with their run bit beside the
+  # package; from another directory the installed tp_run.sh prints what the repository's does
+  check "installed: tp_run.sh and tp_query.sh are executable" "yes yes" \
+    "$([ -x "$tmp/inst/share/xplane/perfetto/tp_run.sh" ] && echo yes || echo no) $([ -x "$tmp/inst/share/xplane/perfetto/tp_query.sh" ] && echo yes || echo no)"
+  TPS=${TRACE_PROCESSOR_SHELL:-$SRC/../shared/tools/trace_processor_shell}
+  if [ -x "$TPS" ]; then
+    "$tmp/inst/bin/xplane2perfetto" -o "$tmp/b.pftrace" "$b" > /dev/null 2>&1
+    check "installed: tp_run.sh's summary = the repository's tp_run.sh's" \
+      "$(cd "$SRC" && TRACE_PROCESSOR_SHELL=$TPS tp_plugin/tp_run.sh "$tmp/b.pftrace" queries/summary.sql 2>/dev/null | mask)" \
+      "$(cd / && TRACE_PROCESSOR_SHELL=$TPS "$tmp/inst/share/xplane/perfetto/tp_run.sh" "$tmp/b.pftrace" queries/summary.sql 2>/dev/null | mask)"
+    check "installed: tp_run.sh printed the summary document" "profile_summary.v1" \
+      "$(cd / && TRACE_PROCESSOR_SHELL=$TPS "$tmp/inst/share/xplane/perfetto/tp_run.sh" "$tmp/b.pftrace" queries/summary.sql 2>/dev/null | jq -r .schema_version)"
+  else
+    echo "note: no trace_processor_shell: the installed tp_run.sh is not run"
+  fi
 else
   check "cmake --install ($(cat err))" 0 1
 fi

@@ -26,6 +26,9 @@
 # refused with the reason. Run it from anywhere; output goes to stdout.
 set -euo pipefail
 
+# ROOT holds queries/: the repository (this file in tp_plugin/), or, installed
+# (`cmake --install`: share/xplane/perfetto/tp_query.sh), share/xplane, whose
+# query files name each other by absolute, quoted path (.read '/.../x.sql').
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "tp_query.sh: $*" >&2; exit 2; }
 [ $# -ge 1 ] || die "usage: tp_plugin/tp_query.sh QUERY.sql [name=value ...]"
@@ -67,8 +70,9 @@ emit() {
         if (line ~ /^\.read[ \t]+[^ \t]/) {
           inc = line
           sub(/^\.read[ \t]+/, "", inc)
-          sub(/[ \t].*$/, "", inc)
-          path = root "/" inc
+          if (substr(inc, 1, 1) == "\047") { sub(/^\047/, "", inc); sub(/\047.*$/, "", inc) }
+          else sub(/[ \t].*$/, "", inc)
+          path = substr(inc, 1, 1) == "/" ? inc : root "/" inc
           if ((getline t < path) < 0) {
             print "tp_query.sh: " file ": .read " inc ": no such file" | "cat 1>&2"
             exit 2

@@ -20,7 +20,7 @@
 # from stdin. Exit status: trace processor's (its error message on stderr).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)  # tp_plugin/, or share/xplane/perfetto/ when installed
 
 # -q output -> the values. Each result is a header line (its quoted column
 # name) and its rows; results are separated by a blank line. So: the
@@ -43,9 +43,9 @@ sql=$(mktemp)
 out=$(mktemp)
 err=$(mktemp)
 trap 'rm -f "$sql" "$out" "$err"' EXIT
-"$ROOT/tp_plugin/tp_query.sh" "$@" > "$sql"
+"$HERE/tp_query.sh" "$@" > "$sql"
 rc=0
-"$TP" --add-sql-package "$ROOT/tp_plugin/xplane" -q "$sql" "$trace" > "$out" 2> "$err" || rc=$?
+"$TP" --add-sql-package "$HERE/xplane" -q "$sql" "$trace" > "$out" 2> "$err" || rc=$?
 if [ $rc -ne 0 ]; then
   sed -n '/Traceback/,$p' "$err" >&2
   [ -s "$err" ] && ! grep -q Traceback "$err" && cat "$err" >&2
