@@ -460,9 +460,15 @@ done
 # ---- 5. Python: a multi-host logdir through (Batch)TraceProcessor ----
 multihost() {
   local a=$1 b=$2 f
-  local py=${PYTHON3:-/usr/bin/python3} pypath=${PERFETTO_PYTHON:-$SRC/../shared/tools/python}
+  # the project venv's Python (requirements.txt pins protobuf and pandas), else Debian's
+  local py=${PYTHON3:-} pypath=${PERFETTO_PYTHON:-$SRC/../shared/tools/python}
+  [ -n "$py" ] || { [ -x "$VENV/bin/python" ] && py=$VENV/bin/python || py=/usr/bin/python3; }
   if ! PYTHONPATH=$pypath "$py" -c 'import perfetto.batch_trace_processor.api, pandas' 2> /dev/null; then
-    echo "SKIP (Python part): no perfetto package at $pypath or no pandas for $py (set PERFETTO_PYTHON; apt-get install python3-pandas python3-protobuf)"
+    if [ "${CI:-}" = true ] && [ "$py" = "$VENV/bin/python" ]; then
+      bad "multi-host Python: the project venv ($py) cannot import perfetto (at $pypath) and pandas"
+    else
+      echo "SKIP (Python part): no perfetto package at $pypath or no pandas for $py (set PERFETTO_PYTHON; tools/venv.sh)"
+    fi
     return
   fi
   rm -rf "$tmp/mh"

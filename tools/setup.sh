@@ -23,10 +23,11 @@ xplane_packages=(build-essential cmake pkg-config sqlite3 libsqlite3-dev libprot
                  xxd openssl jq gzip util-linux)
 # What only the tests use (tools/test.sh sets XPLANE_TEST_DEPS=1): Python for the independent
 # checks (reference comparison, region recomputation, hostile inputs, the package linter),
-# python3-protobuf and python3-pandas for Perfetto's Python TraceProcessor, and headless
-# Chromium to render the HTML report; python3-venv for the project venv (tools/venv.sh).
+# python3-protobuf for the hostile inputs' descriptors (tests/hostile/edges.sh), and headless
+# Chromium to render the HTML report; python3-venv for the project venv (tools/venv.sh), which
+# carries protobuf and pandas for Perfetto's Python TraceProcessor.
 if [ "${XPLANE_TEST_DEPS:-0}" = 1 ]; then
-  xplane_packages+=(python3 python3-venv python3-protobuf python3-pandas chromium)
+  xplane_packages+=(python3 python3-venv python3-protobuf chromium)
 fi
 
 xplane_install_deps() {
