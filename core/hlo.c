@@ -16,6 +16,7 @@
 
 #include <string.h>
 
+#include "aggregates.h"
 #include "cancel.h"
 #include "hlo.pb-c.h"
 #include "json.h"
@@ -455,4 +456,35 @@ int xp_hlo_kernel_paths(const char *dir, xp_hlo_kernel_path **out, int64_t *n_ou
   *out = res;
   *n_out = nres;
   return 1;
+}
+
+static int by_map_kernel(const void *key, const void *elt) {
+  return strcmp((const char *)key, ((const xp_hlo_kernel_path *)elt)->kernel);
+}
+
+int64_t xp_hlo_op_paths(xp_profile *p, const char *dir, xp_hlo_kernel_path **map, int64_t *n_map,
+                        xp_hlo_op_path **rows, char **err) {
+  *rows = NULL;
+  *err = NULL;
+  if (!xp_hlo_kernel_paths(dir, map, n_map, err)) return -1;
+  if (!*n_map) return 0; /* no HloProto votes: the op analysis is not built for nothing */
+  const xp_op_group *g;
+  int64_t ng = xp_op_groups(p, &g), n = 0, cap = 0;
+  if (ng < 0) return -1;
+  for (int64_t i = 0; i < ng; i++) {
+    xp_hlo_op_path r;
+    if (!xp_hlo_kernel_lookup_name(g[i].name.p, g[i].name.n, r.kernel, sizeof(r.kernel))) continue;
+    const xp_hlo_kernel_path *m = bsearch(r.kernel, *map, (size_t)*n_map, sizeof(**map), by_map_kernel);
+    if (!m) continue;
+    if (!xp_grow((void **)rows, &cap, n + 1, sizeof(xp_hlo_op_path))) {
+      xp_free(*rows);
+      *rows = NULL;
+      return -1;
+    }
+    r.name = g[i].name;
+    r.path = m->path;
+    r.votes = m->votes;
+    (*rows)[n++] = r;
+  }
+  return n;
 }

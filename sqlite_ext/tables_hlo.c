@@ -288,17 +288,10 @@ int xp_register_hlo_table(sqlite3 *db, xp_cache *cache) {
 ** rows without an HLO proto in the profile's directory. */
 
 
-typedef struct op_path {
-  xp_str name;
-  char kernel[96];
-  const char *path;
-  int64_t votes;
-} op_path;
-
 typedef struct kp_state {
   xp_hlo_kernel_path *map;
   int64_t n_map;
-  op_path *rows;
+  xp_hlo_op_path *rows;
   int64_t n, i;
 } kp_state;
 
@@ -317,37 +310,19 @@ static int kp_prepare(xp_profile *p) {
   return xp_op_groups(p, &g) >= 0;
 }
 
-static int by_map_kernel(const void *key, const void *elt) {
-  return strcmp((const char *)key, ((const xp_hlo_kernel_path *)elt)->kernel);
-}
-
 static int kp_first(xp_cursor *cur) {
   kp_state *st = cur->state;
   kp_free(cur);
-  const xp_op_group *g;
-  int64_t ng = xp_op_groups(cur->prof, &g);
-  if (ng < 0) return SQLITE_NOMEM;
   char *copy = sqlite3_mprintf("%s", cur->file->path);
   if (!copy) return SQLITE_NOMEM;
   char *err = NULL;
-  int ok = xp_hlo_kernel_paths(dirname(copy), &st->map, &st->n_map, &err);
+  st->n = xp_hlo_op_paths(cur->prof, dirname(copy), &st->map, &st->n_map, &st->rows, &err);
   sqlite3_free(copy);
-  if (!ok) {
+  if (st->n < 0) {
+    st->n = 0;
     int rc = err ? xp_cursor_error(cur, "xplane_hlo_op_paths: %s", err) : SQLITE_NOMEM;
     xp_free(err);
     return rc;
-  }
-  int64_t cap = 0;
-  for (int64_t i = 0; st->n_map && i < ng; i++) {
-    op_path r;
-    if (!xp_hlo_kernel_lookup_name(g[i].name.p, g[i].name.n, r.kernel, sizeof(r.kernel))) continue;
-    const xp_hlo_kernel_path *m = bsearch(r.kernel, st->map, (size_t)st->n_map, sizeof(*st->map), by_map_kernel);
-    if (!m) continue;
-    if (!xp_grow((void **)&st->rows, &cap, st->n + 1, sizeof(op_path))) return SQLITE_NOMEM;
-    r.name = g[i].name;
-    r.path = m->path;
-    r.votes = m->votes;
-    st->rows[st->n++] = r;
   }
   cur->file_eof = st->n == 0;
   return SQLITE_OK;
@@ -361,7 +336,7 @@ static int kp_next(xp_cursor *cur) {
 
 static int kp_column(xp_cursor *cur, sqlite3_context *ctx, int col) {
   kp_state *st = cur->state;
-  const op_path *r = &st->rows[st->i];
+  const xp_hlo_op_path *r = &st->rows[st->i];
   switch (col) {
     case KP_NAME: xp_result_str(ctx, r->name); break;
     case KP_KERNEL: sqlite3_result_text(ctx, r->kernel, -1, SQLITE_TRANSIENT); break;

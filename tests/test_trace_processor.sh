@@ -36,8 +36,8 @@
 # 4. Canned queries: every query that runs on both engines (the SPECS of
 #    tests/test_engines.sh) prints the same bytes through tp_plugin/tp_run.sh
 #    (trace_processor_shell -q, values unwrapped) as in the sqlite3 shell
-#    over the extension (the time of day aside), on the rule fixtures and
-#    every real profile; and the sqlite3 shell of SQLite 3.52
+#    over the extension (the time of day aside), on the rule fixtures, the
+#    bundled demo (with the HloProto beside it) and every real profile; and the sqlite3 shell of SQLite 3.52
 #    ($SQLITE3_NEW, else ../shared/tools/sqlite3-3.52, when present) prints
 #    the same bytes as Debian's 3.40 (JSON subtypes, printf changed between
 #    them).
@@ -442,6 +442,21 @@ queries() {
 for f in "$tmp"/rules/*.xplane.pb; do
   queries "$f" "${f%.xplane.pb}.pftrace" "DOT.4?"
 done
+# the bundled demo (tools/report.sh's generator options): an HloProto beside the profile,
+# whose rewrite of the hot ops' paths the converter carries in the trace (issue 39 item 9:
+# the engines printed `command_buffer` against the HloProto's path); the summary must name
+# such a path, and every canned query print the same bytes on both engines
+"$BUILD/tools/xplane_gen" --out "$tmp/demo" --run demo --style gpu --hosts 2 --devices 2 --steps 12 \
+  --ops-per-step 64 --seed 7 > /dev/null
+demo=$tmp/demo/plugins/profile/demo/host0.xplane.pb
+"$CONV" -o "$tmp/demo0.pftrace" "$demo" > /dev/null
+if [ -f "$tmp/demo/plugins/profile/demo/jit_train_step.hlo_proto.pb" ] &&
+   [ "$("$SQLITE3" -cmd ".load $EXT" :memory: "SELECT count(*) > 0 FROM xplane_hlo_op_paths('$demo')")" = 1 ]; then
+  ok
+else
+  bad "demo: no HloProto rewrite beside the generated profile"
+fi
+queries "$demo" "$tmp/demo0.pftrace" "fusion.0"
 
 # ---- 3. errors ----
 # A trace without the source record: the hand-written one (not converted by

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "hlo.h"
+#include "json.h"
 #include "space.h"
 
 #include "util.h"
@@ -655,9 +657,53 @@ static int earliest_start(const xp_profile *p, int64_t *out) {
   return 1;
 }
 
+/* The rows of xplane_hlo_op_paths for the profile (the HloProto files beside
+** it, core/hlo.h) as a JSON array [{"name", "kernel", "tf_op_path",
+** "votes"}], in the table's order, into *out (xp_free it); *out NULL when
+** there are none. 0 on a bad HloProto (the message in m->errmsg) or OOM. */
+static int hlo_op_paths_json(pf_model *m, const xp_file *f, xp_profile *p, char **out) {
+  *out = NULL;
+  char *dir = xp_mprintf("%s", f->path);
+  if (!dir) return oom(m);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = 0;
+  else strcpy(dir, ".");
+  xp_hlo_kernel_path *map = NULL;
+  int64_t n_map = 0;
+  xp_hlo_op_path *rows = NULL;
+  char *err = NULL;
+  int64_t n = xp_hlo_op_paths(p, slash == dir ? "/" : dir, &map, &n_map, &rows, &err);
+  xp_free(dir);
+  int ok = 1;
+  if (n < 0) {
+    if (err) *m->errmsg = xp_mprintf("%s: %s", f->path, err);
+    else oom(m);
+    ok = 0;
+  } else if (n > 0) {
+    xp_buf *b = xp_buf_new();
+    xp_buf_appendall(b, "[");
+    for (int64_t i = 0; i < n; i++) {
+      xp_buf_appendall(b, i ? ",{\"name\":" : "{\"name\":");
+      xp_json_string(b, rows[i].name.p, rows[i].name.n);
+      xp_buf_appendall(b, ",\"kernel\":");
+      xp_json_string(b, rows[i].kernel, strlen(rows[i].kernel));
+      xp_buf_appendall(b, ",\"tf_op_path\":");
+      xp_json_string(b, rows[i].path, strlen(rows[i].path));
+      xp_buf_appendf(b, ",\"votes\":%lld}", (long long)rows[i].votes);
+    }
+    xp_buf_appendall(b, "]");
+    if (!(*out = xp_buf_finish(b))) ok = oom(m);
+  }
+  xp_free(err);
+  xp_free(rows);
+  xp_hlo_kernel_paths_free(map, n_map);
+  return ok;
+}
+
 /* The annotations of the source record: the file's xplane_files and
-** xplane_space columns (NULL ones left out). */
-static int source_args(pf_model *m, const xp_file *f, const xp_space *s, int *n_out) {
+** xplane_space columns (NULL ones left out), and the profile's HLO-proto
+** rewrite (hlo_op_paths, when it has one). */
+static int source_args(pf_model *m, const xp_file *f, const xp_space *s, const char *hlo_op_paths, int *n_out) {
   if (!xp_grow32((void **)&m->args, &m->cap_args, 24, sizeof(pf_arg))) return oom(m);
   pf_arg *a = m->args;
   int n = 0;
@@ -683,6 +729,7 @@ static int source_args(pf_model *m, const xp_file *f, const xp_space *s, int *n_
   arg_text(&a[n++], "xplane.source.source_file", s->source_file);
   if (s->has_trace_events) arg_int(&a[n++], "xplane.source.trace_events", s->trace_events);
   if (s->display_time_unit) arg_text(&a[n++], "xplane.source.display_time_unit", s->display_time_unit);
+  if (hlo_op_paths) arg_text(&a[n++], "xplane.source.hlo_op_paths", hlo_op_paths);
   *n_out = n;
   return 1;
 }
@@ -797,13 +844,16 @@ static int emit_source(pf_model *m, const xp_file *f, xp_profile *p) {
   xp_space s;
   memset(&s, 0, sizeof(s));
   int ok = 1;
+  char *paths = NULL;
   if (m->sink.want_args) {
-    ok = xp_space_get(p, 1, &s, m->errmsg) && source_args(m, f, &s, &e.n_args);
+    ok = xp_space_get(p, 1, &s, m->errmsg) && hlo_op_paths_json(m, f, p, &paths) &&
+         source_args(m, f, &s, paths, &e.n_args);
     e.args = m->args;
   }
   m->counts.sources++;
   ok = ok && m->sink.track(m->sink.ctx, &t, m->errmsg) && m->sink.event(m->sink.ctx, &e, m->errmsg);
   ok = ok && emit_plane_records(m, p, &t, start);
+  xp_free(paths);
   xp_space_free(&s);
   xp_free(track_name);
   return ok;

@@ -1,7 +1,7 @@
 -- xplane.regions: the device ops by region window, as the extension's
 -- xplane_op_regions (the summary's device_op_region_aggregates), and
--- xplane_hlo_op_paths (the extension's HLO-proto rewrite map; always empty
--- here). Included by xplane.xprof and xplane.summary; its own module so that
+-- xplane_hlo_op_paths (the extension's HLO-proto rewrite map, from the
+-- converter's source record). Included by xplane.xprof and xplane.summary; its own module so that
 -- the summary does not build xprof's other tables (memory, devices, roofline,
 -- kernel stats), which it does not read.
 --
@@ -325,9 +325,11 @@ GROUP BY c.path, c.name
 ORDER BY self_ps DESC, total_ps DESC, region_path, name;
 
 -- The extension's HLO-proto rewrite map (device-op name -> the path the
--- HloProto files beside the profile give it). A trace holds no HLO proto file,
--- so in trace processor it has no rows: the summary prints the profile's own
--- paths, as the reference does for a profile without HLO protos beside it.
+-- HloProto files beside the profile give it). A trace holds no HLO proto file:
+-- the converter computes the rows when it reads the profile (core/hlo.h, the
+-- code behind the extension's table) and writes them into the source record
+-- as the JSON arg `xplane.source.hlo_op_paths`; none without HLO protos
+-- beside the profile, and then the summary prints the profile's own paths.
 CREATE PERFETTO TABLE xplane_hlo_op_paths(
   -- Device-op name.
   name STRING,
@@ -338,4 +340,10 @@ CREATE PERFETTO TABLE xplane_hlo_op_paths(
   -- Votes for that path.
   votes LONG
 ) AS
-SELECT NULL AS name, NULL AS kernel, NULL AS tf_op_path, NULL AS votes WHERE 0;
+SELECT j.value ->> '$.name' AS name, j.value ->> '$.kernel' AS kernel, j.value ->> '$.tf_op_path' AS tf_op_path,
+  j.value ->> '$.votes' AS votes
+FROM slice s
+JOIN args a USING (arg_set_id)
+JOIN json_each(a.string_value) j
+WHERE s.category = 'xplane' AND s.name = 'xplane.source' AND a.key = 'debug.xplane_source_hlo_op_paths'
+ORDER BY s.id, j.key;
