@@ -18,7 +18,9 @@
 --   regions    icicle of xplane_scopes (class region-rect, one per region at
 --              least 1 px wide, 8 levels at most); x: share of device op
 --              exclusive time (%), y: nesting level
---   top_ops    the summary's first @top_k hot ops (class op-bar); x: ms
+--   top_ops    the summary's first @top_k hot ops (class op-bar), each label
+--              unique (long names: head and tail; still equal: " #rank");
+--              x: ms
 --   roofline   ops of xplane_hlo_stats with FLOPs and bytes (class roof-op,
 --              one per op; the section says so when there are none): x =
 --              FLOP per byte, y = achieved FLOP/s, both log10 with decade
@@ -168,6 +170,14 @@ CREATE TEMP TABLE xq_h_ops AS
 SELECT CAST(j.key AS INTEGER) AS k, j.value->>'$.name' AS name, j.value->>'$.category' AS category,
        (j.value->>'$.exclusive_duration') / 1e3 AS ms, j.value->>'$.count' AS n
   FROM xq_summary s, json_each(s.doc, '$.hot_ops') j, xq_input i WHERE j.key < i.top_k;
+-- each bar's label: the name, or when longer than 48 characters its first 30 and last 17
+-- around an ellipsis; labels that are still equal get their rank, " #k" (the full name is
+-- the bar's hover title)
+DROP TABLE IF EXISTS temp.xq_h_oplab;
+CREATE TEMP TABLE xq_h_oplab AS
+SELECT k, CASE WHEN count(*) OVER (PARTITION BY lab) > 1 THEN lab || ' #' || (k + 1) ELSE lab END AS lab
+  FROM (SELECT k, CASE WHEN length(name) > 48 THEN substr(name, 1, 30) || '…' || substr(name, -17) ELSE name END AS lab
+          FROM xq_h_ops);
 INSERT INTO xq_html
 SELECT 40, '<h2>Top ops by exclusive time</h2><div class="card">' ||
   CASE WHEN NOT EXISTS (SELECT 1 FROM xq_h_ops) THEN '<p class="note">No device ops.</p>'
@@ -178,7 +188,7 @@ SELECT 40, '<h2>Top ops by exclusive time</h2><div class="card">' ||
      SELECT printf('<text x="336" y="%d" text-anchor="end">%s</text><rect class="mark op-bar" x="340" y="%d" width="%.2f" height="16" fill="%s"><title>%s
 %s, %d calls, %.3f ms exclusive</title></rect><text x="%.1f" y="%d">%.3f ms</text>',
                    22 + 22 * o.k,
-                   replace(replace(replace(replace(CASE WHEN length(o.name) > 48 THEN substr(o.name, 1, 47) || '…' ELSE o.name END,
+                   replace(replace(replace(replace((SELECT lab FROM xq_h_oplab l WHERE l.k = o.k),
                      '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'),
                    10 + 22 * o.k, max(520.0 * o.ms / m.top, 0.5), coalesce(c.color, '#bab0ac'),
                    replace(replace(replace(replace(o.name, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'),

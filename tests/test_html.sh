@@ -264,6 +264,21 @@ else
   echo "skip - real TPU profile: $P absent"
 fi
 
+# the reference's top-ops labels are unique (issue 39 item 12): gpu_mw's hot ops are Eigen
+# kernels whose first 47 characters are the same; each bar's hover title is the full name
+G="$DATA/gpu_mw.xplane.pb"
+if [ -f "$G" ]; then
+  (cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" -cmd ".parameter set @profile $G" :memory: \
+    '.read queries/report_html.sql') > "$OUT/gpu_mw.html" 2>"$T/gm.err" || fail "gpu_mw: report_html.sql exited $?"
+  labels=$(grep -o '<text x="336" y="[0-9]*" text-anchor="end">[^<]*' "$OUT/gpu_mw.html" | sed 's/.*">//')
+  check "gpu_mw: top-op labels, all distinct" "$(grep -c . <<< "$labels")" "$(sort -u <<< "$labels" | grep -c .)"
+  check "gpu_mw: each op bar's title starts with the op's full name (the summary's hot ops)" \
+    "$(cd "$SRC" && "$SQLITE3" -batch -cmd ".load $EXT" \
+        -cmd ".parameter set @profile $G" :memory: '.read queries/summary.sql' | jq -r '.hot_ops[:10][].name' |
+        sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g')" \
+    "$(grep -o 'class="mark op-bar"[^>]*><title>[^<]*' "$OUT/gpu_mw.html" | sed 's/.*<title>//')"
+fi
+
 # ---- the main report's page (queries/profile_report_html.sql, `xplane report
 # --html`): drawn by the browser, its headings and every table cell are the
 # markdown report's (queries/profile_report.sql, parsed here on its own: cells

@@ -58,6 +58,7 @@ DROP TABLE IF EXISTS temp.xq_hints;
 DROP TABLE IF EXISTS temp.xq_hot;
 DROP TABLE IF EXISTS temp.xq_html;
 DROP TABLE IF EXISTS temp.xq_html_page;
+DROP TABLE IF EXISTS temp.xq_h_oplab;
 DROP TABLE IF EXISTS temp.xq_mdl;
 DROP TABLE IF EXISTS temp.xq_mdk;
 DROP TABLE IF EXISTS temp.xq_mdi;
