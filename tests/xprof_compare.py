@@ -31,6 +31,8 @@ OpStats from that cache and its op profile, and compares them with
   measured_memory_bw (GiB/s) per op equal ours (xplane_hlo_stats, on the
   device clock) within 1 % (0.003 % where the rate is physical; the
   async halves, whose rates no hardware reaches, up to 0.7 %).
+- Kernel stats (GPU): xprof's kernel_stats rows, summed by (kernel, grid,
+  block), have the launches and total time (ps) of ours summed likewise.
 - Steps: xprof's input pipeline analyzer's step times (ms) equal, step by
   step, the longest of our xplane_step_time rows of that step number (a
   step on several devices: xprof shows the longest); where neither has a
@@ -73,6 +75,15 @@ def xprof_tool(path, tool):
     if isinstance(data, bytes):
         data = data.decode()
     return json.loads(data)
+
+
+def xprof_tool_kernel_stats(src):
+    """xprof's kernel_stats table of a profile (a temporary copy), or None."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, os.path.basename(src))
+        shutil.copyfile(src, path)
+        d = xprof_tool(path, "kernel_stats")
+    return d[0] if isinstance(d, list) and d else (d if isinstance(d, dict) else None)
 
 
 def main():
@@ -196,6 +207,26 @@ def main():
                 print(f"note: {name}: xprof drops the first and last of our {len(ours)} steps")
                 ours = {k: v for k, v in ours.items() if k in xprof_steps}
             check(f"{name} step times (ms; a step on several devices: its longest)", xprof_steps, ours)
+        # kernel stats: xprof's kernel_stats rows summed by (kernel, grid, block) against ours
+        # likewise: launches and total time (ps) equal. Documented: our rows also split by op
+        # name, and xprof shows 0 shared memory where ROCm writes group_mem
+        kt = xprof_tool_kernel_stats(src)
+        if kt is not None:
+            kcols = [c["id"] for c in kt.get("cols", [])]
+            xk = {}
+            for row in kt.get("rows", []):
+                r = {kcols[i]: c.get("v") for i, c in enumerate(row["c"])}
+                k = (r["kernel_name"], r["grid_dim"], r["block_dim"])
+                n0, t0 = xk.get(k, (0, 0))
+                xk[k] = (n0 + int(r["occurrences"]), t0 + round(r["total_duration_us"] * 1e6))
+            ok = {}
+            for n, gx, gy, gz, bx, by, bz, c, tot in db.execute(
+                    "SELECT name, grid_x, grid_y, grid_z, block_x, block_y, block_z, count, total_ps "
+                    "FROM xplane_kernel_stats(?)", [src]):
+                k = (n, f"{gx},{gy},{gz}", f"{bx},{by},{bz}")
+                n0, t0 = ok.get(k, (0, 0))
+                ok[k] = (n0 + c, t0 + tot)
+            check(f"{name} kernel stats: {len(xk)} (kernel, grid, block) rows, launches and total ps", xk, ok)
         # device peaks: xprof's roofline (peak_flop_rate GFLOP/s, peak_hbm_bw GiB/s, printed to 6 digits)
         rp = next((t.get("p", {}) for t in roofline if "peak_flop_rate" in t.get("p", {})), {})
         if rp:
