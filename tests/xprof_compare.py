@@ -33,6 +33,9 @@ OpStats from that cache and its op profile, and compares them with
   async halves, whose rates no hardware reaches, up to 0.7 %).
 - Kernel stats (GPU): xprof's kernel_stats rows, summed by (kernel, grid,
   block), have the launches and total time (ps) of ours summed likewise.
+- Memory: each allocator's heap peak equals ours (peak_in_use_bytes): on
+  GPU xprof's peak bytes in use, on TPU (where its peak adds the stack
+  reservation) its lifetime peak.
 - Steps: xprof's input pipeline analyzer's step times (ms) equal, step by
   step, the longest of our xplane_step_time rows of that step number (a
   step on several devices: xprof shows the longest); where neither has a
@@ -77,12 +80,17 @@ def xprof_tool(path, tool):
     return json.loads(data)
 
 
-def xprof_tool_kernel_stats(src):
-    """xprof's kernel_stats table of a profile (a temporary copy), or None."""
+def xprof_tool_on_copy(src, tool):
+    """xprof's tool output on a temporary copy of a profile."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, os.path.basename(src))
         shutil.copyfile(src, path)
-        d = xprof_tool(path, "kernel_stats")
+        return xprof_tool(path, tool)
+
+
+def xprof_tool_kernel_stats(src):
+    """xprof's kernel_stats table of a profile, or None."""
+    d = xprof_tool_on_copy(src, "kernel_stats")
     return d[0] if isinstance(d, list) and d else (d if isinstance(d, dict) else None)
 
 
@@ -227,6 +235,19 @@ def main():
                 n0, t0 = ok.get(k, (0, 0))
                 ok[k] = (n0 + c, t0 + tot)
             check(f"{name} kernel stats: {len(xk)} (kernel, grid, block) rows, launches and total ps", xk, ok)
+        # memory: xprof's memory profile, per allocator, against our peak_in_use_bytes (the
+        # heap's peak): where xprof reserves no stack (GPU) its peak bytes in use; where it
+        # does (TPU: its peak is stack + heap), its lifetime peak, which is the heap's. TPU
+        # allocators are xprof's "N" and our "index_on_host:N" (documented)
+        mp = xprof_tool_on_copy(src, "memory_profile")
+        xm = {}
+        for k, v in (mp or {}).get("memoryProfilePerAllocator", {}).items():
+            ps = v.get("profileSummary", {})
+            stack = int(ps.get("peakStats", {}).get("stackReservedBytes", 0))
+            peak = int(ps.get("peakBytesUsageLifetime", 0)) if stack > 0 else int(ps.get("peakStats", {}).get("peakBytesInUse", 0))
+            xm["index_on_host:" + k if k.isdigit() else k] = peak
+        om = dict(db.execute("SELECT allocator, peak_in_use_bytes FROM xplane_memory_peaks(?)", [src]))
+        check(f"{name} memory: peak bytes in use of {len(xm)} allocators", xm, om)
         # device peaks: xprof's roofline (peak_flop_rate GFLOP/s, peak_hbm_bw GiB/s, printed to 6 digits)
         rp = next((t.get("p", {}) for t in roofline if "peak_flop_rate" in t.get("p", {})), {})
         if rp:
