@@ -454,7 +454,10 @@ static FILE *open_out(const char *path) {
 /* Finish -o: ok (the command succeeded) publishes FILE, else the temporary
 ** file is removed. Returns 0, or XS_ERR with a message. */
 static int close_out(FILE *f, const char *path, int ok) {
-  if (f == stdout) return fflush(stdout) ? errorf("stdout: %s", strerror(errno)) : 0;
+  if (f == stdout) { /* a write that failed earlier leaves the error flag, with nothing left to flush */
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    return bad ? errorf("stdout: %s", errno ? strerror(errno) : "write error") : 0;
+  }
   int bad = fclose(f) != 0, e = errno;
   if (!out_tmp[0]) return bad ? errorf("%s: %s", path, strerror(e)) : 0;
   if (!bad && ok && rename(out_tmp, out_final) != 0) bad = 1, e = errno;
@@ -1089,6 +1092,7 @@ static int cmd_query(int argc, char **argv) {
   if (!rc && op) rc = xr_param_text(&r, findings ? "finding" : "op", op);
   else if (r.err) errorf("%s", r.err);
   if (!rc) rc = run_query(&s, &r, file, "query", has(&a, "summary") ? 0 : file_size(p.file));
+  if (!rc && close_out(stdout, NULL, 1)) rc = XS_ERR; /* a full disk is an error, not a short answer */
   xr_free(&r);
   profs_free(&all);
   sqlite3_free(op);
@@ -1369,6 +1373,7 @@ static int cmd_history(int argc, char **argv) {
   rc = xr_param_text(&r, "history", text(&a, "history"));
   if (!rc && has(&a, "tail")) rc = xr_param_int(&r, "tail", opt(&a, "tail")->i);
   if (!rc) rc = run_query(&s, &r, strcmp(format, "json") ? "history_table.sql" : "history.sql", "history", 0);
+  if (!rc && close_out(stdout, NULL, 1)) rc = XS_ERR;
   xr_free(&r);
   session_close(&s);
   return rc ? XS_ERR : XS_OK;

@@ -281,6 +281,36 @@ check "history table: row 1's medians = the record's, in ms" \
      jq -r '.assessment.comparison.step_time | "\(.steady_state_median_before / 1000 * 1000 | round / 1000)|\(.steady_state_median_after / 1000 * 1000 | round / 1000)"')" \
   "$(grep '^| 1 |' out | sed 's/^| //; s/ *| */|/g' | cut -d'|' -f5,6 | sed 's/\.\?0*|/|/; s/\.\?0*$//')"
 status "history --format bogus" 2 "$X" history --history gen.db --format bogus
+# a full disk (issue 41): every command writing to stdout or -o fails (exit 1) saying so;
+# query, history and track exited 0 / 3 with their answer lost
+if [ -w /dev/full ]; then
+  for c in "summarize -q $b" "report -q $b" "report -q --html $b" "compare -q $b $a" "compare -q --format markdown $b $a" \
+           "query $b findings" "history --history gen.db" "track -q $b $a --label full --history full.db"; do
+    # shellcheck disable=SC2086
+    "$X" $c > /dev/full 2> err; rc=$?
+    check "$c > /dev/full: exit 1, the error says so" "1|1" "$rc|$(grep -c 'stdout: No space left on device' err)"
+  done
+  "$X" query "$b" "top 5 ops" > /dev/full 2> err; rc=$?
+  check "query top 5 ops > /dev/full: exit 1, the error says so" "1|1" "$rc|$(grep -c 'stdout: No space left on device' err)"
+  status "report -o /dev/full" 1 "$X" report -q "$b" -o /dev/full
+  check "report -o /dev/full: the error names it" "1" "$(grep -c '/dev/full: No space left on device' err)"
+fi
+# a history database someone else wrote (issue 41): its trigger or view cannot make the command
+# read files through the extension or write one; the run fails naming the refusal, appends no row
+cp gen.db evil.db
+"$SQLITE3" evil.db "CREATE TRIGGER t AFTER INSERT ON regression_history BEGIN
+  SELECT xplane_to_perfetto('$b', '$tmp/pwn.pftrace'); END;"
+status "track into a history with a file-writing trigger: refused" 1 "$X" track "$b" "$a" --label evil --history evil.db
+check "the trigger's refusal is named; no file written; no row appended" "1|no|4" \
+  "$(grep -c 'unsafe use of xplane_to_perfetto()' err)|$([ -e "$tmp/pwn.pftrace" ] && echo yes || echo no)|$("$SQLITE3" evil.db 'SELECT count(*) FROM regression_history')"
+"$SQLITE3" evil.db "DROP TRIGGER t; CREATE TRIGGER t AFTER INSERT ON regression_history BEGIN
+  SELECT count(*) FROM xplane_files('/etc'); END;"
+status "track into a history with a file-reading trigger: refused" 1 "$X" track "$b" "$a" --label evil --history evil.db
+check "the file-reading trigger's refusal is named" "1" "$(grep -c 'unsafe use of virtual table "xplane_files"' err)"
+"$SQLITE3" view.db "CREATE VIEW regression_history AS SELECT 1 AS id, '' AS recorded_at_utc, '' AS label,
+  'pass' AS status, (SELECT group_concat(path) FROM xplane_files('/etc')) AS record;"
+status "history of a database whose history is a file-reading view: refused" 1 "$X" history --history view.db
+check "the view's refusal is named" "1" "$(grep -c 'unsafe use of virtual table "xplane_files"' err)"
 # the plain shell: no temp table left, .bail back off
 left=$(cd "$SRC" && "$SQLITE3" -cmd ".load $EXT" -cmd ".parameter set @profile '$b'" :memory: \
   '.read queries/summary.sql' '.output stdout' "SELECT count(*) FROM sqlite_temp_master WHERE name LIKE 'xq%';" | tail -1)
