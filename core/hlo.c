@@ -11,6 +11,7 @@
 #include "hlo.h"
 
 #include <dirent.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -462,11 +463,15 @@ static int by_map_kernel(const void *key, const void *elt) {
   return strcmp((const char *)key, ((const xp_hlo_kernel_path *)elt)->kernel);
 }
 
-int64_t xp_hlo_op_paths(xp_profile *p, const char *dir, xp_hlo_kernel_path **map, int64_t *n_map,
+int64_t xp_hlo_op_paths(xp_profile *p, const char *profile_path, xp_hlo_kernel_path **map, int64_t *n_map,
                         xp_hlo_op_path **rows, char **err) {
   *rows = NULL;
   *err = NULL;
-  if (!xp_hlo_kernel_paths(dir, map, n_map, err)) return -1;
+  char *copy = xp_mprintf("%s", profile_path); /* dirname may write into its argument */
+  if (!copy) return -1;
+  int ok = xp_hlo_kernel_paths(dirname(copy), map, n_map, err);
+  xp_free(copy);
+  if (!ok) return -1;
   if (!*n_map) return 0; /* no HloProto votes: the op analysis is not built for nothing */
   const xp_op_group *g;
   int64_t ng = xp_op_groups(p, &g), n = 0, cap = 0;

@@ -80,17 +80,18 @@ int xp_hlo_kernel_lookup_name(const char *p, size_t n, char *buf, size_t cap);
 /* The rewrite of one profile (xplane_hlo_op_paths, and the converter's
 ** xplane.source.hlo_op_paths record arg, so both engines have the same
 ** rows): each device-op name (xp_op_groups, in its order) whose lookup name
-** the HloProto files in dir vote a path for. The rows point into *map (free
+** the HloProto files in the directory of profile_path (the profile's file)
+** vote a path for. The rows point into *map (free
 ** it with xp_hlo_kernel_paths_free) and into the profile's names; free the
 ** rows with xp_free. Returns the row count; -1 with *err (xp_free it) on a
-** bad file, or with *err NULL when memory runs out. No HloProto in dir: 0. */
+** bad file, or with *err NULL when memory runs out. No HloProto there: 0. */
 typedef struct xp_hlo_op_path {
   xp_str name;                 /* the op name */
   char kernel[96];             /* its lookup name */
   const char *path;            /* the voted path */
   int64_t votes;
 } xp_hlo_op_path;
-int64_t xp_hlo_op_paths(xp_profile *p, const char *dir, xp_hlo_kernel_path **map, int64_t *n_map,
+int64_t xp_hlo_op_paths(xp_profile *p, const char *profile_path, xp_hlo_kernel_path **map, int64_t *n_map,
                         xp_hlo_op_path **rows, char **err);
 
 #endif

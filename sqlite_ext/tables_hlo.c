@@ -26,7 +26,6 @@
 ** error naming the file.
 */
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,11 +312,8 @@ static int kp_prepare(xp_profile *p) {
 static int kp_first(xp_cursor *cur) {
   kp_state *st = cur->state;
   kp_free(cur);
-  char *copy = sqlite3_mprintf("%s", cur->file->path);
-  if (!copy) return SQLITE_NOMEM;
   char *err = NULL;
-  st->n = xp_hlo_op_paths(cur->prof, dirname(copy), &st->map, &st->n_map, &st->rows, &err);
-  sqlite3_free(copy);
+  st->n = xp_hlo_op_paths(cur->prof, cur->file->path, &st->map, &st->n_map, &st->rows, &err);
   if (st->n < 0) {
     st->n = 0;
     int rc = err ? xp_cursor_error(cur, "xplane_hlo_op_paths: %s", err) : SQLITE_NOMEM;

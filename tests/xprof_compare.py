@@ -80,20 +80,6 @@ def xprof_tool(path, tool):
     return json.loads(data)
 
 
-def xprof_tool_on_copy(src, tool):
-    """xprof's tool output on a temporary copy of a profile."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, os.path.basename(src))
-        shutil.copyfile(src, path)
-        return xprof_tool(path, tool)
-
-
-def xprof_tool_kernel_stats(src):
-    """xprof's kernel_stats table of a profile, or None."""
-    d = xprof_tool_on_copy(src, "kernel_stats")
-    return d[0] if isinstance(d, list) and d else (d if isinstance(d, dict) else None)
-
-
 def main():
     ext, profiles = sys.argv[1], sys.argv[2:]
     db = sqlite3.connect(":memory:")
@@ -109,6 +95,8 @@ def main():
             hlo = xprof_tool(path, "hlo_stats")
             op_profile = xprof_tool(path, "op_profile")
             roofline = xprof_tool(path, "roofline_model")
+            kernels = xprof_tool(path, "kernel_stats")
+            memory = xprof_tool(path, "memory_profile")
             op_stats = op_stats_pb2.OpStats()
             with open(os.path.join(tmp, "ALL_HOSTS.op_stats_v2.pb"), "rb") as f:
                 op_stats.ParseFromString(f.read())
@@ -218,7 +206,7 @@ def main():
         # kernel stats: xprof's kernel_stats rows summed by (kernel, grid, block) against ours
         # likewise: launches and total time (ps) equal. Documented: our rows also split by op
         # name, and xprof shows 0 shared memory where ROCm writes group_mem
-        kt = xprof_tool_kernel_stats(src)
+        kt = kernels[0] if isinstance(kernels, list) and kernels else (kernels if isinstance(kernels, dict) else None)
         if kt is not None:
             kcols = [c["id"] for c in kt.get("cols", [])]
             xk = {}
@@ -239,7 +227,7 @@ def main():
         # heap's peak): where xprof reserves no stack (GPU) its peak bytes in use; where it
         # does (TPU: its peak is stack + heap), its lifetime peak, which is the heap's. TPU
         # allocators are xprof's "N" and our "index_on_host:N" (documented)
-        mp = xprof_tool_on_copy(src, "memory_profile")
+        mp = memory
         xm = {}
         for k, v in (mp or {}).get("memoryProfilePerAllocator", {}).items():
             ps = v.get("profileSummary", {})

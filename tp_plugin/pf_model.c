@@ -663,17 +663,11 @@ static int earliest_start(const xp_profile *p, int64_t *out) {
 ** there are none. 0 on a bad HloProto (the message in m->errmsg) or OOM. */
 static int hlo_op_paths_json(pf_model *m, const xp_file *f, xp_profile *p, char **out) {
   *out = NULL;
-  char *dir = xp_mprintf("%s", f->path);
-  if (!dir) return oom(m);
-  char *slash = strrchr(dir, '/');
-  if (slash) *slash = 0;
-  else strcpy(dir, ".");
   xp_hlo_kernel_path *map = NULL;
   int64_t n_map = 0;
   xp_hlo_op_path *rows = NULL;
   char *err = NULL;
-  int64_t n = xp_hlo_op_paths(p, slash == dir ? "/" : dir, &map, &n_map, &rows, &err);
-  xp_free(dir);
+  int64_t n = xp_hlo_op_paths(p, f->path, &map, &n_map, &rows, &err);
   int ok = 1;
   if (n < 0) {
     if (err) *m->errmsg = xp_mprintf("%s: %s", f->path, err);

@@ -69,16 +69,14 @@ SELECT line FROM (
 
 -- async ops: x-start with x-done, counted once over start to done
 DROP TABLE IF EXISTS temp.xq_half;
-CREATE TEMP TABLE xq_half AS
-SELECT o.plane_index, o.op_id, o.start_ps, o.end_ps, o.bytes_accessed,
-       CASE WHEN o.name GLOB '*-start' OR o.name GLOB '*-start.[0-9]*' THEN 'start' ELSE 'done' END AS half,
-       CASE WHEN o.name GLOB '*-start' OR o.name GLOB '*-start.[0-9]*' THEN replace(o.name, '-start', '')
-            ELSE replace(o.name, '-done', '') END AS key,
-       CASE WHEN o.name GLOB '*-start' OR o.name GLOB '*-start.[0-9]*' THEN substr(o.name, 1, instr(o.name, '-start') - 1)
-            ELSE substr(o.name, 1, instr(o.name, '-done') - 1) END AS kind
-  FROM xplane_ops o
- WHERE o.line_name <> 'Async XLA Ops'
-   AND (o.name GLOB '*-start' OR o.name GLOB '*-start.[0-9]*' OR o.name GLOB '*-done' OR o.name GLOB '*-done.[0-9]*');
+CREATE TEMP TABLE xq_half AS  -- the half once, then the name around its '-start' / '-done'
+SELECT plane_index, op_id, start_ps, end_ps, bytes_accessed, half,
+       replace(name, '-' || half, '') AS key, substr(name, 1, instr(name, '-' || half) - 1) AS kind
+  FROM (SELECT o.plane_index, o.op_id, o.name, o.start_ps, o.end_ps, o.bytes_accessed,
+               CASE WHEN o.name GLOB '*-start' OR o.name GLOB '*-start.[0-9]*' THEN 'start'
+                    WHEN o.name GLOB '*-done' OR o.name GLOB '*-done.[0-9]*' THEN 'done' END AS half
+          FROM xplane_ops o WHERE o.line_name <> 'Async XLA Ops')
+ WHERE half IS NOT NULL;
 CREATE INDEX temp.xq_half_key ON xq_half(plane_index, key, half, start_ps);
 DROP TABLE IF EXISTS temp.xq_pair;
 CREATE TEMP TABLE xq_pair AS  -- a done with the latest start of its name since the done before it
