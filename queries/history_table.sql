@@ -30,7 +30,7 @@ r AS (SELECT i, record ->> '$.recorded_at_utc' AS at, record ->> '$.label' AS la
         FROM xq_records, n WHERE n.tail <= 0 OR i > n.n - n.tail),
 lines(o, i, line) AS (
   SELECT 0, 0, '# Tracking history' UNION ALL SELECT 1, 0, ''
-  UNION ALL SELECT 2, 0, '- History: `' || replace(CAST(@history AS TEXT), '`', '\`') || '`'
+  UNION ALL SELECT 2, 0, '- History: ' || xplane_md_code(CAST(@history AS TEXT))
   UNION ALL SELECT 3, 0, '- Records: ' || (SELECT n FROM n) || coalesce(' (' || (SELECT group_concat(status || ' ' || c, ', ') FROM (
       SELECT record ->> '$.assessment.status' AS status, count(*) AS c FROM xq_records GROUP BY 1
        ORDER BY CASE status WHEN 'pass' THEN 0 WHEN 'warn' THEN 1 ELSE 2 END)) || ')', '')
@@ -41,13 +41,13 @@ lines(o, i, line) AS (
       || '| P90 before (ms) | P90 after (ms) | P90 change | Why |' WHERE EXISTS (SELECT 1 FROM r)
   UNION ALL SELECT 7, 0, '|---:|---|---|---|---:|---:|---:|---:|---:|---:|---|' WHERE EXISTS (SELECT 1 FROM r)
   UNION ALL SELECT 8, i, '| ' || i || ' | ' || coalesce(at, 'n/a') || ' | '
-      || coalesce('`' || replace(replace(replace(label, '`', '\`'), '|', '\|'), char(10), ' ') || '`', 'n/a') || ' | '
+      || coalesce(xplane_md_cell(label), 'n/a') || ' | '
       || coalesce(status, 'n/a') || ' | '
       || coalesce(xplane_format(mb / 1e3, '.3f'), 'n/a') || ' | ' || coalesce(xplane_format(ma / 1e3, '.3f'), 'n/a') || ' | '
       || coalesce(CASE WHEN mb > 0 THEN CASE WHEN ma >= mb THEN '+' ELSE '' END || xplane_format(100.0 * (ma - mb) / mb, '.2f') || '%' END, 'n/a')
       || ' | ' || coalesce(xplane_format(pb / 1e3, '.3f'), 'n/a') || ' | ' || coalesce(xplane_format(pa / 1e3, '.3f'), 'n/a') || ' | '
       || coalesce(CASE WHEN pb > 0 THEN CASE WHEN pa >= pb THEN '+' ELSE '' END || xplane_format(100.0 * (pa - pb) / pb, '.2f') || '%' END, 'n/a')
-      || ' | ' || coalesce(replace(replace(why, '|', '\|'), char(10), ' '), '') || ' |'
+      || ' | ' || coalesce(xplane_md_cell(why), '') || ' |'
     FROM r)
 SELECT group_concat(line, char(10)) FROM (SELECT line FROM lines ORDER BY o, i);
 .read queries/lib/cleanup.sql

@@ -45,9 +45,8 @@
 DROP TABLE IF EXISTS temp.xq_html;
 CREATE TEMP TABLE xq_html(part INTEGER, html TEXT);
 
--- ---- HTML text escaping: xq_esc(s) as a view over a one-column input is not
--- possible in SQL, so every text goes through this replace chain inline:
---   replace(replace(replace(replace(X, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;')
+-- ---- HTML text escaping: every name from the profile goes through
+-- xplane_html(X) (core/escape.h: printable text, & < > " ' as references).
 
 -- ---- head ---------------------------------------------------------------------
 DROP TABLE IF EXISTS temp.xq_html_page;
@@ -55,7 +54,7 @@ CREATE TEMP TABLE xq_html_page AS SELECT 1000 AS width, '' AS extra;
 .read queries/lib/html_head.sql
 INSERT INTO xq_html
 SELECT 1, '<h1>xplane profile report</h1>
-<div class="meta">' || replace(replace(replace(replace(s.doc->>'$.source_path', '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;')
+<div class="meta">' || xplane_html(s.doc->>'$.source_path')
   || ' &middot; ' || (s.doc->>'$.schema_version') || ' &middot; generated ' || (s.doc->>'$.generated_at_utc') || '</div>
 <div class="card kv">'
   || '<span>steps <b>' || coalesce(s.doc->>'$.step_time.all_steps.count', 0) || '</b></span>'
@@ -188,10 +187,9 @@ SELECT 40, '<h2>Top ops by exclusive time</h2><div class="card">' ||
      SELECT printf('<text x="336" y="%d" text-anchor="end">%s</text><rect class="mark op-bar" x="340" y="%d" width="%.2f" height="16" fill="%s"><title>%s
 %s, %d calls, %.3f ms exclusive</title></rect><text x="%.1f" y="%d">%.3f ms</text>',
                    22 + 22 * o.k,
-                   replace(replace(replace(replace((SELECT lab FROM xq_h_oplab l WHERE l.k = o.k),
-                     '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'),
+                   xplane_html((SELECT lab FROM xq_h_oplab l WHERE l.k = o.k)),
                    10 + 22 * o.k, max(520.0 * o.ms / m.top, 0.5), coalesce(c.color, '#bab0ac'),
-                   replace(replace(replace(replace(o.name, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'),
+                   xplane_html(o.name),
                    o.category, o.n, o.ms, 344 + 520.0 * o.ms / m.top, 22 + 22 * o.k, o.ms) AS t
        FROM xq_h_ops o LEFT JOIN xq_h_colors c ON c.name = o.category,
             (SELECT max(max(ms), 1e-9) AS top FROM xq_h_ops) m ORDER BY o.k)) ||
@@ -238,7 +236,7 @@ INSERT INTO xq_html
 SELECT 50, '<h2>Representative step timeline</h2><div class="card">' ||
   CASE WHEN NOT EXISTS (SELECT 1 FROM xq_h_rep) THEN '<p class="note">No step with device ops.</p>'
   ELSE printf('<p class="note">Step %d on %s: %.3f ms. One row per device line; hatched red = the device idle (no op running on the plane) for at least 1 %% of the step: %d gaps, %.3f ms.</p>',
-              r.step, replace(replace(replace(replace(r.plane_name, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'),
+              r.step, xplane_html(r.plane_name),
               r.dur_ps / 1e9, (SELECT count(*) FROM xq_h_gaps), coalesce((SELECT sum(ge - gs) FROM xq_h_gaps), 0) / 1e9) ||
   '<svg data-chart="timeline" data-marks="' || (SELECT count(*) FROM xq_h_tl) || '" data-gaps="' || (SELECT count(*) FROM xq_h_gaps) ||
   '" width="960" height="' || (70 + 30 * (SELECT count(*) FROM xq_h_lanes)) || '" viewBox="0 0 960 ' ||
@@ -251,13 +249,12 @@ SELECT 50, '<h2>Representative step timeline</h2><div class="card">' ||
        FROM xq_h_gaps g ORDER BY g.gs)), '') ||
   (SELECT group_concat(t, '') FROM (
      SELECT printf('<text x="156" y="%d" text-anchor="end">%s</text>', 28 + 30 * lane,
-                   replace(replace(replace(replace(CASE WHEN length(line_name) > 24 THEN substr(line_name, 1, 23) || '…' ELSE line_name END,
-                     '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;')) AS t FROM xq_h_lanes ORDER BY lane)) ||
+                   xplane_html(CASE WHEN length(line_name) > 24 THEN substr(line_name, 1, 23) || '…' ELSE line_name END)) AS t FROM xq_h_lanes ORDER BY lane)) ||
   (SELECT group_concat(t, '') FROM (
      SELECT printf('<rect class="mark tl-op" x="%.3f" y="%d" width="%.3f" height="22" fill="%s"><title>%s (%s) %.3f us</title></rect>',
                    160 + 760.0 * (o.s - r.start_ps) / r.dur_ps, 10 + 30 * l.lane, max(760.0 * (o.e - o.s) / r.dur_ps, 0.3),
                    coalesce(c.color, '#bab0ac'),
-                   replace(replace(replace(replace(o.name, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'),
+                   xplane_html(o.name),
                    o.category, (o.e - o.s) / 1e6) AS t
        FROM xq_h_tl o JOIN xq_h_lanes l USING (line_index) LEFT JOIN xq_h_colors c ON c.name = o.category
       ORDER BY l.lane, o.s)) ||
@@ -278,11 +275,10 @@ SELECT 60, '<h2>Findings</h2><div class="card">' ||
   (SELECT group_concat(t, '') FROM (
      SELECT printf('<tr class="finding-row"><td><span class="sev sev-%s">%s</span></td><td>%s</td><td>%s</td><td class="num">%s</td><td class="num">%.3f</td><td class="num">%.2f</td><td class="num">%s</td><td>%s</td></tr>',
                    severity, severity, id,
-                   replace(replace(replace(replace(coalesce(plane_name, 'profile') || coalesce(' · ' || subject, '') || coalesce(' · steps ' || steps, '') || coalesce(' · ops ' || nullif(ops, subject), ''),
-                     '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'),
+                   xplane_html(coalesce(plane_name, 'profile') || coalesce(' · ' || subject, '') || coalesce(' · steps ' || steps, '') || coalesce(' · ops ' || nullif(ops, subject), '')),
                    count || coalesce(' / ' || of_total, ''), time_ps / 1e9, 100 * share,
                    CASE WHEN bytes IS NULL THEN '' ELSE printf('%.1f', bytes / 1048576.0) END,
-                   replace(replace(replace(replace(suggestion, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;')) AS t
+                   xplane_html(suggestion)) AS t
        FROM xplane_findings ORDER BY severity = 'high' DESC, time_ps DESC, id, plane_index, subject)) ||
   '</tbody></table>' END || '</div>';
 

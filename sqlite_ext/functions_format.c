@@ -14,8 +14,19 @@
 **                             nesting past 500 levels is an error, and so
 **                             (SQLITE_TOOBIG) is indentation past 8 times
 **                             the input + 1 MiB
+**   xplane_md_code(name)      a name from a profile as a markdown code span
+**                             (core/escape.h: printable, the delimiter one
+**                             backtick longer than its longest run):
+**                             xplane_md_code('a`b') = '``a`b``'
+**   xplane_md_cell(name)      the same for a GFM table cell (`|` as `\|`):
+**                             xplane_md_cell('a|b') = '`a\|b`'
+**   xplane_html(name)         HTML text: printable, & < > " ' escaped:
+**                             xplane_html('<b>') = '&lt;b&gt;'
+**                             Each of the three: NULL stays NULL; a control
+**                             character prints as its Control Picture
+**                             (char(27) -> U+241B), ill-formed UTF-8 as U+FFFD.
 **
-** All three are deterministic and innocuous. Each registration passes the
+** All are deterministic and innocuous. Each registration passes the
 ** function's SQL name as its user data: running out of memory, or a result
 ** past the connection's length limit, is "<name>: out of memory"
 ** (SQLITE_NOMEM) or "<name>: the text would be longer than SQLite's length
@@ -26,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "functions.h"
 #include "result.h"
 
@@ -463,6 +475,34 @@ static void fn_json_pretty(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   xp_result_buf_at(ctx, out, XP_EMPTY_IS_TEXT, sqlite3_user_data(ctx));
 }
 
+/* ---- names where they are printed (core/escape.h) ---- */
+
+static void escaped(sqlite3_context *ctx, sqlite3_value *v, int how) {
+  if (sqlite3_value_type(v) == SQLITE_NULL) return; /* NULL stays NULL */
+  const char *s = (const char *)sqlite3_value_text(v);
+  size_t n = (size_t)sqlite3_value_bytes(v);
+  if (!s) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  xp_buf *out = xp_buf_new();
+  if (how == 2) xp_html_text(out, s, n);
+  else xp_md_code(out, s, n, how);
+  xp_result_buf_at(ctx, out, XP_EMPTY_IS_TEXT, sqlite3_user_data(ctx));
+}
+static void fn_md_code(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  escaped(ctx, argv[0], 0);
+}
+static void fn_md_cell(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  escaped(ctx, argv[0], 1);
+}
+static void fn_html(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  escaped(ctx, argv[0], 2);
+}
+
 #define XP_PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
 
 int xp_register_format_functions(sqlite3 *db) {
@@ -474,6 +514,9 @@ int xp_register_format_functions(sqlite3 *db) {
       {"xplane_repr", 1, fn_repr},
       {"xplane_format", 2, fn_format},
       {"xplane_json_pretty", 1, fn_json_pretty},
+      {"xplane_md_code", 1, fn_md_code},
+      {"xplane_md_cell", 1, fn_md_cell},
+      {"xplane_html", 1, fn_html},
   };
   int rc = SQLITE_OK;
   for (size_t i = 0; rc == SQLITE_OK && i < sizeof(fns) / sizeof(fns[0]); i++)

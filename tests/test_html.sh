@@ -282,7 +282,7 @@ fi
 # ---- the main report's page (queries/profile_report_html.sql, `xplane report
 # --html`): drawn by the browser, its headings and every table cell are the
 # markdown report's (queries/profile_report.sql, parsed here on its own: cells
-# split at unescaped |, backticks dropped, \| and \` undone), nothing loads
+# split at unescaped |, \| a |, code spans read as CommonMark does), nothing loads
 # from elsewhere, and a hostile op name (tags, a |, a backtick) is text.
 sed 's/name: "gemm"/name: "<img src=x onerror=alert(1)>|`gemm"/' "$SRC/tests/fixtures/device_time.textproto" |
   protoc --encode=tensorflow.profiler.XSpace -I "$SRC/schema" "$SRC/schema/xplane.proto" > "$T/hostile.xplane.pb" ||
@@ -290,15 +290,24 @@ sed 's/name: "gemm"/name: "<img src=x onerror=alert(1)>|`gemm"/' "$SRC/tests/fix
 cat > "$T/mdcheck.py" <<'EOF'
 import sys, html.parser, re
 md, dom = open(sys.argv[1]).read().split("\n"), open(sys.argv[2]).read()
+def spans(t):
+    # CommonMark code spans: a run of N backticks opens one, the next run of exactly N closes
+    # it (its text: one space stripped on each side when both are there); an unclosed run is
+    # text. The backticks themselves are dropped.
+    toks, out, k = re.findall(r"`+|[^`]+", t), "", 0
+    while k < len(toks):
+        tok = toks[k]
+        if tok[0] == "`":
+            close = next((j for j in range(k + 1, len(toks)) if toks[j] == tok), None)
+            if close is not None:
+                inner = "".join(toks[k + 1:close])
+                if len(inner) >= 2 and inner[0] == inner[-1] == " " and inner.strip(" "): inner = inner[1:-1]
+                out += inner; k = close + 1; continue
+        out += tok; k += 1
+    return out
 def cells(line):
-    out, cur, i, body = [], "", 0, line.strip()[1:-1]
-    while i < len(body):
-        if body[i] == "\\" and i + 1 < len(body) and body[i + 1] in "|`": cur += body[i + 1]; i += 2; continue
-        if body[i] == "|": out.append(cur); cur = ""; i += 1; continue
-        if body[i] == "`": i += 1; continue
-        cur += body[i]; i += 1
-    out.append(cur)
-    return [c.strip() for c in out]
+    # GFM: cells split at | not escaped; \| is a | (inside code spans too)
+    return [spans(c.replace("\\|", "|")).strip() for c in re.split(r"(?<!\\)\|", line.strip()[1:-1])]
 want_h2 = [l[3:].replace("`", "") for l in md if l.startswith("## ")]
 want_rows = [cells(l) for l in md if l.startswith("|") and not re.fullmatch(r"\|[-:|]+\|", l)]
 class P(html.parser.HTMLParser):

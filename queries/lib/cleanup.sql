@@ -62,6 +62,7 @@ DROP TABLE IF EXISTS temp.xq_h_oplab;
 DROP TABLE IF EXISTS temp.xq_mdl;
 DROP TABLE IF EXISTS temp.xq_mdk;
 DROP TABLE IF EXISTS temp.xq_mdi;
+DROP TABLE IF EXISTS temp.xq_mdt;
 DROP TABLE IF EXISTS temp.xq_input;
 DROP TABLE IF EXISTS temp.xq_km;
 DROP TABLE IF EXISTS temp.xq_km_groups;

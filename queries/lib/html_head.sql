@@ -7,7 +7,7 @@ INSERT INTO xq_html
 SELECT 0, '<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>xplane report: ' || replace(replace(replace(replace(s.doc->>'$.source_path', '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</title>
+<title>xplane report: ' || xplane_html(s.doc->>'$.source_path') || '</title>
 <style>
 body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; background: #fafafa; margin: 0; padding: 16px 24px; max-width: ' || (SELECT width FROM xq_html_page) || 'px; }
 h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 24px 0 4px; }

@@ -39,13 +39,11 @@ SELECT 30, '<h2>Hierarchical regions</h2><div class="card">' ||
                    80 + px, 10 + 24 * lvl, pw,
                    CASE (lvl + sib) % 6 WHEN 0 THEN '#4e79a7' WHEN 1 THEN '#76b7b2' WHEN 2 THEN '#59a14f'
                                         WHEN 3 THEN '#edc948' WHEN 4 THEN '#af7aa1' ELSE '#ff9da7' END,
-                   replace(replace(replace(replace(path, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'),
+                   xplane_html(path),
                    incl / 1e9, 100.0 * pw / 840, excl / 1e9, n,
                    CASE WHEN pw >= 40 THEN printf('<text x="%.1f" y="%d" style="pointer-events:none">%s</text>', 80 + px + 3, 25 + 24 * lvl,
-                        replace(replace(replace(replace(
-                          CASE WHEN length(leaf) > CAST((pw - 6) / 6.2 AS INTEGER)
-                               THEN substr(leaf, 1, max(CAST((pw - 6) / 6.2 AS INTEGER) - 1, 1)) || '…' ELSE leaf END,
-                          '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;')) ELSE '' END) AS t
+                        xplane_html(CASE WHEN length(leaf) > CAST((pw - 6) / 6.2 AS INTEGER)
+                               THEN substr(leaf, 1, max(CAST((pw - 6) / 6.2 AS INTEGER) - 1, 1)) || '…' ELSE leaf END)) ELSE '' END) AS t
        FROM xq_h_icicle ORDER BY lvl, px)) ||
   (SELECT printf('<g class="axis"><line x1="80" x2="920" y1="%d" y2="%d"/></g>', y, y) ||
           group_concat(printf('<text x="%.1f" y="%d" text-anchor="middle">%d</text>', 80 + 210.0 * i, y + 14, 25 * i), '') ||

@@ -76,8 +76,8 @@ SELECT 45, '<h2>Roofline</h2><div class="card">' ||
 %.4g FLOP/byte, %.4g FLOP/s; self %.3f ms (%.2f %% of device self time); %s-bound</title></circle>',
                    o.bound_by, o.k, 80 + 840.0 * (log10(o.x) - d.xlo) / (d.xhi - d.xlo),
                    300 - 280.0 * (log10(o.y) - d.ylo) / (d.yhi - d.ylo), 2.5 + 14 * sqrt(coalesce(o.share, 0)),
-                   c.color, replace(replace(replace(replace(o.name, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'),
-                   replace(replace(replace(replace(coalesce(o.category, ''), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'),
+                   c.color, xplane_html(o.name),
+                   xplane_html(coalesce(o.category, '')),
                    o.x, o.y, o.self_ps / 1e9, 100 * coalesce(o.share, 0), o.bound_by) AS t
        FROM xq_h_roof o JOIN xq_h_rcol c ON c.name = o.bound_by ORDER BY o.self_ps DESC, o.k)) ||
   '<text class="axis-title" x="500" y="340" text-anchor="middle">arithmetic intensity (FLOP/byte, log scale)</text>' ||

@@ -4,11 +4,15 @@
 --
 -- It reads only the markdown these files write: `#`, `##`, `###` headings;
 -- tables (a row `| a | b |`, the header row followed by `|---|`, cells
--- separated by unescaped `|`); list items `- `; other lines paragraphs (one
--- in parentheses a note). Inline: `code` spans; `\|` and `\`` are a literal
--- `|` and backtick. Every text is HTML-escaped (& < > "), so a name from a
--- profile cannot open a tag. Numbers are the markdown's, character for
--- character: the HTML and the markdown report cannot disagree.
+-- separated by unescaped `|`, `\|` a literal `|`); list items `- `; other
+-- lines paragraphs (one in parentheses a note). Inline: code spans as
+-- CommonMark reads them (a run of N backticks opens a span that the next
+-- run of exactly N closes; one space is stripped from each side of a span
+-- that begins and ends with one; an unclosed run is literal): the names of
+-- xplane_md_code / xplane_md_cell, whose text is already printable. Every
+-- text is HTML-escaped (& < > "), so a name from a profile cannot open a
+-- tag. Numbers are the markdown's, character for character: the HTML and
+-- the markdown report cannot disagree.
 DROP TABLE IF EXISTS temp.xq_mdl;
 CREATE TEMP TABLE xq_mdl AS
 SELECT seq, line,
@@ -20,32 +24,50 @@ SELECT seq, line,
 DROP TABLE IF EXISTS temp.xq_mdk;
 CREATE TEMP TABLE xq_mdk AS
 SELECT seq, kind, lag(kind) OVER w AS prev, lead(kind) OVER w AS next,
-       -- the text to render: markers stripped; escapes of | and ` to control characters (1, 2);
-       -- table cells separated by character 3 (every | left is a separator)
+       -- the text to render: markers stripped; in a table row the escaped \| to character 2, and
+       -- cells separated by character 3 (every | left is a separator)
        CASE kind
-         WHEN 'row' THEN replace(replace(replace(substr(line, 2, length(line) - 2), '\`', char(1)), '\|', char(2)), '|', char(3))
-         WHEN 'li' THEN replace(replace(substr(line, 3), '\`', char(1)), '\|', char(2))
-         WHEN 'h3' THEN replace(replace(substr(line, 5), '\`', char(1)), '\|', char(2))
-         WHEN 'h2' THEN replace(replace(substr(line, 4), '\`', char(1)), '\|', char(2))
-         WHEN 'h1' THEN replace(replace(substr(line, 3), '\`', char(1)), '\|', char(2))
-         ELSE replace(replace(line, '\`', char(1)), '\|', char(2)) END AS body
+         WHEN 'row' THEN replace(replace(substr(line, 2, length(line) - 2), '\|', char(2)), '|', char(3))
+         WHEN 'li' THEN substr(line, 3)
+         WHEN 'h3' THEN substr(line, 5)
+         WHEN 'h2' THEN substr(line, 4)
+         WHEN 'h1' THEN substr(line, 3)
+         ELSE line END AS body
   FROM xq_mdl WINDOW w AS (ORDER BY seq);
--- inline code: split each body at its backticks, escape each piece, <code> around every other
-DROP TABLE IF EXISTS temp.xq_mdi;
-CREATE TEMP TABLE xq_mdi AS
-WITH RECURSIVE i(seq, n, rest, out, open) AS (
-  SELECT seq, 0, body, '', 0 FROM xq_mdk WHERE kind NOT IN ('sep', 'blank')
+-- inline code, in two steps. First each body as tokens: runs of backticks and the text
+-- between them, in order (xq_mdt: n from 1; tick: the token is a run).
+DROP TABLE IF EXISTS temp.xq_mdt;
+CREATE TEMP TABLE xq_mdt AS
+WITH RECURSIVE t(seq, n, tok, rest) AS (
+  SELECT seq, 0, '', body FROM xq_mdk WHERE kind NOT IN ('sep', 'blank')
   UNION ALL
   SELECT seq, n + 1,
-         CASE WHEN instr(rest, '`') > 0 THEN substr(rest, instr(rest, '`') + 1) ELSE '' END,
-         out || replace(replace(replace(replace(replace(replace(
-                  CASE WHEN instr(rest, '`') > 0 THEN substr(rest, 1, instr(rest, '`') - 1) ELSE rest END,
-                  '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), char(1), '`'), char(2), '|')
-             || CASE WHEN instr(rest, '`') = 0 THEN '' WHEN open THEN '</code>' ELSE '<code>' END,
-         CASE WHEN instr(rest, '`') > 0 THEN 1 - open ELSE open END
-    FROM i WHERE rest <> '')
-SELECT seq, out || CASE WHEN open THEN '</code>' ELSE '' END AS html
-  FROM (SELECT *, row_number() OVER (PARTITION BY seq ORDER BY n DESC) AS last FROM i) WHERE last = 1;
+         substr(rest, 1, CASE WHEN rest GLOB '`*' THEN length(rest) - length(ltrim(rest, '`'))
+                              WHEN instr(rest, '`') = 0 THEN length(rest) ELSE instr(rest, '`') - 1 END),
+         substr(rest, 1 + CASE WHEN rest GLOB '`*' THEN length(rest) - length(ltrim(rest, '`'))
+                               WHEN instr(rest, '`') = 0 THEN length(rest) ELSE instr(rest, '`') - 1 END)
+    FROM t WHERE rest <> '')
+SELECT seq, n, tok, tok GLOB '`*' AS tick FROM t WHERE n > 0;
+CREATE INDEX temp.xq_mdt_seq ON xq_mdt(seq, n);
+-- Then the tokens of each line in order: `open` is the length of the run that opened the
+-- span being read (0: none), `code` its text so far; a run of another length is text of the
+-- span. A span still open at the end is literal text, as CommonMark reads it.
+DROP TABLE IF EXISTS temp.xq_mdi;
+CREATE TEMP TABLE xq_mdi AS
+WITH RECURSIVE s(seq, n, out, open, code) AS (
+  SELECT seq, 0, '', 0, '' FROM xq_mdk WHERE kind NOT IN ('sep', 'blank')
+  UNION ALL
+  SELECT s.seq, s.n + 1,
+         CASE WHEN NOT t.tick THEN CASE WHEN s.open = 0 THEN s.out || replace(replace(replace(replace(replace(t.tok, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), char(2), '|') ELSE s.out END
+              WHEN s.open = 0 OR length(t.tok) <> s.open THEN s.out
+              ELSE s.out || '<code>' || replace(replace(replace(replace(replace(CASE WHEN s.code LIKE ' % ' AND trim(s.code, ' ') <> '' THEN substr(s.code, 2, length(s.code) - 2) ELSE s.code END, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), char(2), '|') || '</code>' END,
+         CASE WHEN NOT t.tick THEN s.open WHEN s.open = 0 THEN length(t.tok) WHEN length(t.tok) = s.open THEN 0
+              ELSE s.open END,
+         CASE WHEN s.open = 0 OR (t.tick AND length(t.tok) = s.open) THEN '' ELSE s.code || t.tok END
+    FROM s JOIN xq_mdt t ON t.seq = s.seq AND t.n = s.n + 1),
+l AS (SELECT *, row_number() OVER (PARTITION BY seq ORDER BY n DESC) AS last FROM s)
+SELECT seq, out || CASE WHEN open = 0 THEN '' ELSE printf('%.*c', open, '`') || replace(replace(replace(replace(replace(code, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), char(2), '|') END AS html
+  FROM l WHERE last = 1;
 INSERT INTO xq_html
 SELECT 10, group_concat(h, char(10)) FROM (
   SELECT k.seq, CASE k.kind

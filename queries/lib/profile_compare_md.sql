@@ -93,9 +93,9 @@ SELECT line FROM (
   UNION ALL SELECT 1, 0, ''
   UNION ALL SELECT 2, 0, 'Times in milliseconds (ms). Device time is docs/ANALYSIS.md section 15; a change is (after - before) / before.'
   UNION ALL SELECT 3, 0, ''
-  UNION ALL SELECT 4, 0, '- Before: `' || replace(c.doc ->> '$.before_source', '`', '\`') || '` (SHA256 `'
+  UNION ALL SELECT 4, 0, '- Before: ' || xplane_md_code(c.doc ->> '$.before_source') || ' (SHA256 `'
       || coalesce(c.doc ->> '$.provenance_checks.before_trace_sha256', 'unknown') || '`)' FROM xq_compare c
-  UNION ALL SELECT 5, 0, '- After: `' || replace(c.doc ->> '$.after_source', '`', '\`') || '` (SHA256 `'
+  UNION ALL SELECT 5, 0, '- After: ' || xplane_md_code(c.doc ->> '$.after_source') || ' (SHA256 `'
       || coalesce(c.doc ->> '$.provenance_checks.after_trace_sha256', 'unknown') || '`)' FROM xq_compare c
   UNION ALL SELECT 6, 0, '- Provenance: `' || (c.doc ->> '$.provenance_checks.status') || '`' FROM xq_compare c
   UNION ALL SELECT 7, m.key, '  - ' || m.value FROM xq_compare c, json_each(c.doc, '$.provenance_checks.messages') m
@@ -188,7 +188,7 @@ SELECT line FROM (
   UNION ALL SELECT 3, 0, '| Op | Count before | Count after | Self before (ms) | Self after (ms) | Delta (ms) | Change (% of before) '
       || '| Share before (% of device op self time) | Share after (% of device op self time) |'
   UNION ALL SELECT 4, 0, '|---|---:|---:|---:|---:|---:|---:|---:|---:|'
-  UNION ALL SELECT 5, r, '| `' || replace(replace(replace(name, '`', '\`'), '|', '\|'), char(10), ' ') || '` | '
+  UNION ALL SELECT 5, r, '| ' || xplane_md_cell(name) || ' | '
       || coalesce(bn, 0) || ' | ' || coalesce(an, 0) || ' | '
       || xplane_format(coalesce(bps, 0) / 1e9, '.3f') || ' | ' || xplane_format(coalesce(aps, 0) / 1e9, '.3f') || ' | '
       || CASE WHEN delta >= 0 THEN '+' ELSE '' END || xplane_format(delta / 1e9, '.3f') || ' | '

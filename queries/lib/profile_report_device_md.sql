@@ -21,7 +21,7 @@
 
 DROP TABLE IF EXISTS temp.xq_roof;
 CREATE TEMP TABLE xq_roof AS
-SELECT h.*, '`' || replace(replace(replace(h.name, '`', '\`'), '|', '\|'), char(10), ' ') || '`' AS label,
+SELECT h.*, xplane_md_cell(h.name) AS label,
        row_number() OVER (PARTITION BY h.kind ORDER BY h.self_ps DESC, h.total_ps DESC, h.name) AS r
   FROM xplane_hlo_stats h
  WHERE h.kind = 'op' AND h.name IN (SELECT name FROM xq_top) OR h.kind = 'category';
@@ -114,7 +114,7 @@ SELECT line FROM (
       || '| Longest (ms) | Bandwidth (GiB/s) | Bandwidth use (% of peak) |'
   UNION ALL SELECT 4, 0, '|---|---:|---:|---:|---:|---:|---:|---:|---:|'
   UNION ALL SELECT 5, row_number() OVER (ORDER BY flight_ps DESC, kind),
-      '| `' || replace(replace(replace(kind, '`', '\`'), '|', '\|'), char(10), ' ') || '` | ' || n || ' | ' || unpaired || ' | '
+      '| ' || xplane_md_cell(kind) || ' | ' || n || ' | ' || unpaired || ' | '
       || CASE WHEN n_bytes = n THEN xplane_format(bytes / 1073741824.0, '.3f') ELSE 'n/a' END || ' | '
       || xplane_format(flight_ps / 1e9, '.3f') || ' | ' || xplane_format(flight_ps / 1e9 / n, '.6f') || ' | '
       || xplane_format(max_ps / 1e9, '.3f') || ' | '
@@ -145,9 +145,8 @@ SELECT line FROM (
       || '| Registers per thread | Shared memory (bytes per block) | Occupancy (%) | Tensor core | Note |'
   UNION ALL SELECT 4, 0, '|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|---|---|'
   UNION ALL SELECT 5, r,
-      '| `' || replace(replace(replace(substr(name, 1, 80) || CASE WHEN length(name) > 80 THEN '...' ELSE '' END,
-                                       '`', '\`'), '|', '\|'), char(10), ' ') || '` | '
-      || coalesce('`' || replace(replace(replace(substr(op_name, 1, 60), '`', '\`'), '|', '\|'), char(10), ' ') || '`', 'n/a') || ' | '
+      '| ' || xplane_md_cell(substr(name, 1, 80) || CASE WHEN length(name) > 80 THEN '...' ELSE '' END) || ' | '
+      || coalesce(xplane_md_cell(substr(op_name, 1, 60)), 'n/a') || ' | '
       || count || ' | ' || xplane_format(total_ps / 1e9, '.3f') || ' | '
       || coalesce(xplane_format(100.0 * total_ps / nullif(all_ps, 0), '.2f') || '%', 'n/a') || ' | '
       || xplane_format(mean_ps / 1e9, '.6f') || ' | ' || grid_x || ',' || grid_y || ',' || grid_z || ' | '
@@ -158,7 +157,7 @@ SELECT line FROM (
       || CASE WHEN occupancy_pct IS NULL OR details_note LIKE '%occ_pct%' THEN 'n/a' ELSE xplane_format(occupancy_pct, '.2f') END || ' | '
       || CASE WHEN uses_tensor_core THEN 'yes' ELSE 'no' END || CASE WHEN op_tensor_core_eligible AND NOT uses_tensor_core
               THEN ' (op eligible)' ELSE '' END || ' | '
-      || coalesce(replace(replace(details_note, '|', '\|'), char(10), ' '), '') || ' |'
+      || coalesce(xplane_md_cell(details_note), '') || ' |'
     FROM xq_kern WHERE r <= (SELECT top_k FROM xq_input)
   UNION ALL SELECT 6, 0, ''
   ORDER BY 1, 2)
@@ -178,14 +177,13 @@ SELECT line FROM (
       || '| In use at the end (GiB) | Allocations | Deallocations | Ops running at the peak |'
   UNION ALL SELECT 4, 0, '|---|---:|---:|---:|---:|---:|---:|---|'
   UNION ALL SELECT 5, row_number() OVER (ORDER BY peak_in_use_bytes DESC, allocator),
-      '| `' || replace(replace(replace(allocator, '`', '\`'), '|', '\|'), char(10), ' ') || '` | '
+      '| ' || xplane_md_cell(allocator) || ' | '
       || xplane_format(peak_in_use_bytes / 1073741824.0, '.3f') || ' | '
       || xplane_format((peak_time_ps - first_time_ps) / 1e9, '.3f') || ' | '
       || coalesce(xplane_format(reported_peak_bytes / 1073741824.0, '.3f'), 'n/a') || ' | '
       || xplane_format(final_in_use_bytes / 1073741824.0, '.3f') || ' | ' || n_allocations || ' | ' || n_deallocations || ' | '
       || CASE WHEN n_ops_at_peak = 0 THEN 'none'
-              ELSE n_ops_at_peak || ': ' || (SELECT group_concat('`' || replace(replace(replace(substr(value, 1, 60), '`', '\`'), '|', '\|'),
-                                                                              char(10), ' ') || '`', ', ')
+              ELSE n_ops_at_peak || ': ' || (SELECT group_concat(xplane_md_cell(substr(value, 1, 60)), ', ')
                                               FROM (SELECT value FROM json_each(ops_at_peak) LIMIT 3))
                    || CASE WHEN json_array_length(ops_at_peak) > 3 THEN ', ...' ELSE '' END END || ' |'
     FROM xq_mem WHERE true

@@ -15,28 +15,47 @@ DROP TABLE IF EXISTS temp.xq_pmd;
 CREATE TEMP TABLE xq_pmd(seq INTEGER PRIMARY KEY, line TEXT NOT NULL);
 DROP VIEW IF EXISTS temp.xq_dt;
 CREATE TEMP VIEW xq_dt AS
-SELECT *, '`' || replace(replace(replace(plane_name, '`', '\`'), '|', '\|'), char(10), ' ')
-          || coalesce(' #' || device_ordinal, '') || '`' AS label  -- the device as inline code
+SELECT *, xplane_md_cell(plane_name || coalesce(' #' || device_ordinal, '')) AS label  -- the device as inline code
   FROM xplane_device_time;
 
 -- title and head
 INSERT INTO xq_pmd(line) VALUES ('# Profile Report'), (''),
   ('Times in milliseconds (ms). Every share names its denominator; device time is docs/ANALYSIS.md section 15.'),
   ('');
--- (the reference's lines, but Artifact falls back to artifact_name and a run_id set by
--- --metadata is printed after Run)
+-- Run Metadata, Trace Provenance, Trace Overview: the reference's lines (lib/report_md.sql),
+-- with every value a code span of xplane_md_code (a fact's name too, unless it is plain words) (a run path or host name from someone
+-- else's folder cannot break the list or drive a terminal), Artifact falling back to
+-- artifact_name, and a run_id set by --metadata printed after Run.
 INSERT INTO xq_pmd(line)
 SELECT line FROM (
-  SELECT m.seq, 0 AS k,
-         CASE WHEN m.line LIKE '- Artifact: `%' THEN '- Artifact: `' || coalesce(nullif(s.doc ->> '$.run_metadata.artifact_ref', ''),
-                   nullif(s.doc ->> '$.run_metadata.artifact_name', ''), 'unknown') || '`'
-              ELSE m.line END AS line
-    FROM xq_md m, xq_summary s
-   WHERE m.seq > 2 AND m.seq < coalesce((SELECT min(seq) FROM xq_md WHERE line = '## Step Time (Steady State)'), 1e18)
-  UNION ALL
-  SELECT m.seq, 1, '- Run ID: `' || (s.doc ->> '$.run_metadata.run_id') || '`'
-    FROM xq_md m, xq_summary s
-   WHERE m.line LIKE '- Run: `%' AND nullif(s.doc ->> '$.run_metadata.run_id', '') IS NOT NULL
+  SELECT 1 AS o, 0 AS i, '## Run Metadata' AS line
+  UNION ALL SELECT 2, 0, '- Run: ' || xplane_md_code(coalesce(nullif(d ->> '$.run_metadata.run_path', ''), 'unknown')) FROM (SELECT doc AS d FROM xq_summary)
+  UNION ALL SELECT 3, 0, '- Run ID: ' || xplane_md_code(d ->> '$.run_metadata.run_id') FROM (SELECT doc AS d FROM xq_summary)
+      WHERE nullif(d ->> '$.run_metadata.run_id', '') IS NOT NULL
+  UNION ALL SELECT 4, 0, '- Artifact: ' || xplane_md_code(coalesce(nullif(d ->> '$.run_metadata.artifact_ref', ''),
+                                                             nullif(d ->> '$.run_metadata.artifact_name', ''), 'unknown')) FROM (SELECT doc AS d FROM xq_summary)
+  UNION ALL SELECT 5, 0, '- Hardware: ' || xplane_md_code(coalesce(nullif(d ->> '$.run_metadata.hardware_type', ''), 'unknown')) FROM (SELECT doc AS d FROM xq_summary)
+  UNION ALL SELECT 6, 0, '- Topology: ' || xplane_md_code(coalesce(nullif(d ->> '$.run_metadata.mesh_or_topology', ''), 'unknown')) FROM (SELECT doc AS d FROM xq_summary)
+  UNION ALL SELECT 7, 0, '- Git SHA: ' || xplane_md_code(coalesce(nullif(d ->> '$.run_metadata.git_sha', ''), 'unknown')) FROM (SELECT doc AS d FROM xq_summary)
+  UNION ALL SELECT 8, 1 + f.key, '- ' || CASE WHEN f.value ->> '$.name' GLOB '*[^A-Za-z0-9 ()/_.,-]*' OR f.value ->> '$.name' = ''
+                                      THEN xplane_md_code(f.value ->> '$.name') ELSE f.value ->> '$.name' END || ': ' || xplane_md_code(f.value ->> '$.value')
+    FROM (SELECT doc AS d FROM xq_summary), json_each(d, '$.run_metadata.facts') f
+  UNION ALL SELECT 9, 0, '- Generated At (UTC): ' || xplane_md_code(d ->> '$.generated_at_utc') FROM (SELECT doc AS d FROM xq_summary)
+  UNION ALL SELECT 10, 0, '' UNION ALL SELECT 11, 0, '## Trace Provenance'
+  UNION ALL SELECT 12, 0, '- Trace SHA256: ' || xplane_md_code(coalesce(nullif(d ->> '$.trace_provenance.trace_sha256', ''), 'unknown')) FROM (SELECT doc AS d FROM xq_summary)
+  UNION ALL SELECT 13, 0, '- Observed run_ids: '
+      || xplane_md_code(coalesce(nullif((SELECT group_concat(value, ', ') FROM (SELECT value FROM json_each(d, '$.trace_provenance.run_ids')
+                                                                                WHERE key < 8 ORDER BY key)), ''), 'unknown')) FROM (SELECT doc AS d FROM xq_summary)
+  UNION ALL SELECT 14, 0, '' UNION ALL SELECT 15, 0, '## Trace Overview'
+  UNION ALL SELECT 16, 0, '- Complete events: `' || (d ->> '$.trace_overview.num_complete_events') || '`' FROM (SELECT doc AS d FROM xq_summary)
+  UNION ALL SELECT 17, 0, '- Total events: `' || (d ->> '$.trace_overview.num_events_total') || '`' FROM (SELECT doc AS d FROM xq_summary)
+  UNION ALL SELECT 18, 0, '- Processes: `' || (d ->> '$.trace_overview.num_processes') || '`' FROM (SELECT doc AS d FROM xq_summary)
+  UNION ALL SELECT 19, 0, '- Threads: `' || (d ->> '$.trace_overview.num_threads') || '`' FROM (SELECT doc AS d FROM xq_summary)
+  UNION ALL SELECT 20, 0, '- Suspected truncation: `'
+      || CASE WHEN d ->> '$.trace_overview.suspected_truncation' THEN 'yes' ELSE 'no' END || '`' FROM (SELECT doc AS d FROM xq_summary)
+  UNION ALL SELECT 21, 0, '- Quality warnings:' FROM (SELECT doc AS d FROM xq_summary) WHERE json_array_length(d, '$.trace_overview.quality_warnings') > 0
+  UNION ALL SELECT 22, j.key, '  - ' || xplane_md_code(j.value) FROM (SELECT doc AS d FROM xq_summary), json_each(d, '$.trace_overview.quality_warnings') j
+  UNION ALL SELECT 23, 0, ''
   ORDER BY 1, 2);
 
 -- device time: overview
@@ -193,8 +212,8 @@ SELECT line FROM (
   UNION ALL SELECT 3, 0, '| Thread | Plane | Events | Self time (ms) | Span (ms) |'
   UNION ALL SELECT 4, 0, '|---|---|---:|---:|---:|'
   UNION ALL
-  SELECT 5, r, '| `' || replace(replace(replace(thread, '`', '\`'), '|', '\|'), char(10), ' ') || '` | `'
-         || replace(replace(replace(plane_name, '`', '\`'), '|', '\|'), char(10), ' ') || '` | ' || n_events || ' | '
+  SELECT 5, r, '| ' || xplane_md_cell(thread) || ' | '
+         || xplane_md_cell(plane_name) || ' | ' || n_events || ' | '
          || xplane_format(self_ps / 1e9, '.3f') || ' | ' || xplane_format(span_ps / 1e9, '.3f') || ' |'
     FROM (SELECT *, row_number() OVER (ORDER BY self_ps DESC, plane_name, thread) AS r FROM xq_host)
    WHERE r <= (SELECT top_k FROM xq_input)
@@ -232,7 +251,7 @@ SELECT line FROM (
   UNION ALL SELECT 3, 0, '| Op | Class | Family | Count | Self (ms) | Share (% of device op self time) | Avg self (ms) | Total (ms) |'
   UNION ALL SELECT 4, 0, '|---|---|---|---:|---:|---:|---:|---:|'
   UNION ALL
-  SELECT 5, r, '| `' || replace(replace(replace(name, '`', '\`'), '|', '\|'), char(10), ' ') || '` | ' || class || ' | ' || family || ' | '
+  SELECT 5, r, '| ' || xplane_md_cell(name) || ' | ' || class || ' | ' || family || ' | '
          || n || ' | ' || xplane_format(self_ps / 1e9, '.3f') || ' | '
          || coalesce(xplane_format(100.0 * self_ps / nullif((SELECT sum(self_ps) FROM xq_top), 0), '.2f') || '%', 'n/a')
          || ' | ' || xplane_format(self_ps / 1e9 / n, '.6f') || ' | ' || xplane_format(total_ps / 1e9, '.3f') || ' |'

@@ -21,11 +21,9 @@ SELECT line FROM (
   UNION ALL SELECT 1, 0, 0, 'No performance killer found by the rules (xplane_findings: recompilation, host-bound steps, '
       || 'transfers, tiny kernels, blocking synchronization, memory-bound hot ops).' WHERE NOT EXISTS (SELECT 1 FROM xq_find)
   UNION ALL
-  SELECT 2, r, 0, '### ' || id || ' (' || severity || ')' || coalesce(' on `'
-         || replace(replace(replace(plane_name, '`', '\`'), '|', '\|'), char(10), ' ') || '`', '')
+  SELECT 2, r, 0, '### ' || id || ' (' || severity || ')' || coalesce(' on ' || xplane_md_code(plane_name), '')
     FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
-  UNION ALL SELECT 2, r, 1, '- ' || coalesce('`' || replace(replace(replace(subject, '`', '\`'), '|', '\|'), char(10), ' ')
-         || '`: ', '') || count || coalesce(' of ' || of_total, '') || ' '
+  UNION ALL SELECT 2, r, 1, '- ' || coalesce(xplane_md_code(subject) || ': ', '') || count || coalesce(' of ' || of_total, '') || ' '
          || CASE id WHEN 'recompilation' THEN 'compiles' WHEN 'host_bound' THEN CASE WHEN subject LIKE 'CPU:%'
                  THEN 'idle gaps under host work' ELSE 'steps' END WHEN 'transfers' THEN 'copies'
                  WHEN 'tiny_kernels' THEN CASE WHEN subject LIKE 'CPU:%' THEN 'program runs' ELSE 'kernels' END
@@ -43,7 +41,7 @@ SELECT line FROM (
                  ELSE 'all device ops'' self time' END
     FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
   UNION ALL SELECT 2, r, 2, suggestion FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
-  UNION ALL SELECT 2, r, 3, '- Evidence: `' || replace(replace(evidence, '`', '\`'), char(10), ' ') || '`'
+  UNION ALL SELECT 2, r, 3, '- Evidence: ' || xplane_md_code(evidence)
     FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
   UNION ALL SELECT 2, r, 4, '' FROM (SELECT *, row_number() OVER (ORDER BY rowid) AS r FROM xq_find)
   ORDER BY 1, 2, 3);
@@ -74,7 +72,7 @@ SELECT line FROM (
       || '| Inclusive (% of device op self time) |'
   UNION ALL SELECT 4, 0, '|---|---:|---:|---:|---:|---:|---:|'
   UNION ALL SELECT 5, r,
-      '| `' || replace(replace(replace(region_path, '`', '\`'), '|', '\|'), char(10), ' ') || '` | ' || depth || ' | ' || n || ' | '
+      '| ' || xplane_md_cell(region_path) || ' | ' || depth || ' | ' || n || ' | '
       || xplane_format(self_ps / 1e9, '.3f') || ' | '
       || coalesce(xplane_format(100.0 * self_ps / nullif((SELECT sum(self_ps) FROM xq_top), 0), '.2f') || '%', 'n/a') || ' | '
       || xplane_format(incl_ps / 1e9, '.3f') || ' | '
@@ -107,9 +105,9 @@ SELECT line FROM (
   UNION ALL SELECT 3, 0, '| Payload | Marker | Payload tf_op | Gaps | Idle (ms) | Share (% of device line span) | Longest (ms) |'
   UNION ALL SELECT 4, 0, '|---|---|---|---:|---:|---:|---:|'
   UNION ALL SELECT 5, r,
-      '| `' || replace(replace(replace(payload_name, '`', '\`'), '|', '\|'), char(10), ' ') || '` | `'
-      || replace(replace(replace(marker_name, '`', '\`'), '|', '\|'), char(10), ' ') || '` | '
-      || coalesce('`' || replace(replace(replace(substr(payload_tf_op, 1, 80), '`', '\`'), '|', '\|'), char(10), ' ') || '`', 'n/a') || ' | '
+      '| ' || xplane_md_cell(payload_name) || ' | '
+      || xplane_md_cell(marker_name) || ' | '
+      || coalesce(xplane_md_cell(substr(payload_tf_op, 1, 80)), 'n/a') || ' | '
       || count || ' | ' || xplane_format(total_ps / 1e9, '.3f') || ' | '
       || coalesce(xplane_format(100.0 * total_ps / nullif((SELECT sum(span_ps) FROM xq_lines), 0), '.2f') || '%', 'n/a') || ' | '
       || xplane_format(max_ps / 1e9, '.3f') || ' |'

@@ -42,7 +42,7 @@ SELECT line FROM (
     FROM xq_xdoc WHERE EXISTS (SELECT 1 FROM json_each(d, '$.roofline.ops') j
       WHERE j.value ->> '$.flops' IS NOT NULL OR j.value ->> '$.bytes_accessed' IS NOT NULL)
   UNION ALL SELECT 14, CAST(j.key AS INT),
-      '| `' || replace(replace(j.value ->> '$.name', '`', '\`'), '|', '\|') || '` | '
+      '| ' || xplane_md_cell(j.value ->> '$.name') || ' | '
       || coalesce(j.value ->> '$.category', 'n/a') || ' | ' || (j.value ->> '$.count') || ' | '
       || xplane_format(j.value ->> '$.self_time_us', '.3f') || ' | '
       || coalesce(xplane_format(j.value ->> '$.share_of_device_self', '.2%'), 'n/a') || ' | '
@@ -61,7 +61,7 @@ SELECT line FROM (
     FROM xq_xdoc WHERE json_array_length(d, '$.kernels') > 0
   UNION ALL SELECT 23, 0, '|---|---|---|---:|---:|---:|---|---|---:|---:|---:|' FROM xq_xdoc WHERE json_array_length(d, '$.kernels') > 0
   UNION ALL SELECT 24, CAST(j.key AS INT),
-      '| `' || replace(replace(substr(j.value ->> '$.name', 1, 80), '`', '\`'), '|', '\|') || '` | '
+      '| ' || xplane_md_cell(substr(j.value ->> '$.name', 1, 80)) || ' | '
       || (j.value ->> '$.grid[0]') || ',' || (j.value ->> '$.grid[1]') || ',' || (j.value ->> '$.grid[2]') || ' | '
       || (j.value ->> '$.block[0]') || ',' || (j.value ->> '$.block[1]') || ',' || (j.value ->> '$.block[2]') || ' | '
       || coalesce(j.value ->> '$.registers_per_thread', 'n/a') || ' | '
@@ -72,7 +72,7 @@ SELECT line FROM (
       || coalesce(xplane_format((j.value ->> '$.occupancy_pct') / 100.0, '.2%'), 'n/a') || ' | '
       || CASE WHEN j.value ->> '$.uses_tensor_core' THEN 'yes' ELSE 'no' END
       || CASE WHEN j.value ->> '$.op_tensor_core_eligible' THEN ' (op eligible)' ELSE '' END || ' | '
-      || coalesce('`' || replace(replace(substr(j.value ->> '$.op_name', 1, 60), '`', '\`'), '|', '\|') || '`', 'n/a') || ' | '
+      || coalesce(xplane_md_cell(substr(j.value ->> '$.op_name', 1, 60)), 'n/a') || ' | '
       || (j.value ->> '$.count') || ' | ' || xplane_format(j.value ->> '$.total_time_us', '.3f') || ' | '
       || xplane_format(j.value ->> '$.mean_time_us', '.3f') || ' |'
     FROM xq_xdoc, json_each(d, '$.kernels') j
@@ -80,12 +80,12 @@ SELECT line FROM (
   UNION ALL SELECT 30, 0, '' FROM xq_xdoc WHERE json_array_length(d, '$.memory') > 0
   UNION ALL SELECT 31, 0, '## Memory' FROM xq_xdoc WHERE json_array_length(d, '$.memory') > 0
   UNION ALL SELECT 32, CAST(j.key AS INT),
-      '- `' || (j.value ->> '$.allocator') || '`: peak `' || xplane_format(CAST(j.value ->> '$.peak_in_use_bytes' AS REAL), ',d')
+      '- ' || xplane_md_code(j.value ->> '$.allocator') || ': peak `' || xplane_format(CAST(j.value ->> '$.peak_in_use_bytes' AS REAL), ',d')
       || '` bytes at `' || xplane_format(j.value ->> '$.peak_time_us', '.3f') || '` us'
       || coalesce(' (allocator-reported peak `' || xplane_format(CAST(j.value ->> '$.reported_peak_bytes' AS REAL), ',d') || '` bytes)', '')
       || ', ' || (j.value ->> '$.allocations') || ' allocations, ' || (j.value ->> '$.deallocations') || ' deallocations'
       || CASE WHEN json_array_length(j.value, '$.ops_at_peak') > 0
-              THEN '; running at the peak: ' || (SELECT group_concat('`' || replace(value, '`', '\`') || '`', ', ')
+              THEN '; running at the peak: ' || (SELECT group_concat(xplane_md_code(value), ', ')
                                                    FROM json_each(j.value, '$.ops_at_peak'))
               ELSE '' END
     FROM xq_xdoc, json_each(d, '$.memory') j

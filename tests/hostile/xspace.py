@@ -42,6 +42,18 @@ schema/xplane.proto (independent of the extension's decoder). KIND:
                  (what the ill-formed one reads as once repaired), "b" NUL "x",
                  "b" NUL "y" (alike up to the NUL) and "c"; line k holds two
                  events of 1000 ps at offsets 10000k and 10000k + 2000 ps
+  names 0        names that are hostile where they are printed (HOSTILE
+                 below: markup, a script, quotes, table pipes, newlines,
+                 backticks, ANSI and OSC escapes, a bell, invalid UTF-8, a
+                 NUL) in an op name each, a line name, a plane name and the
+                 host name: a plane /device:GPU:0 whose line 1 "Stream #1("
+                 HOSTILE[1] ")" holds op k (k = 0..8) named HOSTILE[k], at
+                 offset 10000k ps lasting 1000(k + 1) ps, each with an hlo_op
+                 str stat equal to its name; a plane "/host:CPU" HOSTILE[4]
+                 (id 1) whose line 2 "python" HOSTILE[2] holds one event
+                 HOSTILE[3] (offset 0, 5000 ps); hostnames = ["h" HOSTILE[0]].
+                 `python3 xspace.py hostile` prints HOSTILE, one name per
+                 line, in hex.
   bigstat MIB    the one-op profile of `lines 0` whose op carries one str stat
                  ("blob", id 2) of MIB MiB of 'a', written in 1 MiB pieces
   bigstat0 MIB   the same with MIB MiB of NUL bytes, written as a hole (a
@@ -105,6 +117,34 @@ def utf8_profile():
     plane = f_bytes(2, "/device:GPU:0") + meta_entry(1, b"fusion." + BAD_UTF8) + smeta + line
     return f_bytes(1, plane)
 
+# Hostile names (see `names` above). Each carries the marker that a test
+# looks for: a script that runs sets data-pwned on the document's body.
+HOSTILE = [
+    b"<script>document.body.setAttribute('data-pwned','1')</script>",
+    b"<img src=x onerror=\"document.body.setAttribute('data-pwned','1')\">",
+    b"pipe|in|name\nnew | line",
+    b"tick`s ```fence``` and *stars* _under_ [link](javascript:alert(1))",
+    b"ansi\x1b[31mRED\x1b[0m\x1b]0;title\x07bell\x07\x1b[2J",
+    b"quote'\"; DROP TABLE x; --",
+    b"bad\xff\xfeutf8\xc3",
+    b"nul\x00after",
+    b"back\\slash\ttab\rreturn",
+]
+
+def names_profile():
+    hlo = 2
+    smeta = f_bytes(5, f_int(1, hlo) + f_bytes(2, f_int(1, hlo) + f_bytes(2, "hlo_op")))
+    metas = b"".join(meta_entry(k + 1, nm) for k, nm in enumerate(HOSTILE))
+    evs = b"".join(f_bytes(4, f_int(1, k + 1) + f_int(2, 10000 * k) + f_int(3, 1000 * (k + 1)) +
+                           f_bytes(4, f_int(1, hlo) + f_bytes(5, nm)))
+                   for k, nm in enumerate(HOSTILE))
+    line = f_bytes(3, f_int(1, 1) + f_bytes(2, b"Stream #1(" + HOSTILE[1] + b")") + evs)
+    dev = f_bytes(1, f_int(1, 1) + f_bytes(2, "/device:GPU:0") + metas + smeta + line)
+    hev = f_bytes(4, f_int(1, 1) + f_int(2, 0) + f_int(3, 5000))
+    hline = f_bytes(3, f_int(1, 2) + f_bytes(2, b"python" + HOSTILE[2]) + hev)
+    host = f_bytes(1, f_int(1, 2) + f_bytes(2, b"/host:CPU" + HOSTILE[4]) + meta_entry(1, HOSTILE[3]) + hline)
+    return dev + host + f_bytes(4, b"h" + HOSTILE[0])
+
 def write_bigstat(mib, out, sparse=False):
     """Written in pieces: the stat's length prefixes come first."""
     piece = b"a" * (1 << 20)
@@ -132,6 +172,9 @@ def write_bigstat(mib, out, sparse=False):
 def main():
     if sys.argv[1] == "bad_utf8":
         print(BAD_UTF8.hex())
+        return
+    if sys.argv[1] == "hostile":
+        print("\n".join(nm.hex() for nm in HOSTILE))
         return
     if sys.argv[1] in ("bigstat", "bigstat0"):
         write_bigstat(int(sys.argv[2]), sys.argv[3], sys.argv[1] == "bigstat0")
@@ -182,6 +225,8 @@ def main():
         data = f_bytes(1, f_bytes(2, "/device:GPU:0") + metas + smeta + line)
     elif kind == "utf8":
         data = utf8_profile()
+    elif kind == "names":
+        data = names_profile()
     elif kind == "line_names":
         names = [b"a\xff", "a\ufffd".encode(), b"b\x00x", b"b\x00y", b"c"]
         lines = b"".join(
@@ -214,4 +259,5 @@ def main():
     with open(out, "wb") as f:
         f.write(data)
 
-main()
+if __name__ == "__main__":
+    main()
