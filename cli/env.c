@@ -137,6 +137,9 @@ sqlite3 *xe_open(const xe_env *e, char **err) {
   }
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
   sqlite3_create_function(db, "readfile", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL, xe_readfile, NULL, NULL);
+  /* A history database attached by track or history may be locked by another
+  ** `xplane track` appending to it (several jobs of one sweep): wait for it. */
+  sqlite3_busy_timeout(db, XE_BUSY_TIMEOUT_MS);
   return db;
 }
 

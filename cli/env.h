@@ -14,7 +14,9 @@
 **   build tree:  <build>/cli/xplane  -> <build>/xplane.so, <source>/queries/
 ** XPLANE_EXTENSION and XPLANE_QUERIES (environment) override both.
 ** xe_open also registers readfile() (the shell's function, which the query
-** files use to read summary documents) and a progress line on stderr.
+** files use to read summary documents) and a progress line on stderr, and
+** sets a busy timeout of XE_BUSY_TIMEOUT_MS: a history database that another
+** `xplane track` is appending to is waited for, not an error.
 */
 #ifndef XPLANE_CLI_ENV_H
 #define XPLANE_CLI_ENV_H
@@ -27,6 +29,8 @@ typedef struct xe_env {
   char extension[4096]; /* the extension file to load (with or without .so) */
   char queries[4096];   /* the folder holding summary.sql, lib/, ... */
 } xe_env;
+
+#define XE_BUSY_TIMEOUT_MS 60000
 
 int xe_locate(xe_env *e, char **err);
 sqlite3 *xe_open(const xe_env *e, char **err);

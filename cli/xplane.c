@@ -325,6 +325,8 @@ static void list_hosts(const xprofs *p, FILE *f) {
 }
 
 /* ---- metadata facts ---------------------------------------------------- */
+#define XS_METADATA_MAX_BYTES (1 << 20) /* a --metadata file */
+#define XS_METADATA_MAX_FACTS 1000      /* keys in it */
 /* Fill temp.xq_run_facts from --metadata FILE: a JSON object (scalar values)
 ** or a CSV of key,value rows (a first row key,value is a header). */
 static int load_metadata(xsession *s, const char *path) {
@@ -332,9 +334,27 @@ static int load_metadata(xsession *s, const char *path) {
                    NULL, NULL, NULL))
     return errorf("%s", sqlite3_errmsg(s->db));
   if (!path) return 0;
-  size_t size = 0;
-  char *buf = xe_read_file(path, &size);
-  if (!buf) return errorf("--metadata %s: %s", path, strerror(errno));
+  /* Run facts are a handful of keys: the file is read up to its bound only (a
+  ** FIFO or /dev/zero cannot make memory grow), and more is refused. */
+  FILE *mf = fopen(path, "rb");
+  if (!mf) return errorf("--metadata %s: %s", path, strerror(errno));
+  char *buf = malloc(XS_METADATA_MAX_BYTES + 2);
+  size_t size = buf ? fread(buf, 1, XS_METADATA_MAX_BYTES + 1, mf) : 0;
+  int read_err = buf ? ferror(mf) : ENOMEM;
+  fclose(mf);
+  if (!buf || read_err) {
+    free(buf);
+    return errorf("--metadata %s: %s", path, buf ? "read error" : strerror(ENOMEM));
+  }
+  if (size > XS_METADATA_MAX_BYTES) {
+    free(buf);
+    return errorf("--metadata %s: larger than %d bytes (run facts are a few keys)", path, XS_METADATA_MAX_BYTES);
+  }
+  buf[size] = 0;
+  if (memchr(buf, 0, size)) {
+    free(buf);
+    return errorf("--metadata %s: holds a NUL byte: not a JSON or CSV text", path);
+  }
   const char *p = buf;
   while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
   sqlite3_stmt *st = NULL;
@@ -396,6 +416,13 @@ static int load_metadata(xsession *s, const char *path) {
     sqlite3_finalize(st);
   }
   free(buf);
+  if (!rc) {
+    sqlite3_stmt *n = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM xq_run_facts", -1, &n, NULL) == SQLITE_OK &&
+        sqlite3_step(n) == SQLITE_ROW && sqlite3_column_int(n, 0) > XS_METADATA_MAX_FACTS)
+      rc = errorf("--metadata %s: %d facts, at most %d", path, sqlite3_column_int(n, 0), XS_METADATA_MAX_FACTS);
+    sqlite3_finalize(n);
+  }
   return rc;
 }
 
@@ -1240,6 +1267,7 @@ static int check_history(const char *cmd, const char *path, int must_exist) {
   char *uri = sqlite3_mprintf("%s", path);
   if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) rc = errorf("%s: --history %s: %s", cmd, path, sqlite3_errmsg(db));
   else {
+    sqlite3_busy_timeout(db, XE_BUSY_TIMEOUT_MS); /* another track may be appending */
     sqlite3_stmt *q = NULL;
     if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM sqlite_schema WHERE name = 'regression_history'), "
                                "(SELECT count(*) FROM sqlite_schema)", -1, &q, NULL) != SQLITE_OK ||
@@ -1449,6 +1477,20 @@ static int cmd_bundle(int argc, char **argv) {
       rc = usage_error(a.cmd, "%s is a saved summary: a bundle is made from two profiles (it summarizes them)", a.pos[i]);
   for (int i = 0; !rc && i < 2; i++) rc = one_of(&s, a.cmd, a.pos[i], text(&a, "host"), &p[i], &all[i]);
   if (!rc && mkdirs(dir)) rc = errorf("bundle: %s: %s", dir, strerror(errno));
+  /* A bundle's files are its own: one of its names that is already a symbolic
+  ** link (or not a regular file) would send a summary, a report or the history's
+  ** rows to wherever it points, outside the folder. Refused before anything is
+  ** written. (DIR itself may be a link: the user named it.) */
+  static const char *const bundle_files[] = {"before.summary.json", "after.summary.json", "before.report.md",
+                                             "after.report.md", "compare.json", "compare.md", "history.db",
+                                             "track.json", "manifest.json"};
+  for (size_t i = 0; !rc && i < sizeof bundle_files / sizeof bundle_files[0]; i++) {
+    char *fp = sqlite3_mprintf("%s/%s", dir, bundle_files[i]);
+    if (fp && lstat(fp, &st) == 0 && !S_ISREG(st.st_mode))
+      rc = errorf("bundle: %s is %s; a bundle folder holds only its own files: choose a new folder", fp,
+                  S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
+    sqlite3_free(fp);
+  }
   /* summaries and reports */
   for (int i = 0; !rc && i < 2; i++) {
     const char *q[2] = {"summary.sql", "profile_report.sql"}, *suffix[2] = {"summary.json", "report.md"};
