@@ -247,10 +247,14 @@ void xe_progress_end(sqlite3 *db, int ok) {
 }
 
 static sqlite3 *xe_sig_db;
+static volatile sig_atomic_t xe_sig;
 static void xe_on_signal(int sig) {
+  xe_sig = sig;
   if (xe_sig_db) sqlite3_interrupt(xe_sig_db);
   signal(sig, SIG_DFL); /* a second signal ends the process */
 }
+
+int xe_signal_caught(void) { return xe_sig; }
 
 void xe_catch_signals(sqlite3 *db) {
   xe_sig_db = db;

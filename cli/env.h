@@ -51,5 +51,9 @@ char *xe_read_file(const char *path, size_t *n);
 
 /* Interrupt the running statement on SIGINT/SIGTERM (sqlite3_interrupt). */
 void xe_catch_signals(sqlite3 *db);
+/* The SIGINT or SIGTERM that interrupted the connection, else 0. The command
+** then cleans up (an -o file is never published) and ends by that signal
+** (main re-raises it), so its parent sees the status a shell shows as 130 / 143. */
+int xe_signal_caught(void);
 
 #endif

@@ -11,6 +11,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <signal.h>
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -135,6 +136,15 @@ static int xr_bind(xr_runner *r, sqlite3_stmt *st) {
   return 0;
 }
 
+/* A statement failed: where and why; a signal's interrupt says which signal,
+** not the query file's line it happened to stop in. */
+static int xr_stmt_fail(xr_runner *r, const char *label, int line) {
+  int sig = xe_signal_caught();
+  if (sig && sqlite3_errcode(r->db) == SQLITE_INTERRUPT)
+    return xr_fail(r, "stopped by %s", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal");
+  return xr_fail(r, "%s near line %d: %s", label, line, sqlite3_errmsg(r->db));
+}
+
 /* Run every statement of sql (whole statements), printing rows. */
 static int xr_sql(xr_runner *r, const char *label, int line, const char *sql) {
   const char *tail = sql;
@@ -142,7 +152,7 @@ static int xr_sql(xr_runner *r, const char *label, int line, const char *sql) {
     sqlite3_stmt *st = NULL;
     const char *next = NULL;
     if (sqlite3_prepare_v2(r->db, tail, -1, &st, &next) != SQLITE_OK)
-      return xr_fail(r, "%s near line %d: %s", label, line, sqlite3_errmsg(r->db));
+      return xr_stmt_fail(r, label, line);
     tail = next;
     if (!st) continue; /* white space or a comment */
     xr_bind(r, st);
@@ -161,7 +171,7 @@ static int xr_sql(xr_runner *r, const char *label, int line, const char *sql) {
       fputc('\n', r->out);
     }
     if (rc != SQLITE_DONE) {
-      xr_fail(r, "%s near line %d: %s", label, line, sqlite3_errmsg(r->db));
+      xr_stmt_fail(r, label, line);
       sqlite3_finalize(st);
       return 1;
     }

@@ -32,12 +32,15 @@
 **   2  usage error (unknown option, missing argument)
 **   3  track: warn
 **   4  track: fail; compare --strict-provenance: the provenance check failed
+**   SIGINT / SIGTERM: the statement is interrupted, an -o file is not
+**   published, and the command ends by that signal (130 / 143 in a shell)
 ** stdout carries the data, stderr the messages and (only when it is a
 ** terminal, and not --quiet) progress.
 */
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1716,9 +1719,11 @@ static const char *HELP_MAIN =
     "  convert PATH -o OUT      a Perfetto trace\n"
     "  sql [PATH]               the sqlite3 shell with the extension (PATH: default profile)\n"
     "PATH: a .xplane.pb file, a run directory, a TensorBoard logdir or a JSON trace.\n"
-    "Units: summaries, reports and answers in microseconds; SQL tables in picoseconds.\n"
+    "Units: summaries and query answers in microseconds (the reference's), reports\n"
+    "in milliseconds, SQL tables in picoseconds.\n"
     "Exit status: 0 ok, 1 error, 2 usage error, 3 track warn, 4 track fail or\n"
-    "compare --strict-provenance failure. Progress (percent of the profile read,\n"
+    "compare --strict-provenance failure; stopped by SIGINT or SIGTERM: that\n"
+    "signal (a shell shows 130 or 143), no -o file written. Progress (percent of the profile read,\n"
     "then time) goes to stderr when it is a terminal, or with --progress (--quiet:\n"
     "never).\n"
     "  --version                print the version\n";
@@ -1738,7 +1743,16 @@ int main(int argc, char **argv) {
               {"compare", cmd_compare},     {"track", cmd_track},     {"history", cmd_history},
               {"bundle", cmd_bundle},       {"convert", cmd_convert}, {"sql", cmd_sql}};
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-    if (!strcmp(c, cmds[i].name)) return cmds[i].fn(argc - 2, argv + 2);
+    if (!strcmp(c, cmds[i].name)) {
+      int rc = cmds[i].fn(argc - 2, argv + 2);
+      int sig = xe_signal_caught();
+      if (sig) { /* cleaned up: end as the signal would have ended us */
+        fflush(stdout);
+        signal(sig, SIG_DFL);
+        raise(sig);
+      }
+      return rc;
+    }
   fprintf(stderr, "%s: unknown command '%s' (xplane --help lists them)\n", prog, c);
   return XS_USAGE;
 }

@@ -25,6 +25,13 @@
 #           keys took 36 s and 3.2 GB and printed every key); 1,000 keys are
 #           all printed; a binary file: exit 1, "holds a NUL byte" (before:
 #           exit 0, its lines cut at each NUL, the rest read as facts).
+#  signal   SIGINT and SIGTERM 0.1 s and 0.25 s into `summarize -o s.json` of a
+#           60 MB generated profile (about 0.4 s): each run either ends by the
+#           signal (status 130 / 143, "xplane: stopped by SIGINT", no s.json,
+#           no temporary file) or, finished first, exits 0 with the whole
+#           document; at least one of the four is stopped. Before, the command
+#           exited 1 naming a query file's line ("lib/summary_json.sql near
+#           line 50: interrupted").
 #  paths    a profile whose path holds a space, a newline and a leading
 #           dash: summarize reads it (`./-...`), the document's source_path
 #           is the path given, byte for byte.
@@ -105,6 +112,30 @@ expect_meta "binary" bin.meta "xplane: --metadata bin.meta: holds a NUL byte: no
 "$CLI" report "$A" --metadata k1000.meta > out 2> err
 n=$(grep -c '^- k[0-9]*: `v[0-9]*`$' out)
 [ "$n" = 1000 ] && ok "metadata: 1,000 keys printed" || bad "metadata: 1,000 keys: $n printed $(head -c 200 err)"
+
+# ---- signal ----
+"$BUILD/tools/xplane_gen" --out g60 --target-mb 60 --seed 3 > /dev/null
+G=g60/plugins/profile/run1/host0.xplane.pb
+stopped=0
+for d in 0.1 0.25; do
+  for sig in INT TERM; do
+    rm -f s.json
+    "$CLI" summarize "$G" -o s.json --quiet 2> err &
+    pid=$!
+    sleep "$d"
+    kill -"$sig" "$pid"
+    wait "$pid"
+    rc=$?
+    want=$((128 + $(kill -l "$sig")))
+    if ((rc == want)) && grep -qx "xplane: stopped by SIG$sig" err && [ ! -e s.json ] && [ -z "$(ls | grep tmp-)" ]; then
+      stopped=$((stopped + 1)); ok "signal: SIG$sig at ${d}s: stopped, no file"
+    elif ((rc == 0)) && /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' s.json; then
+      ok "signal: SIG$sig at ${d}s: finished first, the whole document"
+    else bad "signal: SIG$sig at ${d}s: exit $rc, $(cat err), files: $(ls | tr '\n' ' ')"; fi
+  done
+done
+((stopped > 0)) && ok "signal: $stopped of 4 runs stopped" || bad "signal: no run was stopped"
+rm -rf g60
 
 # ---- paths ----
 weird=$'-a dir\nwith newline'
