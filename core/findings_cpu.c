@@ -112,9 +112,6 @@ static int64_t iv_overlap(const ivec *a, int64_t s, int64_t e) {
 
 typedef xp_cpu_op cop;
 
-static int is_wait(xp_str n) {
-  return xp_find_is_sync(n.p, n.n) || xp_str_starts(n, "Wait") || xp_fl_has(n.p, n.n, "wait for");
-}
 
 /* The host's work: see the header. hv is in (plane, line, start) order;
 ** ops are ordered by ordinal, so the ops of a line are looked up by scan. */
@@ -138,7 +135,7 @@ static int host_work(const hevvec *hv, const cop *ops, int64_t n_ops, ivec *work
     if (any_loop ? loop : !has_ops)
       for (int64_t k = a; ok && k < b; k++) {
         const hev *e = &hv->v[k];
-        ok = is_wait(e->name) ? iv_push(&minus, e->start, e->start + e->dur)
+        ok = e->cls & HEV_WAIT ? iv_push(&minus, e->start, e->start + e->dur)
                               : iv_push(&plus, e->start, e->start + e->dur);
       }
     if (ok && plus.n) {
@@ -288,23 +285,21 @@ static void tiny_runs(const xp_find_params *fp, const cop *ops, int64_t n, const
   xp_free(r);
 }
 
-static int is_h2d_call(xp_str n) {
-  return xp_fl_has(n.p, n.n, "DevicePut") || xp_fl_has(n.p, n.n, "BufferFromPyval") ||
-         xp_fl_has(n.p, n.n, "TransferToDevice");
-}
-
 static void transfers(xp_profile *p, const xp_find_params *fp, const hevvec *hv, int64_t ref_wall, flist *fl) {
   const xp_step *steps;
   int64_t ns = xp_steps(p, &steps);
   if (ns < 0) { fl->oom = 1; return; }
   ivec calls = {0};
-  for (int32_t plane = 0; plane < p->n_planes && !fl->oom; plane++) {
+  /* hv is in plane order: each plane's events are one run of it */
+  for (int64_t a = 0, b; a < hv->n && !fl->oom; a = b) {
+    int32_t plane = hv->v[a].plane;
+    for (b = a; b < hv->n && hv->v[b].plane == plane; b++) {}
     calls.n = 0;
     int64_t count = 0, in_steps = 0, open_end = INT64_MIN;
     int32_t open_line = -1;
-    for (int64_t k = 0; k < hv->n; k++) {
+    for (int64_t k = a; k < b; k++) {
       const hev *e = &hv->v[k];
-      if (e->plane != plane || !is_h2d_call(e->name)) continue;
+      if (!(e->cls & HEV_H2D)) continue;
       if (e->line == open_line && e->start < open_end) continue; /* nested in the last one */
       open_line = e->line;
       open_end = e->start + e->dur;
