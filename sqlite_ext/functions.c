@@ -132,6 +132,12 @@ static void use_path(sqlite3_context *ctx, int argc, sqlite3_value **argv, int c
     const char *path = (const char *)sqlite3_value_text(argv[0]);
     xp_filelist files;
     char *err = NULL;
+    if (xp_value_has_nul(argv[0])) {
+      char *msg = sqlite3_mprintf("%s: the path holds a NUL byte: no file is named so", fn);
+      sqlite3_result_error(ctx, msg ? msg : "the path holds a NUL byte", -1);
+      sqlite3_free(msg);
+      return;
+    }
     if (!path) {
       xp_result_error_at(ctx, SQLITE_NOMEM, fn);
       return;

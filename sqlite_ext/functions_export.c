@@ -59,6 +59,10 @@ static void to_perfetto(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_error(ctx, "xplane_to_perfetto(path, out_path [, mode]): path and out_path must not be NULL", -1);
     return;
   }
+  if (xp_value_has_nul(argv[0]) || xp_value_has_nul(argv[1])) {
+    sqlite3_result_error(ctx, "xplane_to_perfetto: a path holds a NUL byte: no file is named so", -1);
+    return;
+  }
   const char *policy = getenv("XPLANE_FILE_OUTPUT");
   int replace;
   if (!policy || !*policy || strcmp(policy, "off") == 0) {

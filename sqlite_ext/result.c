@@ -3,6 +3,8 @@
 */
 #include "result.h"
 
+#include <string.h>
+
 SQLITE_EXTENSION_INIT3
 
 int xp_buf_sqlite_rc(const xp_buf *b) {
@@ -57,4 +59,12 @@ void xp_result_buf_at(sqlite3_context *ctx, xp_buf *b, int empty, const char *wh
   } else {
     sqlite3_result_text64(ctx, z, (sqlite3_uint64)n, xp_free, SQLITE_UTF8);
   }
+}
+
+int xp_value_has_nul(sqlite3_value *v) {
+  int t = sqlite3_value_type(v);
+  if (t != SQLITE_TEXT && t != SQLITE_BLOB) return 0;
+  const char *z = (const char *)sqlite3_value_text(v);
+  int n = sqlite3_value_bytes(v);
+  return z && n > 0 && memchr(z, 0, (size_t)n) != NULL;
 }

@@ -35,6 +35,7 @@
 #include "cache.h"
 #include "hlo.h"
 #include "interrupt.h"
+#include "result.h"
 #include "sqlite3ext.h"
 #include "tables.h"
 #include "util.h"
@@ -171,6 +172,11 @@ static int hlo_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, in
                                "(the `Hlo Proto` stat of its metadata plane), not a file name");
   const char *path = (const char *)sqlite3_value_text(argv[0]);
   if (!path) return SQLITE_NOMEM;
+  if (xp_value_has_nul(argv[0])) {
+    sqlite3_free(cur->pVtab->zErrMsg);
+    cur->pVtab->zErrMsg = sqlite3_mprintf("xplane_hlo_instructions: the path holds a NUL byte: no file is named so");
+    return SQLITE_ERROR;
+  }
   {
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
     size_t bn = strlen(base), suffix = strlen(".hlo_proto.pb");
