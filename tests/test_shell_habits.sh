@@ -134,7 +134,7 @@ grep -q '@summary must name a readable profile_summary.v1' "$tmp/err" || check "
 ct=$SRC/tools/cpu_time.py
 "$ct" -o "$tmp/ct" sh -c 'exit 3'
 check "cpu_time.py: the command's exit status" 3 "$?"
-grep -Eq '^[0-9]+\.[0-9]{6} [0-9]+\.[0-9]{6} [0-9]+$' "$tmp/ct" || check "cpu_time.py: one line 'user sys KB'" yes "$(cat "$tmp/ct")"
+grep -Eq '^[0-9]+\.[0-9]{6} [0-9]+\.[0-9]{6} [0-9]+ [0-9]+\.[0-9]{6}$' "$tmp/ct" || check "cpu_time.py: one line 'user sys KB wall'" yes "$(cat "$tmp/ct")"
 "$ct" -o "$tmp/ct" sh -c 'kill -TERM $$'
 check "cpu_time.py: a signal's status" 143 "$?"
 "$ct" > /dev/null 2>&1
@@ -143,6 +143,9 @@ check "cpu_time.py: usage" 2 "$?"
 "$ct" -o "$tmp/ct" /usr/bin/python3 -c 'import time
 while time.process_time() < 0.3: pass'
 check "cpu_time.py: >= the 0.3 s the child measured" 1 "$(awk '{print ($1 + $2 >= 0.3 && $1 + $2 < 5)}' "$tmp/ct")"
+# the child sleeps 0.3 s: its wall time is at least that, its CPU time far less
+"$ct" -o "$tmp/ct" sleep 0.3
+check "cpu_time.py: wall >= the 0.3 s slept" 1 "$(awk '{print ($4 >= 0.3 && $4 < 5 && $1 + $2 < 0.2)}' "$tmp/ct")"
 
 echo "test_shell_habits: $pass passed, $fail failed"
 [ $fail -eq 0 ]

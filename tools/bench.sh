@@ -72,6 +72,10 @@
 # the page cache), the best of BENCH_CLI_RUNS (default 3) runs each, alternated,
 # and the ratio command / shell. The command also reads lib/run_metadata.sql
 # (the device facts), which the shell's summary.sql does not.
+# Peers (BENCH_PARTS=peers runs only this part; last in a whole run): what a
+# user would run instead (xprof's converters, xprof-rs, trace processor, a
+# python parse) beside `xplane summarize` and `xplane convert` on the same
+# files; see the header of tools/bench_peers.sh.
 # Results: copy the printed tables into BENCHMARKS.md with the date and machine.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -331,6 +335,11 @@ if [ "${BENCH_PARTS:-all}" = pf ]; then
   pf_part
   exit 0
 fi
+source "$XPLANE_SRC/tools/bench_peers.sh"
+if [ "${BENCH_PARTS:-all}" = peers ]; then
+  peers_part
+  exit 0
+fi
 if [ "${BENCH_PARTS:-all}" = cli ]; then
   cli_part
   exit 0
@@ -413,3 +422,4 @@ echo "hostile: 100,000 metadata ids cold: sequential ${t_seq}s, crafted ${t_craf
      "80,000 empty lines, xplane_ops cold: ${t_lines}s"
 cli_part
 tp_part
+peers_part

@@ -1653,17 +1653,6 @@ static void write_hlo(const options *o, const model *m, const char *dir) {
   free(operands);
 }
 
-static void json_string(const char *s) {
-  putchar('"');
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') printf("\\%c", c);
-    else if (c < 0x20) printf("\\u%04x", c);
-    else putchar(c);
-  }
-  putchar('"');
-}
-
 int main(int argc, char **argv) {
   options o;
   parse_options(argc, argv, &o);
@@ -1693,9 +1682,9 @@ int main(int argc, char **argv) {
     if (fclose(f) && !err) err = errno;
     if (err) xs_die("writing %s: %s", path, strerror(err));
     printf("{\"path\":");
-    json_string(path);
+    xs_print_json_string(path);
     printf(",\"host\":\"%s\",\"run\":", g.hostname);
-    json_string(o.run);
+    xs_print_json_string(o.run);
     printf(",\"style\":\"%s\",\"steps\":%" PRId64 ",\"ops_per_step\":%" PRId64
            ",\"bytes\":%" PRIu64 ",\"planes\":%" PRIu64 ",\"lines\":%" PRIu64
            ",\"events\":%" PRIu64 "}\n",

@@ -453,3 +453,14 @@ void xs_write_plane(xs_sink *out, const xs_plane *p, xs_emit_fn emit, void *ctx,
   counts->events += out->events - events0;
   free(sizes);
 }
+
+void xs_print_json_string(const char *s) {
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') printf("\\%c", c);
+    else if (c < 0x20) printf("\\u%04x", c);
+    else putchar(c);
+  }
+  putchar('"');
+}

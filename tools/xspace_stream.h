@@ -111,6 +111,10 @@ int64_t xs_line_timestamp_ns(const xs_plane *p, size_t line);
 void xs_write_plane(xs_sink *out, const xs_plane *p, xs_emit_fn emit, void *ctx,
                     xs_counts *counts);
 
+/* Print s to stdout as a JSON string (quotes, backslashes and control
+** characters escaped): the generators' one-line reports. */
+void xs_print_json_string(const char *s);
+
 /* Fatal error: message on stderr, exit(1). */
 void xs_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
