@@ -137,12 +137,18 @@ static int xr_bind(xr_runner *r, sqlite3_stmt *st) {
 }
 
 /* A statement failed: where and why; a signal's interrupt says which signal,
-** not the query file's line it happened to stop in. */
+** not the query file's line it happened to stop in, and an error of the
+** extension is its own message. */
 static int xr_stmt_fail(xr_runner *r, const char *label, int line) {
   int sig = xe_signal_caught();
   if (sig && sqlite3_errcode(r->db) == SQLITE_INTERRUPT)
     return xr_fail(r, "stopped by %s", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal");
-  return xr_fail(r, "%s near line %d: %s", label, line, sqlite3_errmsg(r->db));
+  /* The extension's own errors name their table or function and the file
+  ** ("xplane_tracks: run/h.xplane.pb: truncated at byte ..."): that is the
+  ** message; where in which query file it surfaced says nothing to the user. */
+  const char *m = sqlite3_errmsg(r->db);
+  if (strncmp(m, "xplane_", 7) == 0 && strstr(m, ": ")) return xr_fail(r, "%s", m);
+  return xr_fail(r, "%s near line %d: %s", label, line, m);
 }
 
 /* Run every statement of sql (whole statements), printing rows. */
