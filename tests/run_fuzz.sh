@@ -10,7 +10,8 @@
 #
 # Builds tests/fuzz/fuzz_decoder.c with clang (-DXPLANE_FUZZ=ON) in its own
 # build directory ($FUZZ_BUILD, default <repo>/build-fuzz), makes a seed corpus
-# (the real profiles in $XPLANE_DATA, default <repo>/../shared/data, plus small
+# (the real profiles in $XPLANE_DATA, default <repo>/../shared/data, and 6
+# mutants of each from tests/hostile/mutate.py, plus small
 # XSpaces and JSON traces generated below) and a dictionary of both formats'
 # tokens, and runs the fuzzer for SECONDS. The working corpus
 # stays in $FUZZ_BUILD/fuzz-corpus so later runs continue from it. Any crash,
@@ -158,10 +159,16 @@ if [[ -d $DATA ]]; then
     cp "$f" "$SEEDS/"
     n_real=$((n_real + 1))
   done
+  # and their mutants (tests/hostile/mutate.py: flips, cuts, duplicated chunks, huge
+  # lengths, and valid framing around int64 extremes and ids pointing nowhere)
+  if ((n_real > 0)); then
+    /usr/bin/python3 "$SRC/tests/hostile/mutate.py" 6 "$SEEDS" "$DATA"/*.xplane.pb > /dev/null
+    n_real=$((n_real * 7))
+  fi
 else
   echo "note: $DATA is absent: seeding with the generated inputs only"
 fi
-echo "seeds: $n_real real profiles + $(($(ls "$SEEDS" | wc -l) - n_real)) generated, in $SEEDS"
+echo "seeds: $n_real real profiles and their mutants + $(($(ls "$SEEDS" | wc -l) - n_real)) generated, in $SEEDS"
 
 # ---- fuzz -------------------------------------------------------------------
 # run_target NAME FUZZER SECONDS CORPUS SEEDS...: fuzz; 0 when clean.
