@@ -16,13 +16,15 @@
 // table, the answer to a typed query, the error line and any console error
 // or exception; then, on HOSTILE_RUN (whose host name is HTML), the hosts
 // listed, the <img> elements in the tab (none may come of a name), the report
-// text and any JavaScript dialog opened. The screenshot of the report view is written to SHOT.png.
+// text and any JavaScript dialog opened; and every URL the page requested
+// (Network.requestWillBeSent, query strings dropped). The screenshot of the report view is written to SHOT.png.
 import {spawn} from 'node:child_process';
 import {writeFileSync} from 'node:fs';
 
 const [base, run, shot, profileDir, hostileRun, compareB, compareHostB] = process.argv.slice(2);
 const dialogs = [];
 const consoleErrors = [];
+const requests = new Set(); // every URL the page asked for (query strings dropped)
 
 const chrome = spawn('/usr/bin/chromium', ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
   '--disable-features=IsolateSandboxedIframes', '--remote-debugging-port=0', `--user-data-dir=${profileDir}`, '--window-size=1400,1000', 'about:blank'],
@@ -52,6 +54,8 @@ ws.addEventListener('message', (ev) => {
   } else if (m.method === 'Page.javascriptDialogOpening') {
     dialogs.push(m.params.message);
     send('Page.handleJavaScriptDialog', {accept: false}, m.sessionId);
+  } else if (m.method === 'Network.requestWillBeSent') {
+    requests.add(m.params.request.url.replace(/[?#].*$/, ''));
   } else if (m.method === 'Runtime.exceptionThrown') {
     consoleErrors.push('exception: ' + (m.params.exceptionDetails.exception?.description || m.params.exceptionDetails.text));
   } else if (m.method === 'Runtime.consoleAPICalled' && m.params.type === 'error') {
@@ -72,6 +76,7 @@ try {
   const S = (m, p) => send(m, p, sessionId);
   await S('Page.enable');
   await S('Runtime.enable');
+  await S('Network.enable');
   await S('Emulation.setDeviceMetricsOverride', {width: 1400, height: 1000, deviceScaleFactor: 1, mobile: false});
   await S('Page.navigate', {url: base + '/#xplane'});
 
@@ -165,6 +170,7 @@ try {
   result.error = String(e.stack || e);
 } finally {
   result.console_errors = consoleErrors;
+  result.requests = [...requests].sort();
   result.dialogs = dialogs;
   process.stdout.write(JSON.stringify(result) + '\n');
   try { ws.close(); } catch (e) { /* closing anyway */ }

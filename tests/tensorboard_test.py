@@ -363,6 +363,12 @@ try:
     check("Chromium: a typed query's answer", [["n"], [str(want_events)]], page.get("sql_answer"))
     check("Chromium: no error shown, no console error", ("", []), (page.get("error_text"), page.get("console_errors")))
     check("Chromium: a screenshot", True, os.path.isfile(shot) and os.path.getsize(shot) > 10000)
+    # nothing outside loopback is contacted: every request the page (TensorBoard's and the
+    # tab's frames) made went to this TensorBoard on 127.0.0.1, or is a data:/blob: URL
+    reqs = page.get("requests", [])
+    off_host = [u for u in reqs if not (u.startswith(BASE + "/") or u == BASE or u.startswith(("data:", "blob:", "about:")))]
+    check("Chromium: every request went to the TensorBoard on 127.0.0.1 (%d URLs)" % len(reqs), [], off_host)
+    check("Chromium: the tab's routes were requested", True, any("/data/plugin/xplane/" in u for u in reqs))
     if os.environ.get("XPLANE_TB_SCREENSHOT") and os.path.isfile(shot):
         shutil.copy(shot, os.environ["XPLANE_TB_SCREENSHOT"])
 finally:
