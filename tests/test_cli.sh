@@ -339,6 +339,21 @@ if cmake --install "$BUILD" --prefix "$tmp/inst" > /dev/null 2> err; then
   # package; from another directory the installed tp_run.sh prints what the repository's does
   check "installed: tp_run.sh and tp_query.sh are executable" "yes yes" \
     "$([ -x "$tmp/inst/share/xplane/perfetto/tp_run.sh" ] && echo yes || echo no) $([ -x "$tmp/inst/share/xplane/perfetto/tp_query.sh" ] && echo yes || echo no)"
+  # the TensorBoard plugin (issue 38): its source is installed, and pip installs it from there;
+  # with no build beside it the package bundles nothing and finds the installed command
+  check "installed: the plugin's pyproject.toml" present \
+    "$([ -f "$tmp/inst/share/xplane/tensorboard_plugin/pyproject.toml" ] && echo present || echo missing)"
+  VPY=$BUILD/venv/bin/python
+  if [ -x "$VPY" ] && "$VPY" -c 'import setuptools, tensorboard' 2> /dev/null; then
+    "$VPY" -m pip install -q --no-deps --no-build-isolation --target "$tmp/tbp" "$tmp/inst/share/xplane/tensorboard_plugin" > "$tmp/pip.out" 2>&1
+    check "installed: pip installs the plugin from share/xplane ($(tail -c 200 "$tmp/pip.out"))" 0 $?
+    check "installed: the plugin's entry point" "xplane = xplane_tensorboard.plugin:XplanePlugin" \
+      "$(grep -h '^xplane' "$tmp"/tbp/xplane_tensorboard*.dist-info/entry_points.txt 2> /dev/null)"
+    check "installed: the plugin finds the installed command and extension" "$tmp/inst/bin/xplane $tmp/inst/lib/xplane/xplane" \
+      "$(cd / && env -u XPLANE_CLI -u XPLANE_EXTENSION PATH=$tmp/inst/bin:$PATH PYTHONPATH=$tmp/tbp "$VPY" -c 'from xplane_tensorboard import native; print(*native.locate())' 2>&1)"
+  else
+    echo "note: no project venv with tensorboard: the installed plugin is not pip-installed"
+  fi
   TPS=${TRACE_PROCESSOR_SHELL:-$SRC/../shared/tools/trace_processor_shell}
   if [ -x "$TPS" ]; then
     "$tmp/inst/bin/xplane2perfetto" -o "$tmp/b.pftrace" "$b" > /dev/null 2>&1
