@@ -10,7 +10,10 @@
 # annotations, and a report with both devices. Then each planted-killer
 # variant: its killer found by xplane_findings (counts from how the capture
 # is made, below), none in the clean run, and `xplane track` failing the
-# all-killers run against the clean one. Captured in a temporary
+# all-killers run against the clean one; the bundle, the comparison and
+# the PerfettoSQL package in the real trace processor on the clean and the
+# all-killers captures (summary.sql and report.sql: the same bytes as the
+# extension's). Captured in a temporary
 # directory (never committed). Without the venv: skipped with a message,
 # except under CI, where that fails.
 #
@@ -118,6 +121,40 @@ check "the report's findings name the CPU devices, with units and denominators" 
   "$(grep -m1 '^- `CPU:0`: .* idle gaps' "$tmp/all.md" | sed -E 's/ [0-9][0-9.]*( of [0-9]+)?//g')"
 "$BUILD/cli/xplane" track "$f" "${cap[all]}" --label all --history "$tmp/h.db" -q > "$tmp/track.json"
 check "track: the killers run fails against the clean one (exit 4)" "4" "$?"
+
+# the rest of the workflow on the captures (issue 37): bundle, compare, and the
+# converted traces in the real trace processor. Expected from the captures'
+# making: 2 CPU devices and 12 annotated steps a device on both sides (24 in
+# all; 7 a device after the 5 warm-up steps: 14), the killers' run failing.
+"$BUILD/cli/xplane" bundle "$f" "${cap[all]}" -o "$tmp/bundle" -q > /dev/null 2> "$tmp/bundle.err"
+check "bundle: clean -> all fails (exit 4) and holds its nine files" \
+  "4|after.report.md after.summary.json before.report.md before.summary.json compare.json compare.md history.db manifest.json track.json" \
+  "$?|$(ls "$tmp/bundle" | tr '\n' ' ' | sed 's/ $//')"
+"$BUILD/cli/xplane" compare "$f" "${cap[all]}" --format markdown -q > "$tmp/cmp.md"
+check "compare: devices, steps and steady steps of both sides" "| Devices | 2 | 2 | +0 | +0.00% |
+| Steps (all devices) | 24 | 24 | +0 | n/a |
+| Steady steps (all devices) | 14 | 14 | +0 | n/a |" \
+  "$(grep -E '^\| (Devices|Steps \(all devices\)|Steady steps \(all devices\)) \|' "$tmp/cmp.md")"
+check "compare: the bundle's compare.md is the command's" "" \
+  "$(diff <(grep -v '^- Generated' "$tmp/cmp.md") <(grep -v '^- Generated' "$tmp/bundle/compare.md") | head -3)"
+TPS=${TRACE_PROCESSOR_SHELL:-$SRC/../shared/tools/trace_processor_shell}
+if [ -x "$TPS" ]; then
+  for v in clean all; do
+    p=$f
+    [ "$v" = all ] && p=${cap[all]}
+    "$BUILD/cli/xplane" convert "$p" -o "$tmp/$v.pftrace" > /dev/null 2> "$tmp/conv.err" ||
+      check "convert the $v capture ($(cat "$tmp/conv.err"))" 0 1
+    for q in summary report; do
+      TRACE_PROCESSOR_SHELL=$TPS tp_plugin/tp_run.sh "$tmp/$v.pftrace" "queries/$q.sql" > "$tmp/tp.$q" 2> "$tmp/tp.err"
+      sql -cmd ".parameter set @profile '$p'" ".read queries/$q.sql" > "$tmp/native.$q"
+      check "trace processor: the PerfettoSQL package's $q.sql of the $v capture = the extension's ($(wc -c < "$tmp/native.$q") bytes)" "" \
+        "$(diff <(grep -v 'generated_at_utc\|Generated At' "$tmp/native.$q") <(grep -v 'generated_at_utc\|Generated At' "$tmp/tp.$q") | head -3)$(head -c 200 "$tmp/tp.err")"
+    done
+  done
+else
+  if [ "${CI:-}" = true ]; then check "trace_processor_shell at $TPS" present missing; fi
+  echo "note: no trace_processor_shell at $TPS: the package is not run on the captures"
+fi
 
 # xprof on the same captures (tests/xprof_compare.py): step times equal step by
 # step (xprof drops the first and last of 12), and xprof's device time on the
