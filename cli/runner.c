@@ -144,11 +144,18 @@ static int xr_stmt_fail(xr_runner *r, const char *label, int line) {
   if (sig && sqlite3_errcode(r->db) == SQLITE_INTERRUPT)
     return xr_fail(r, "stopped by %s", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal");
   /* The extension's own errors name their table or function and the file
-  ** ("xplane_tracks: run/h.xplane.pb: truncated at byte ..."): that is the
-  ** message; where in which query file it surfaced says nothing to the user. */
-  const char *m = sqlite3_errmsg(r->db);
-  if (strncmp(m, "xplane_", 7) == 0 && strstr(m, ": ")) return xr_fail(r, "%s", m);
+  ** ("xplane_tracks: run/h.xplane.pb: truncated at byte ..."): the rest of it,
+  ** from the file on, is the message; the table and where in which query file
+  ** it surfaced say nothing to someone who typed a command. */
+  const char *m = sqlite3_errmsg(r->db), *u = xr_user_error(m);
+  if (u != m) return xr_fail(r, "%s", u);
   return xr_fail(r, "%s near line %d: %s", label, line, m);
+}
+
+const char *xr_user_error(const char *m) {
+  const char *colon = strstr(m, ": ");
+  if (strncmp(m, "xplane_", 7) == 0 && colon && !memchr(m, ' ', (size_t)(colon - m))) return colon + 2;
+  return m;
 }
 
 /* Run every statement of sql (whole statements), printing rows. */

@@ -65,4 +65,10 @@ int xr_run(xr_runner *r, const char *file);
 /* Run SQL text (statements and dot-commands) as if read from `label`. */
 int xr_run_text(xr_runner *r, const char *label, const char *text);
 
+/* An SQLite error message as the command prints it: an error of the
+** extension ("xplane_tracks: F: truncated at byte ...") without its table's
+** or function's name (F and the problem are the message); anything else as
+** it is. Returns m or a pointer into it. */
+const char *xr_user_error(const char *m);
+
 #endif

@@ -486,5 +486,34 @@ O'Brien|text" "$("$SQLITE3" hist.db 'SELECT label, typeof(label) FROM regression
     "$(XPLANE_SQLITE3="$SQLITE3" "$X" sql "$gpu" -- -batch :memory: 'SELECT count(*) FROM xplane_events;' 2>&1)"
 fi
 
+# ---- Unix habits of every command (issue 39, item 13) ----
+# --help: usage on stdout, exit 0, nothing on stderr; an unknown option: exit 2, nothing on
+# stdout, on stderr the option and then where to look ("(see: xplane CMD --help)"); a profile that does not exist: exit 1, nothing on
+# stdout, one line on stderr "xplane: PATH: no such file or directory" (no table's name, no
+# query file's line); a missing argument: exit 2 with the usage hint.
+nx=/nonexistent/x.xplane.pb
+habit() { # NAME WANT_RC WANT_STDERR_LINES WANT_FIRST_STDERR_LINE_RE COMMAND...
+  local name=$1 rc_want=$2 lines=$3 re=$4
+  shift 4
+  "$@" > "$tmp/h.out" 2> "$tmp/h.err"
+  local rc=$?
+  check "habits: $name" "$rc_want|0|$lines|1" "$rc|$(wc -c < "$tmp/h.out")|$(wc -l < "$tmp/h.err")|$(head -1 "$tmp/h.err" | grep -cE -- "$re")"
+}
+for c in summarize report query compare track history bundle convert sql; do
+  "$X" "$c" --help > "$tmp/h.out" 2> "$tmp/h.err"
+  check "habits: $c --help" "0|1|0" "$?|$(grep -c "^usage: xplane $c" "$tmp/h.out")|$(wc -c < "$tmp/h.err")"
+  habit "$c --bogus" 2 2 "^xplane $c: unknown option --bogus$" "$X" "$c" --bogus
+done
+habit "summarize: no such profile" 1 1 "^xplane: $nx: no such file or directory$" "$X" summarize "$nx"
+habit "report: no such profile" 1 1 "^xplane: $nx: no such file or directory$" "$X" report "$nx"
+habit "query: no such profile" 1 1 "^xplane: $nx: no such file or directory$" "$X" query "$nx" "top ops"
+habit "compare: no such profile" 1 1 "^xplane: $nx: no such file or directory$" "$X" compare "$nx" "$b"
+habit "track: no such profile" 1 1 "^xplane: $nx: no such file or directory$" "$X" track "$nx" "$b" --history "$tmp/hh.db" --label x
+habit "bundle: no such profile" 1 1 "^xplane: $nx: no such file or directory$" "$X" bundle "$nx" "$b" -o "$tmp/nb"
+habit "convert: no such profile" 1 1 "^xplane: convert: $nx: no such file or directory$" "$X" convert "$nx" -o "$tmp/x.pftrace"
+habit "summarize: a missing argument" 2 2 "^xplane summarize: missing argument\\(s\\)$" "$X" summarize
+habit "an unknown command" 2 1 "^xplane: unknown command 'bogus' \\(xplane --help lists them\\)$" "$X" bogus
+check "habits: no file or folder left by the failed commands" "" "$(ls -d "$tmp/nb" "$tmp/x.pftrace" "$tmp/hh.db" 2> /dev/null)"
+
 echo "test_cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
