@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "findings.h"
 #include "runner.h"
 
 #ifndef XPLANE_VERSION
@@ -1003,11 +1004,9 @@ static int route_question(const char *q, const char **file, char **op, long long
     *file = "gap_before_op.sql";
     *op = sqlite3_mprintf("%s", t);
   } else if (strstr(lq, "finding") || strstr(lq, "killer")) {
-    static const char *const ids[] = {"recompilation", "host_bound", "transfers", "tiny_kernels", "synchronization",
-                                      "memory_bound"};
     *file = "findings.sql";
-    for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++)
-      if (strstr(lq, ids[k])) *op = sqlite3_mprintf("%s", ids[k]); /* @finding: that rule only */
+    for (size_t k = 0; xp_finding_rules[k]; k++) /* @finding: that rule only */
+      if (strstr(lq, xp_finding_rules[k])) *op = sqlite3_mprintf("%s", xp_finding_rules[k]);
   } else if (strstr(lq, "top") || strstr(lq, "hottest") || strstr(lq, "slowest op") || strstr(lq, "most time")) {
     *file = "top_ops.sql";
     const char *d = strstr(lq, "top");

@@ -21,6 +21,11 @@
 
 #include "profile.h"
 
+/* The rule ids (xp_finding.id), in the order the rules run; NULL-terminated.
+** The one list: the SQL function xplane_finding_rules() and the xplane
+** command read it. */
+extern const char *const xp_finding_rules[];
+
 /* recompilation: a module compiled at least this many times is a finding, (recompile_min) */
 #define XP_FIND_RECOMPILE_MIN 2
 /* ... and so is one whose compile time is at least this share of the profile span. (compile_share) */

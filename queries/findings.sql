@@ -25,8 +25,7 @@ CREATE TEMP TABLE xq_finding AS
   SELECT nullif(CAST((SELECT value FROM xq_params WHERE name = 'finding') AS TEXT), '') AS id,
          coalesce(CAST((SELECT value FROM xq_params WHERE name = 'finding_params') AS TEXT), '') AS params;
 INSERT INTO xq_fail SELECT 'bad-finding' FROM xq_finding
- WHERE id IS NOT NULL AND id NOT IN ('recompilation', 'host_bound', 'transfers', 'tiny_kernels', 'synchronization',
-                                     'memory_bound');
+ WHERE id IS NOT NULL AND id NOT IN (SELECT value FROM json_each(xplane_finding_rules()));
 .mode list
 .headers off
 SELECT xplane_json_pretty(json_object(

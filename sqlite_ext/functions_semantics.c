@@ -16,6 +16,8 @@
 **   xplane_shape_signature(long_name)      'f32[8,128]|bf16[4]' -> '8,128|4', NULL if none
 **   xplane_flop_proxy(family, signature)   FLOP proxy per invocation, NULL if none
 **   xplane_semantic_family(text)           attention_flash | fusion | copy | ... | other
+**   xplane_finding_rules()                 '["recompilation","host_bound",...]': the rule
+**                                          ids of xplane_findings (core/findings.h)
 **
 ** NULL arguments are read as empty text. The rules are in semantics.c.
 ** Each registration passes the function's SQL name as its user data, so an
@@ -26,6 +28,7 @@
 #include "functions.h"
 #include "result.h"
 #include "device_time.h"
+#include "findings.h"
 #include "semantics.h"
 
 SQLITE_EXTENSION_INIT3
@@ -152,6 +155,16 @@ static void fn_semantic_family(sqlite3_context *ctx, int argc, sqlite3_value **a
 
 #define XP_PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
 
+static void fn_finding_rules(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  (void)argv;
+  xp_buf *b = xp_buf_new();
+  xp_buf_appendchar(b, 1, '[');
+  for (int i = 0; xp_finding_rules[i]; i++) xp_buf_appendf(b, "%s\"%s\"", i ? "," : "", xp_finding_rules[i]);
+  xp_buf_appendchar(b, 1, ']');
+  xp_result_buf_at(ctx, b, XP_EMPTY_IS_TEXT, sqlite3_user_data(ctx));
+}
+
 static const struct {
   const char *name;
   int n_arg;
@@ -171,6 +184,7 @@ static const struct {
     {"xplane_shape_signature", 1, fn_shape_signature},
     {"xplane_flop_proxy", 2, fn_flop_proxy},
     {"xplane_semantic_family", 1, fn_semantic_family},
+    {"xplane_finding_rules", 0, fn_finding_rules},
 };
 
 int xp_register_semantic_functions(sqlite3 *db) {

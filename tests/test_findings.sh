@@ -370,5 +370,11 @@ check "logdir: findings per run directory" "6" \
 msg=$(q "SELECT * FROM xplane_findings('$T/nope')")
 grep -q "$T/nope" <<<"$msg" || fail "a missing path: the error does not name it: $msg"
 
+# the one list of rule ids (core/findings.h, xplane_finding_rules()) holds every id a rule
+# of core/ emits (xp_fl_add(fl, "<id>")), and nothing else
+emitted=$(grep -ho 'xp_fl_add(fl, "[a-z_]*")' "$SRC"/core/*.c | sed 's/.*"\(.*\)")/\1/' | sort -u | tr '\n' ' ')
+listed=$(q "SELECT group_concat(value, ' ') FROM (SELECT value FROM json_each(xplane_finding_rules()) ORDER BY value)")
+[ "$emitted" = "$listed " ] || fail "xplane_finding_rules() lists '$listed', the rules emit '$emitted'"
+
 [ $failures -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
 echo "all findings checks passed"
