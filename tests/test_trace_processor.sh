@@ -257,6 +257,31 @@ EOF
     bad "a line index above 2^32 - 1: $got (expected the upids 1 host, 3 device; 2 events, the op fusion alone, 2 tracks)"
 fi
 
+# Sums of doubles: trace processor's SQLite (3.54) adds them with Kahan-Babuska-Neumaier
+# compensation, Debian's 3.40 and the reference summarizer (Python) one plain addition at a
+# time. 15 steps of 0.1 us (a `Steps` line of 100,000 ps events): Python's sum([0.1] * 10) / 10
+# = 0.09999999999999999 (the 10 steady steps after 5 warm-up), sum([0.1] * 15) / 15 =
+# 0.10000000000000002 (all); a compensated sum gives 0.1 for both. Both engines must print
+# Python's (summary_json.sql adds in order itself; before, trace processor printed 0.1).
+{
+  echo 'planes { id: 1 name: "/device:GPU:0"'
+  echo '  event_metadata { key: 1 value { id: 1 name: "gemm" } }'
+  for i in $(seq 0 14); do echo "  event_metadata { key: $((i + 2)) value { id: $((i + 2)) name: \"$i\" } }"; done
+  echo '  lines { id: 1 name: "Stream #1" timestamp_ns: 0 events { metadata_id: 1 offset_ps: 0 duration_ps: 1500000 } }'
+  echo '  lines { id: 4 name: "Steps" timestamp_ns: 0'
+  for i in $(seq 0 14); do echo "    events { metadata_id: $((i + 2)) offset_ps: $((i * 100000)) duration_ps: 100000 }"; done
+  echo '  } }'
+} > "$tmp/tenth.textproto"
+protoc --encode=tensorflow.profiler.XSpace -I schema schema/xplane.proto < "$tmp/tenth.textproto" > "$tmp/tenth.xplane.pb"
+"$CONV" -o "$tmp/tenth.pftrace" "$tmp/tenth.xplane.pb" > /dev/null
+want="0.10000000000000002 0.09999999999999999"
+got_ext=$(cd "$SRC" && "$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$tmp/tenth.xplane.pb'" :memory: \
+  ".read queries/summary.sql" | jq -r '[.step_time.all_steps.mean, .step_time.steady_state_steps.mean] | map(tostring) | join(" ")')
+got_tp=$(cd "$SRC" && TRACE_PROCESSOR_SHELL=$TP tp_plugin/tp_run.sh "$tmp/tenth.pftrace" queries/summary.sql 2> "$tmp/tp.err" |
+  jq -r '[.step_time.all_steps.mean, .step_time.steady_state_steps.mean] | map(tostring) | join(" ")')
+[ "$got_ext" = "$want" ] && ok || bad "15 steps of 0.1 us, the extension's means: $got_ext (Python's: $want)"
+[ "$got_tp" = "$want" ] && ok || bad "15 steps of 0.1 us, the package's means in trace processor: $got_tp (Python's: $want) $(head -c 200 "$tmp/tp.err")"
+
 # the converter fixture and package_cases.json
 "$BUILD/tests/make_perfetto_fixture" "$tmp/fx.xplane.pb"
 "$CONV" -o "$tmp/fx.pftrace" "$tmp/fx.xplane.pb" > /dev/null

@@ -76,6 +76,10 @@
 # user would run instead (xprof's converters, xprof-rs, trace processor, a
 # python parse) beside `xplane summarize` and `xplane convert` on the same
 # files; see the header of tools/bench_peers.sh.
+# Interrupts (BENCH_PARTS=interrupt runs only this part; last in a whole run):
+# tools/interrupt_latency.py on the 1 GB generated profile: how soon
+# sqlite3_interrupt stops the cold scan, ops, steps, device-time and findings
+# queries (median and largest latency, ms; issue 41's target: below 100 ms).
 # Results: copy the printed tables into BENCHMARKS.md with the date and machine.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -340,6 +344,16 @@ if [ "${BENCH_PARTS:-all}" = peers ]; then
   peers_part
   exit 0
 fi
+interrupt_part() {
+  local f=$BENCH_DIR/gpu1000/plugins/profile/run1/host0.xplane.pb
+  [ -f "$f" ] || "$GEN" --out "$BENCH_DIR/gpu1000" --style gpu --target-mb 1000 --seed 11 > /dev/null
+  echo
+  /usr/bin/python3 "$XPLANE_SRC/tools/interrupt_latency.py" "$EXT" "$f" "${BENCH_INTERRUPT_RUNS:-5}"
+}
+if [ "${BENCH_PARTS:-all}" = interrupt ]; then
+  interrupt_part
+  exit 0
+fi
 if [ "${BENCH_PARTS:-all}" = cli ]; then
   cli_part
   exit 0
@@ -423,3 +437,4 @@ echo "hostile: 100,000 metadata ids cold: sequential ${t_seq}s, crafted ${t_craf
 cli_part
 tp_part
 peers_part
+interrupt_part

@@ -27,6 +27,7 @@ DROP TABLE IF EXISTS temp.xq_comm;
 DROP TABLE IF EXISTS temp.xq_compare;
 DROP TABLE IF EXISTS temp.xq_devices;
 DROP TABLE IF EXISTS temp.xq_dstats;
+DROP TABLE IF EXISTS temp.xq_seqsum;
 DROP TABLE IF EXISTS temp.xq_evgroups;
 DROP TABLE IF EXISTS temp.xq_fail;
 DROP TABLE IF EXISTS temp.xq_families;

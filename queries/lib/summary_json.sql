@@ -140,6 +140,20 @@ CREATE TEMP TABLE xq_sorted AS
 SELECT set_name, row_number() OVER (PARTITION BY set_name ORDER BY dur, step) - 1 AS i, dur, step
   FROM xq_stepset;
 CREATE INDEX temp.xq_sorted_i ON xq_sorted(set_name, i);
+-- The sum of each set's ascending values, added one at a time in that order (the
+-- reference's float sum): sum() would do, but SQLite 3.43 and later (trace
+-- processor's) add doubles with Kahan-Babuska-Neumaier compensation, and its last
+-- bits then differ from the plain sum of SQLite 3.40 and of the reference on some
+-- sets (the mean step of a live JAX capture differed in its last digits between the
+-- two engines).
+DROP TABLE IF EXISTS temp.xq_seqsum;
+CREATE TEMP TABLE xq_seqsum AS
+WITH RECURSIVE acc(set_name, i, s) AS (
+  SELECT set_name, 0, dur FROM xq_sorted WHERE i = 0
+  UNION ALL
+  SELECT a.set_name, a.i + 1, a.s + t.dur FROM acc a JOIN xq_sorted t ON t.set_name = a.set_name AND t.i = a.i + 1)
+SELECT set_name, s FROM (SELECT set_name, s, row_number() OVER (PARTITION BY set_name ORDER BY i DESC) AS last FROM acc)
+ WHERE last = 1;
 DROP TABLE IF EXISTS temp.xq_dstats;
 CREATE TEMP TABLE xq_dstats AS
 WITH sets(set_name) AS (VALUES ('all'), ('steady'), ('light'), ('heavy')),
@@ -160,7 +174,7 @@ qv AS MATERIALIZED (
          END AS v
     FROM q)
 SELECT n.set_name, n.n AS count,
-       (SELECT sum(dur) FROM (SELECT dur FROM xq_sorted t WHERE t.set_name = n.set_name ORDER BY i)) / n.n AS mean,
+       (SELECT s FROM xq_seqsum ss WHERE ss.set_name = n.set_name) / n.n AS mean,
        (SELECT v FROM qv WHERE qv.set_name = n.set_name AND q = 0.5) AS median,
        (SELECT v FROM qv WHERE qv.set_name = n.set_name AND q = 0.9) AS p90,
        (SELECT min(dur) FROM xq_sorted t WHERE t.set_name = n.set_name) AS min,
