@@ -340,8 +340,8 @@ static int host_events(const xp_profile *p, hevvec *hv) {
     }
     xp_free(memo);
   }
-  if (hv->n > 1) qsort(hv->v, (size_t)hv->n, sizeof(hev), hev_cmp);
-  return 1;
+  /* xp_sort: millions of host events on a large profile; it stops on an interrupt */
+  return hv->n < 2 || xp_sort(hv->v, hv->n, sizeof(hev), hev_cmp);
 }
 
 /* Append "a,b,c" items to a list capped at `cap` items ("..." after). */
@@ -553,7 +553,7 @@ static void find_host_bound(xp_profile *p, const xp_find_params *fp, const hevve
     pairs[2 * k + 1] = k;
     if (hv->v[k].dur > max_dur) max_dur = hv->v[k].dur;
   }
-  if (hv->n > 1) qsort(pairs, (size_t)hv->n, 2 * sizeof(int64_t), order_cmp);
+  if (hv->n > 1 && !xp_sort(pairs, hv->n, 2 * sizeof(int64_t), order_cmp)) fl->oom = 1;
   for (int64_t k = 0; k < hv->n; k++) order[k] = pairs[2 * k + 1];
   for (int32_t plane = 0; plane < p->n_planes && !fl->oom; plane++) {
     int64_t n_steps = 0, n_bound = 0, idle = 0, dur = 0, host = 0, first = INT64_MAX, last = INT64_MIN, nl = 0;
@@ -979,7 +979,7 @@ static void find_sync(xp_profile *p, const xp_find_params *fp, const xp_op *ops,
       m++;
     }
     if (!m) continue;
-    qsort(pairs, (size_t)m, 2 * sizeof(int64_t), cmp_i64pair);
+    if (m > 1 && !xp_sort(pairs, m, 2 * sizeof(int64_t), cmp_i64pair)) fl->oom = 1;
     for (int64_t k = 0; k < m && !fl->oom; k++)
       if (!xp_fl_busy_add(&pb[plane], pairs[2 * k], pairs[2 * k + 1])) fl->oom = 1;
   }
