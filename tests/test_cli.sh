@@ -345,7 +345,9 @@ if cmake --install "$BUILD" --prefix "$tmp/inst" > /dev/null 2> err; then
     "$([ -f "$tmp/inst/share/xplane/tensorboard_plugin/pyproject.toml" ] && echo present || echo missing)"
   VPY=$BUILD/venv/bin/python
   if [ -x "$VPY" ] && "$VPY" -c 'import setuptools, tensorboard' 2> /dev/null; then
-    "$VPY" -m pip install -q --no-deps --no-build-isolation --target "$tmp/tbp" "$tmp/inst/share/xplane/tensorboard_plugin" > "$tmp/pip.out" 2>&1
+    # (XPLANE_BUILD_DIR unset: setup.py would bundle that build, as the CI's environment names one)
+    env -u XPLANE_BUILD_DIR "$VPY" -m pip install -q --no-deps --no-build-isolation --target "$tmp/tbp" \
+      "$tmp/inst/share/xplane/tensorboard_plugin" > "$tmp/pip.out" 2>&1
     check "installed: pip installs the plugin from share/xplane ($(tail -c 200 "$tmp/pip.out"))" 0 $?
     check "installed: the plugin's entry point" "xplane = xplane_tensorboard.plugin:XplanePlugin" \
       "$(grep -h '^xplane' "$tmp"/tbp/xplane_tensorboard*.dist-info/entry_points.txt 2> /dev/null)"
