@@ -212,6 +212,9 @@ static int errorf(const char *fmt, ...) {
   return XS_ERR;
 }
 
+/* The connection's last error, as the command prints it (runner.h: xr_user_error). */
+static int sql_error(sqlite3 *db) { return errorf("%s", xr_user_error(sqlite3_errmsg(db))); }
+
 /* Open the session for the options of a: --quiet, --progress. */
 static int session_open(xsession *s, xargs *a) {
   char *err = NULL;
@@ -285,7 +288,7 @@ static int list_profiles(xsession *s, const char *path, xprofs *out) {
   memset(out, 0, sizeof *out);
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(s->db, "SELECT file, run, host FROM xplane_files(?1) ORDER BY run, host", -1, &st, NULL))
-    return errorf("%s", xr_user_error(sqlite3_errmsg(s->db)));
+    return sql_error(s->db);
   sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -298,7 +301,7 @@ static int list_profiles(xsession *s, const char *path, xprofs *out) {
     out->n++;
   }
   if (rc != SQLITE_DONE) {
-    int e = errorf("%s", xr_user_error(sqlite3_errmsg(s->db)));
+    int e = sql_error(s->db);
     sqlite3_finalize(st);
     profs_free(out);
     return e;
@@ -336,7 +339,7 @@ static void list_hosts(const xprofs *p, FILE *f) {
 static int load_metadata(xsession *s, const char *path) {
   if (sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.xq_run_facts; CREATE TEMP TABLE xq_run_facts(key TEXT, value TEXT)",
                    NULL, NULL, NULL))
-    return errorf("%s", xr_user_error(sqlite3_errmsg(s->db)));
+    return sql_error(s->db);
   if (!path) return 0;
   /* Run facts are a handful of keys: the file is read up to its bound only (a
   ** FIFO or /dev/zero cannot make memory grow), and more is refused. */
@@ -435,10 +438,10 @@ static int add_fact(xsession *s, const char *key, const char *value) {
   if (sqlite3_prepare_v2(s->db,
                          "INSERT INTO xq_run_facts SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM xq_run_facts WHERE key = ?1)",
                          -1, &st, NULL))
-    return errorf("%s", xr_user_error(sqlite3_errmsg(s->db)));
+    return sql_error(s->db);
   sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : errorf("%s", xr_user_error(sqlite3_errmsg(s->db)));
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : sql_error(s->db);
   sqlite3_finalize(st);
   return rc;
 }
@@ -572,7 +575,7 @@ static int host_docs_init(xsession *s) {
   return sqlite3_exec(s->db,
                       "DROP TABLE IF EXISTS temp.xq_host_docs; CREATE TEMP TABLE xq_host_docs(run TEXT, host TEXT, doc TEXT)",
                       NULL, NULL, NULL)
-             ? errorf("%s", xr_user_error(sqlite3_errmsg(s->db)))
+             ? sql_error(s->db)
              : 0;
 }
 
@@ -620,7 +623,7 @@ static int print_pretty(xsession *s, const char *json, FILE *out) {
       rc = XS_OK;
     }
   }
-  if (rc) errorf("%s", xr_user_error(sqlite3_errmsg(s->db)));
+  if (rc) sql_error(s->db);
   sqlite3_finalize(st);
   return rc;
 }
@@ -1046,12 +1049,12 @@ static int op_must_exist(xsession *s, const char *file, const char *op) {
   int found = 0, rc;
   const char *sql = "SELECT EXISTS (SELECT 1 FROM xplane_ops(?1) WHERE name = ?2 COLLATE NOCASE)"
                     " OR EXISTS (SELECT 1 FROM xplane_events(?1) WHERE name = ?2 COLLATE NOCASE)";
-  if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return errorf("%s", xr_user_error(sqlite3_errmsg(s->db)));
+  if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return sql_error(s->db);
   sqlite3_bind_text(st, 1, file, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, op, -1, SQLITE_STATIC);
   if ((rc = sqlite3_step(st)) == SQLITE_ROW) found = sqlite3_column_int(st, 0);
   sqlite3_finalize(st);
-  if (rc != SQLITE_ROW) return errorf("%s", xr_user_error(sqlite3_errmsg(s->db)));
+  if (rc != SQLITE_ROW) return sql_error(s->db);
   if (found) return XS_OK;
   sql = "SELECT name FROM (SELECT name FROM xplane_ops(?1) UNION SELECT name FROM xplane_events(?1))"
         " WHERE instr(lower(name), lower(?2)) ORDER BY length(name), name LIMIT 5";
@@ -1634,7 +1637,7 @@ static int cmd_convert(int argc, char **argv) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(s.db, "SELECT json_object('output', ?2, 'events_written', xplane_to_perfetto(?1, ?2, ?3))", -1,
                          &st, NULL) != SQLITE_OK)
-    rc = errorf("%s", xr_user_error(sqlite3_errmsg(s.db)));
+    rc = sql_error(s.db);
   else {
     sqlite3_bind_text(st, 1, a.pos[0], -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, text(&a, "output"), -1, SQLITE_STATIC);

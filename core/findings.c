@@ -154,11 +154,11 @@ char *xp_find_params_parse(xp_find_params *fp, const char *text) {
 
 /* ------------------------------------------------------------ name classes */
 
-/* memmem: glibc's two-way search (a memcmp at every offset was a third of
-** the findings' time on a 309 MB JAX CPU capture: BENCHMARKS.md). */
 const char *const xp_finding_rules[] = {"recompilation",   "host_bound",   "transfers", "tiny_kernels",
                                         "synchronization", "memory_bound", NULL};
 
+/* memmem: glibc's two-way search (a memcmp at every offset was a third of
+** the findings' time on a 309 MB JAX CPU capture: BENCHMARKS.md). */
 int xp_fl_has(const char *p, size_t n, const char *needle) {
   size_t k = strlen(needle);
   return k <= n && memmem(p, n, needle, k) != NULL;

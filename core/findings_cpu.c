@@ -112,7 +112,6 @@ static int64_t iv_overlap(const ivec *a, int64_t s, int64_t e) {
 
 typedef xp_cpu_op cop;
 
-
 /* The host's work: see the header. hv is in (plane, line, start) order;
 ** ops are ordered by ordinal, so the ops of a line are looked up by scan. */
 static int host_work(const hevvec *hv, const cop *ops, int64_t n_ops, ivec *work) {

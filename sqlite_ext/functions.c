@@ -133,8 +133,8 @@ static void use_path(sqlite3_context *ctx, int argc, sqlite3_value **argv, int c
     xp_filelist files;
     char *err = NULL;
     if (xp_value_has_nul(argv[0])) {
-      char *msg = sqlite3_mprintf("%s: the path holds a NUL byte: no file is named so", fn);
-      sqlite3_result_error(ctx, msg ? msg : "the path holds a NUL byte", -1);
+      char *msg = sqlite3_mprintf("%s: " XP_NUL_PATH_TEXT, fn);
+      sqlite3_result_error(ctx, msg ? msg : XP_NUL_PATH_TEXT, -1);
       sqlite3_free(msg);
       return;
     }

@@ -40,7 +40,8 @@ int64_t xp_result_max_length(sqlite3 *db);
 int xp_buf_sqlite_rc(const xp_buf *b);
 /* 1 when v is a text or blob holding a NUL byte before its end: as a path it
 ** would name only its part before the NUL (a C string), a different file
-** than the one written. Callers refuse it: "<fn>: the path holds a NUL byte". */
+** than the one written. Callers refuse it: "<fn>: " XP_NUL_PATH_TEXT. */
 int xp_value_has_nul(sqlite3_value *v);
+#define XP_NUL_PATH_TEXT "the path holds a NUL byte: no file is named so"
 
 #endif

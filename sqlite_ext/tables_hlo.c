@@ -174,7 +174,7 @@ static int hlo_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, in
   if (!path) return SQLITE_NOMEM;
   if (xp_value_has_nul(argv[0])) {
     sqlite3_free(cur->pVtab->zErrMsg);
-    cur->pVtab->zErrMsg = sqlite3_mprintf("xplane_hlo_instructions: the path holds a NUL byte: no file is named so");
+    cur->pVtab->zErrMsg = sqlite3_mprintf("xplane_hlo_instructions: " XP_NUL_PATH_TEXT);
     return SQLITE_ERROR;
   }
   {

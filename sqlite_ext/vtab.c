@@ -506,7 +506,7 @@ static int filter_rows(sqlite3_vtab_cursor *c, int plan, const char *idx_str, in
       case XP_P_PATH:
         if (sqlite3_value_type(v) == SQLITE_NULL)
           return xp_cursor_error(cur, "the path argument is NULL");
-        if (xp_value_has_nul(v)) return xp_cursor_error(cur, "the path holds a NUL byte: no file is named so");
+        if (xp_value_has_nul(v)) return xp_cursor_error(cur, XP_NUL_PATH_TEXT);
         cur->root = sqlite3_mprintf("%s", sqlite3_value_text(v));
         if (!cur->root) return SQLITE_NOMEM;
         break;
