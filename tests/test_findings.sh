@@ -376,5 +376,11 @@ emitted=$(grep -ho 'xp_fl_add(fl, "[a-z_]*")' "$SRC"/core/*.c | sed 's/.*"\(.*\)
 listed=$(q "SELECT group_concat(value, ' ') FROM (SELECT value FROM json_each(xplane_finding_rules()) ORDER BY value)")
 [ "$emitted" = "$listed " ] || fail "xplane_finding_rules() lists '$listed', the rules emit '$emitted'"
 
+# lib/checks.sql's bad-finding message is a literal (SQLite 3.40's RAISE takes no computed
+# text): it must list the ids of xplane_finding_rules(), in its order, "a, b, ... or z"
+said=$(sed -n "s/.*'xplane queries: @finding must be \\(.*\\)'); END;/\\1/p" "$SRC"/queries/lib/checks.sql)
+want=$(q "SELECT group_concat(value, ', ') FROM json_each(xplane_finding_rules())" | sed 's/\(.*\), /\1 or /')
+[ -n "$said" ] && [ "$said" = "$want" ] || fail "lib/checks.sql's bad-finding message lists '$said', xplane_finding_rules() gives '$want'"
+
 [ $failures -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
 echo "all findings checks passed"
