@@ -192,7 +192,8 @@ static const char *text(xargs *a, const char *name) {
       {"progress", 0, O_FLAG}
 #define THRESHOLD_OPTS                                                                                   \
   {"max-step-median-regression-pct", 0, O_NUM}, {"max-step-p90-regression-pct", 0, O_NUM},                 \
-      {"max-communication-share-regression-abs", 0, O_NUM}, {"max-stall-share-regression-abs", 0, O_NUM}
+      {"max-communication-share-regression-abs", 0, O_NUM}, {"max-stall-share-regression-abs", 0, O_NUM},    \
+      {"max-idle-share-regression-abs", 0, O_NUM}
 
 /* ---- the session ------------------------------------------------------- */
 typedef struct {
@@ -1169,21 +1170,23 @@ static void remove_temps(char *tmp[2]) {
 }
 
 static const char *HELP_COMPARE =
-    "usage: xplane compare BEFORE AFTER [--strict-provenance] [--format json|markdown|reference] [options]\n"
+    "usage: xplane compare BEFORE AFTER [--strict-provenance] [--format json|markdown|reference|reference-json]\n"
+    "                      [options]\n"
     "\n"
-    "Compare two profiles (or saved summaries, or one of each). --format json (the\n"
-    "default) prints the reference summarizer's comparison document: step time, step\n"
-    "classes, time-breakdown shares, semantic families, regressed and improved ops,\n"
-    "provenance checks (queries/compare.sql, queries/compare_summaries.sql; durations\n"
-    "in microseconds); --format reference, that document as markdown. --format\n"
-    "markdown on two profiles compares them by the device-time model\n"
+    "Compare two profiles (or saved summaries, or one of each). On two profiles,\n"
+    "--format json (the default) and markdown compare them by the device-time model\n"
     "(queries/profile_compare.sql: provenance and each side's hardware, warned when\n"
-    "it differs; device time; steps; the ops whose self time changed most; ms); with\n"
-    "a saved summary on either side it is the reference's markdown.\n"
+    "it differs; device time; steps from the one step source; the ops whose self\n"
+    "time changed most; ms): JSON is the document xplane_compare.v1. --format\n"
+    "reference-json prints the reference summarizer's comparison document instead\n"
+    "(step time, step classes, time-breakdown shares, semantic families, regressed\n"
+    "and improved ops, provenance checks; queries/compare.sql; microseconds), and\n"
+    "--format reference that document as markdown. A saved summary holds no events,\n"
+    "so with one on either side json and markdown are the reference's too.\n"
     "\n"
     "  --strict-provenance      exit 4 when the provenance check fails (the same trace\n"
     "                           twice: equal sha256)\n"
-    "  --format F               json (default) | markdown | reference\n"
+    "  --format F               json (default) | markdown | reference | reference-json\n"
     "  --host H                 the profile of host H when a PATH holds several\n"
     "  --top-k N                ops per list (default 10)\n"
     "  -o, --output FILE        write to FILE (default stdout)\n"
@@ -1193,19 +1196,23 @@ static const char *HELP_COMPARE =
     "                           stderr even when it is not a terminal\n"
     "Exit status: 0 ok, 1 error, 2 usage error, 4 provenance failure (--strict-provenance).\n";
 
-/* format: json (the reference's comparison document), markdown (two profiles:
-** queries/profile_compare.sql, by the device-time model; a saved summary on
-** either side: the reference's markdown), reference (the reference's markdown). */
+/* format: json or markdown (two profiles: queries/profile_compare.sql, by the
+** device-time model; a saved summary on either side: the reference's document
+** or markdown), reference-json and reference (queries/compare.sql: the
+** reference's document, its markdown). NULL is json. */
 static int run_compare(xsession *s, xargs *a, FILE *out, const char *format, int strict) {
   xr_runner r;
   xr_init(&r, s->db, s->env.queries, out);
   char *tmp[2];
   params_clear(s);
-  int device = format && !strcmp(format, "markdown") && !is_summary_file(s, a->pos[0]) && !is_summary_file(s, a->pos[1]);
-  if (format && !strcmp(format, "reference")) format = "markdown";
+  if (!format) format = "json";
+  int device = (!strcmp(format, "json") || !strcmp(format, "markdown")) && !is_summary_file(s, a->pos[0]) &&
+               !is_summary_file(s, a->pos[1]);
+  if (!strcmp(format, "reference")) format = "markdown";
+  if (!strcmp(format, "reference-json")) format = "json";
   int rc = two_inputs(s, a, &r, tmp);
   if (!rc) rc = set_summary_params(&r, a);
-  if (!rc && format) rc = xr_param_text(&r, "format", format);
+  if (!rc) rc = xr_param_text(&r, "format", format);
   xr_substitute(&r, "lib/cleanup.sql", NULL);
   if (!rc) rc = run_query(s, &r, device ? "profile_compare.sql" : "compare.sql", "compare", 0);
   char *status = NULL;
@@ -1237,8 +1244,9 @@ static int cmd_compare(int argc, char **argv) {
   if (rc < 0) return fputs(HELP_COMPARE, stdout), XS_OK;
   if (rc) return rc;
   const char *format = text(&a, "format");
-  if (format && strcmp(format, "json") && strcmp(format, "markdown") && strcmp(format, "reference"))
-    return usage_error(a.cmd, "--format must be json, markdown or reference, not '%s'", format);
+  if (format && strcmp(format, "json") && strcmp(format, "markdown") && strcmp(format, "reference") &&
+      strcmp(format, "reference-json"))
+    return usage_error(a.cmd, "--format must be json, markdown, reference or reference-json, not '%s'", format);
   xsession s = {0};
   if ((rc = session_open(&s, &a))) return rc;
   FILE *out = open_out(text(&a, "output"));
@@ -1289,29 +1297,52 @@ static int check_history(const char *cmd, const char *path, int must_exist) {
 
 /* ---- track ------------------------------------------------------------- */
 static const char *HELP_TRACK =
-    "usage: xplane track BEFORE AFTER --label L --history DB [thresholds] [options]\n"
+    "usage: xplane track BEFORE AFTER --label L --history DB [--format reference] [thresholds] [options]\n"
     "\n"
-    "Assess AFTER against BEFORE (profiles or saved summaries): fail when the steady\n"
-    "median step time regresses by more than 5 % or the p90 by more than 10 %; warn\n"
-    "when the communication or stall share grows by more than 0.05, when the step\n"
-    "time could not be checked (no steady-state step on a side) or when the provenance\n"
-    "check fails (the same trace twice); else pass. The\n"
-    "record is printed (JSON) and appended to the history database DB (a SQLite file;\n"
-    "created when missing, in a folder that exists; refused when it is not a history).\n"
+    "Assess AFTER against BEFORE. On two profiles, by the device-time model\n"
+    "(queries/profile_track.sql; the steps of the one step source, steady steps of\n"
+    "every device pooled, as compare): fail when the steady median step time\n"
+    "regresses by more than 5 % or the p90 by more than 10 %; warn when the\n"
+    "communication or the device idle share (of device wall time) grows by more than\n"
+    "0.05, when the step time could not be checked (no steady-state step on a side,\n"
+    "or the sides count steps from different sources), when the hardware differs, or\n"
+    "when the provenance check fails (the same trace twice); else pass. --format\n"
+    "reference, or a saved summary on either side: the reference summarizer's\n"
+    "assessment (queries/track.sql: its steps and time-breakdown shares; the stall\n"
+    "share in place of the idle share). The record is printed (JSON) and appended to\n"
+    "the history database DB (a SQLite file; created when missing, in a folder that\n"
+    "exists; refused when it is not a history).\n"
     "\n"
     "  --label L                the record's label (stored as text, as given)\n"
     "  --history DB             the history database (required)\n"
+    "  --format F               device (default) | reference\n"
     "  --max-step-median-regression-pct X    (default 5.0)\n"
     "  --max-step-p90-regression-pct X       (default 10.0)\n"
     "  --max-communication-share-regression-abs X   (default 0.05)\n"
-    "  --max-stall-share-regression-abs X           (default 0.05)\n"
+    "  --max-idle-share-regression-abs X            (default 0.05; the device model)\n"
+    "  --max-stall-share-regression-abs X           (default 0.05; the reference's)\n"
     "  --host H, --top-k N, --warmup-steps N, --hot-op-limit N, --breakdown-mode M\n"
     "  -q, --quiet              no progress on stderr\n"
     "  --progress               progress (percent of the profile read, then time) on\n"
     "                           stderr even when it is not a terminal\n"
     "Exit status: 0 pass, 3 warn, 4 fail, 1 error, 2 usage error.\n";
 
+/* The device-time model's assessment (queries/profile_track.sql) on two
+** profiles unless --format reference; the reference's (queries/track.sql)
+** otherwise. A threshold of the other model is a usage error. */
+static int track_reference(xsession *s, xargs *a) {
+  return (text(a, "format") && !strcmp(text(a, "format"), "reference")) || is_summary_file(s, a->pos[0]) ||
+         is_summary_file(s, a->pos[1]);
+}
+
 static int run_track(xsession *s, xargs *a, FILE *out, const char *history) {
+  int reference = track_reference(s, a);
+  if (reference && has(a, "max-idle-share-regression-abs"))
+    return usage_error(a->cmd, "--max-idle-share-regression-abs is the device-time model's; the reference assessment "
+                               "(--format reference, or a saved summary) takes --max-stall-share-regression-abs");
+  if (!reference && has(a, "max-stall-share-regression-abs"))
+    return usage_error(a->cmd, "--max-stall-share-regression-abs is the reference assessment's (--format reference); "
+                               "the device-time model takes --max-idle-share-regression-abs");
   xr_runner r;
   char *buf = NULL;
   size_t bn = 0;
@@ -1326,10 +1357,11 @@ static int run_track(xsession *s, xargs *a, FILE *out, const char *history) {
   static const char *th[][2] = {{"max-step-median-regression-pct", "max_step_median_regression_pct"},
                                 {"max-step-p90-regression-pct", "max_step_p90_regression_pct"},
                                 {"max-communication-share-regression-abs", "max_communication_share_regression_abs"},
-                                {"max-stall-share-regression-abs", "max_stall_share_regression_abs"}};
-  for (int i = 0; !rc && i < 4; i++)
+                                {"max-stall-share-regression-abs", "max_stall_share_regression_abs"},
+                                {"max-idle-share-regression-abs", "max_idle_share_regression_abs"}};
+  for (size_t i = 0; !rc && i < sizeof th / sizeof th[0]; i++)
     if (has(a, th[i][0])) rc = xr_param_double(&r, th[i][1], opt(a, th[i][0])->d);
-  if (!rc) rc = run_query(s, &r, "track.sql", "track", 0);
+  if (!rc) rc = run_query(s, &r, reference ? "track.sql" : "profile_track.sql", "track", 0);
   fclose(m);
   if (!rc) {
     fwrite(buf, 1, bn, out);
@@ -1352,12 +1384,15 @@ static int run_track(xsession *s, xargs *a, FILE *out, const char *history) {
 }
 
 static int cmd_track(int argc, char **argv) {
-  static const xopt opts[] = {{"label", 0, O_TEXT}, {"history", 0, O_TEXT}, {"host", 0, O_TEXT},
-                              {"top-k", 0, O_INT},  {"output", 'o', O_TEXT}, THRESHOLD_OPTS, SUMMARY_OPTS};
+  static const xopt opts[] = {{"label", 0, O_TEXT}, {"history", 0, O_TEXT},   {"host", 0, O_TEXT},
+                              {"top-k", 0, O_INT},  {"output", 'o', O_TEXT}, {"format", 0, O_TEXT},
+                              THRESHOLD_OPTS,       SUMMARY_OPTS};
   xargs a = {.cmd = "track", .opts = opts, .nopts = sizeof opts / sizeof opts[0]};
   int rc = parse_args(&a, argc, argv, 2, 2);
   if (rc < 0) return fputs(HELP_TRACK, stdout), XS_OK;
   if (rc) return rc;
+  if (text(&a, "format") && strcmp(text(&a, "format"), "device") && strcmp(text(&a, "format"), "reference"))
+    return usage_error(a.cmd, "--format must be device or reference, not '%s'", text(&a, "format"));
   if (!has(&a, "history")) return usage_error(a.cmd, "--history DB is required");
   if (!has(&a, "label")) return usage_error(a.cmd, "--label L is required");
   if ((rc = check_history("track", text(&a, "history"), 0))) return rc;
@@ -1419,9 +1454,10 @@ static const char *HELP_BUNDLE =
     "One-shot before/after package in DIR (created; must be empty or new):\n"
     "  before.summary.json, after.summary.json   the two summaries (profile_summary.v1)\n"
     "  before.report.md, after.report.md         the two reports (xplane report, ms)\n"
-    "  compare.json                              the reference's comparison document\n"
-    "  compare.md                                xplane compare --format markdown (ms)\n"
-    "  track.json, history.db                    the track record and its history\n"
+    "  compare.json, compare.md                  xplane compare --format json, markdown\n"
+    "                                            (the device-time model, ms)\n"
+    "  track.json, history.db                    the track record (the device-time\n"
+    "                                            model) and its history\n"
     "  manifest.json                             inputs, files (bytes, sha256), status\n"
     "\n"
     "  -o, --output DIR         the bundle folder (required)\n"
@@ -1511,19 +1547,14 @@ static int cmd_bundle(int argc, char **argv) {
       free(buf);
     }
   }
-  /* the comparison (json, markdown) and the track record, from the saved summaries */
-  char *sb = sqlite3_mprintf("%s/before.summary.json", dir), *sa = sqlite3_mprintf("%s/after.summary.json", dir);
-  xargs b = a;
-  b.pos[0] = sb;
-  b.pos[1] = sa;
+  /* the comparison (json, markdown) and the track record of the two profiles, by the
+  ** device-time model (queries/profile_compare.sql, profile_track.sql) */
   const char *formats[2] = {"json", "markdown"}, *cfiles[2] = {"compare.json", "compare.md"};
   for (int k = 0; !rc && k < 2; k++) {
     char *buf = NULL;
     size_t n = 0;
     FILE *m = open_memstream(&buf, &n);
-    /* the JSON document from the saved summaries; the markdown from the two profiles (the
-    ** device-time comparison, queries/profile_compare.sql) */
-    rc = run_compare(&s, k ? &a : &b, m, formats[k], 0);
+    rc = run_compare(&s, &a, m, formats[k], 0);
     fclose(m);
     if (!rc) rc = write_file(dir, cfiles[k], buf, n);
     free(buf);
@@ -1531,12 +1562,12 @@ static int cmd_bundle(int argc, char **argv) {
   int status = XS_OK;
   char *hist = sqlite3_mprintf("%s/history.db", dir);
   if (!rc) {
-    xval *label = opt(&b, "label");
+    xval *label = opt(&a, "label");
     if (!label->set) label->text = "bundle", label->set = 1;
     char *buf = NULL;
     size_t n = 0;
     FILE *m = open_memstream(&buf, &n);
-    status = run_track(&s, &b, m, hist);
+    status = run_track(&s, &a, m, hist);
     fclose(m);
     if (status == XS_OK || status == XS_WARN || status == XS_FAIL) rc = write_file(dir, "track.json", buf, n);
     else rc = status;
@@ -1569,7 +1600,7 @@ static int cmd_bundle(int argc, char **argv) {
                                   "  'xplane_version', xplane_version(), 'created_at_utc', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'),\n"
                                   "  'before', json_object('input', ?1, 'profile', ?2, 'host', ?3),\n"
                                   "  'after', json_object('input', ?4, 'profile', ?5, 'host', ?6),\n"
-                                  "  'track_status', ?7, 'units', 'milliseconds in the reports and compare.md; microseconds in the summaries, compare.json and track.json (the reference format)',\n"
+                                  "  'track_status', ?7, 'units', 'milliseconds in the reports, compare.md, compare.json and track.json (the device-time model); microseconds in the summaries (the reference format, profile_summary.v1)',\n"
                                   "  'files', (SELECT json_group_array(json_object('name', name, 'bytes', bytes, 'sha256', sha256))\n"
                                   "             FROM (SELECT * FROM xq_bundle_files ORDER BY i))))",
                                   -1, &st, NULL) == SQLITE_OK) {
@@ -1587,8 +1618,6 @@ static int cmd_bundle(int argc, char **argv) {
     if (!rc && !s.quiet) fprintf(stderr, "%s bundle: %s written (track: %s)\n", prog, dir, status_name);
   }
   sqlite3_free(hist);
-  sqlite3_free(sb);
-  sqlite3_free(sa);
   for (int i = 0; i < 2; i++) profs_free(&all[i]);
   session_close(&s);
   return rc ? rc : status;

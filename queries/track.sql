@@ -104,18 +104,7 @@ SELECT (SELECT ts FROM now) AS recorded_at_utc, CAST(@label AS TEXT) AS label, (
                                      'stall_share_delta', json(xplane_repr(stall_delta))) FROM m),
       'comparison', json((SELECT c FROM c)))) AS record;
 
--- The history: one row per assessment, the record kept whole as JSON.
-ATTACH coalesce(@history, ':memory:') AS xq_history;
-CREATE TABLE IF NOT EXISTS xq_history.regression_history(
-  id INTEGER PRIMARY KEY,          -- append order
-  recorded_at_utc TEXT NOT NULL,
-  label TEXT,
-  status TEXT NOT NULL,            -- pass | warn | fail
-  record TEXT NOT NULL             -- the record track.sql printed (compact JSON)
-);
-INSERT INTO xq_history.regression_history(recorded_at_utc, label, status, record)
-SELECT recorded_at_utc, label, status, record FROM xq_record;
-DETACH xq_history;
+.read queries/lib/history_append.sql
 
 .mode list
 .headers off

@@ -265,21 +265,37 @@ status "track with every step warm-up: warn" 3 "$X" track "$b" "$a" --label nost
 check "track with every step warm-up: the unchecked step time is the warning" \
   '["Step time not checked: neither side has a steady-state step (a step numbered 12 or more)."]' \
   "$(jq -c .assessment.warnings out)"
-status "track warn" 3 "$X" track "$b" "$a" --label w --history gen.db --max-stall-share-regression-abs -1
+# the device-time model's idle share (any growth over -1 warns); the reference's stall share
+# only with --format reference, each threshold refused by the other model
+status "track warn" 3 "$X" track "$b" "$a" --label w --history gen.db --max-idle-share-regression-abs -1
+check "track warn: the idle share's warning" "Device idle share (of device wall time) increased by" \
+  "$(jq -r '.assessment.warnings[0]' out | grep -o '^Device idle share (of device wall time) increased by')"
+status "track warn (reference)" 3 "$X" track "$b" "$a" --label wr --history gen.db --format reference --max-stall-share-regression-abs -1
+check "track warn (reference): the stall share's warning, the reference's record" "Stall share increased by|null" \
+  "$(jq -r '.assessment.warnings[0]' out | grep -o '^Stall share increased by')|$(jq -r .assessment.model out)"
+status "track: the stall threshold without --format reference" 2 "$X" track "$b" "$a" --label x --history gen.db --max-stall-share-regression-abs 1
+status "track: the idle threshold with --format reference" 2 "$X" track "$b" "$a" --label x --history gen.db --format reference --max-idle-share-regression-abs 1
+status "track: --format bogus" 2 "$X" track "$b" "$a" --label x --history gen.db --format bogus
 status "track fail" 4 "$X" track "$b" "$a" --label f --history gen.db --max-step-median-regression-pct -100
 check "track fail: the record says fail" "fail" "$(jq -r .assessment.status out)"
-status "history of the four --format json" 0 "$X" history --history gen.db --format json
-check "history: statuses" '{"fail":1,"pass":1,"warn":2}' "$(jq -S -c .status_counts out)"
+status "history of the five --format json" 0 "$X" history --history gen.db --format json
+check "history: statuses" '{"fail":1,"pass":1,"warn":3}' "$(jq -S -c .status_counts out)"
 # the default: a table (issue 39 item 5), a row per record in order; its step medians are
-# the records' own (microseconds, read here by jq from the database) in ms
-status "history of the four (table)" 0 "$X" history --history gen.db
-check "history table: the counts" "- Records: 4 (pass 1, warn 2, fail 1)" "$(grep '^- Records:' out)"
-check "history table: a row per record, label and status" '`pass`|pass `same`|warn `w`|warn `f`|fail' \
-  "$(grep '^| [0-9]' out | sed 's/^| //; s/ *| */|/g' | cut -d'|' -f3,4 | tr '\n' ' ' | sed 's/ $//')"
+# the records' own (read here by jq from the database: ms in the device model's records,
+# microseconds in the reference's) in ms
+status "history of the five (table)" 0 "$X" history --history gen.db
+check "history table: the counts" "- Records: 5 (pass 1, warn 3, fail 1)" "$(grep '^- Records:' out)"
+check "history table: a row per record, label, status and model" \
+  '`pass`|pass|device time `same`|warn|device time `w`|warn|device time `wr`|warn|reference `f`|fail|device time' \
+  "$(grep '^| [0-9]' out | sed 's/^| //; s/ *| */|/g' | cut -d'|' -f3,4,5 | tr '\n' ' ' | sed 's/ $//')"
 check "history table: row 1's medians = the record's, in ms" \
   "$("$SQLITE3" gen.db "SELECT record FROM regression_history ORDER BY id LIMIT 1" |
+     jq -r '.assessment.comparison.steps | "\(.before.median_ms * 1000 | round / 1000)|\(.after.median_ms * 1000 | round / 1000)"')" \
+  "$(grep '^| 1 |' out | sed 's/^| //; s/ *| */|/g' | cut -d'|' -f6,7 | sed 's/\.\?0*|/|/; s/\.\?0*$//')"
+check "history table: row 4 (the reference's record) medians = the record's microseconds, in ms" \
+  "$("$SQLITE3" gen.db "SELECT record FROM regression_history ORDER BY id LIMIT 1 OFFSET 3" |
      jq -r '.assessment.comparison.step_time | "\(.steady_state_median_before / 1000 * 1000 | round / 1000)|\(.steady_state_median_after / 1000 * 1000 | round / 1000)"')" \
-  "$(grep '^| 1 |' out | sed 's/^| //; s/ *| */|/g' | cut -d'|' -f5,6 | sed 's/\.\?0*|/|/; s/\.\?0*$//')"
+  "$(grep '^| 4 |' out | sed 's/^| //; s/ *| */|/g' | cut -d'|' -f6,7 | sed 's/\.\?0*|/|/; s/\.\?0*$//')"
 status "history --format bogus" 2 "$X" history --history gen.db --format bogus
 # a full disk (issue 41): every command writing to stdout or -o fails (exit 1) saying so;
 # query, history and track exited 0 / 3 with their answer lost
@@ -301,7 +317,7 @@ cp gen.db evil.db
 "$SQLITE3" evil.db "CREATE TRIGGER t AFTER INSERT ON regression_history BEGIN
   SELECT xplane_to_perfetto('$b', '$tmp/pwn.pftrace'); END;"
 status "track into a history with a file-writing trigger: refused" 1 "$X" track "$b" "$a" --label evil --history evil.db
-check "the trigger's refusal is named; no file written; no row appended" "1|no|4" \
+check "the trigger's refusal is named; no file written; no row appended" "1|no|5" \
   "$(grep -c 'unsafe use of xplane_to_perfetto()' err)|$([ -e "$tmp/pwn.pftrace" ] && echo yes || echo no)|$("$SQLITE3" evil.db 'SELECT count(*) FROM regression_history')"
 "$SQLITE3" evil.db "DROP TRIGGER t; CREATE TRIGGER t AFTER INSERT ON regression_history BEGIN
   SELECT count(*) FROM xplane_files('/etc'); END;"
@@ -430,9 +446,12 @@ if [ -f "$tpu" ] && [ -f "$gpu" ]; then
 
   # compare
   "$X" compare "$gpu" "$tpu" > c.json
-  check "compare = queries/compare.sql" "$(shell compare before "$gpu" after "$tpu")" "$(cat c.json)"
+  check "compare = queries/profile_compare.sql (the device-time model)" "$(shell profile_compare before "$gpu" after "$tpu")" "$(cat c.json)"
+  check "compare: the document's schema and model" "xplane_compare.v1|device_time" "$(jq -r '.schema_version + "|" + .model' c.json)"
+  "$X" compare --format reference-json "$gpu" "$tpu" > cr.json
+  check "compare --format reference-json = queries/compare.sql" "$(shell compare before "$gpu" after "$tpu")" "$(cat cr.json)"
   "$X" compare gpu_mw.json "$tpu" > c2.json
-  check "compare: a saved summary and a profile = two profiles" "$(cat c.json)" "$(cat c2.json)"
+  check "compare: a saved summary and a profile = the reference's document of two profiles" "$(cat cr.json)" "$(cat c2.json)"
   status "compare --strict-provenance, two traces" 0 "$X" compare "$gpu" "$tpu" --strict-provenance
   status "compare --strict-provenance, the same trace" 4 "$X" compare "$gpu" "$gpu" --strict-provenance
   status "compare, the same trace, not strict" 0 "$X" compare "$gpu" "$gpu"

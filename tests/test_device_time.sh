@@ -122,6 +122,60 @@ check "report: no device, no device table" "No device ops in this profile: no de
   "$("$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @profile '$tmp/nodev.xplane.pb'" :memory: \
      '.read queries/profile_report.sql' | grep '^No device ops')"
 
+# ---- compare and track by the model (queries/profile_compare.sql, profile_track.sql), by hand ----
+# slow: device_time_steps with its Steps line at 25, 22 and 12 us (offsets 0, 25, 47); the
+# ops are the same, so the device rows are too. Steady steps with warm-up 0, sorted:
+# before 10, 20, 25: median 20, p90 (position 1.8) 20 + 0.8 * 5 = 24; after 12, 22, 25:
+# median 22 (+10 %: over the 5 % threshold, a failure), p90 22 + 0.8 * 3 = 24.4 (+1.67 %:
+# under 10 %). Wall 45 us, busy 40, communication 10, idle 5 on both sides: shares 10/45
+# and 5/45, deltas 0.
+sed -e 's/offset_ps: 25000000 duration_ps: 20000000/offset_ps: 25000000 duration_ps: 22000000/' \
+    -e 's/offset_ps: 45000000 duration_ps: 10000000 }/offset_ps: 47000000 duration_ps: 12000000 }/' \
+    tests/fixtures/device_time_steps.textproto > "$tmp/slow.textproto"
+protoc --encode=tensorflow.profiler.XSpace -I schema schema/xplane.proto < "$tmp/slow.textproto" > "$tmp/slow.xplane.pb" ||
+  { echo "FAIL: protoc slow"; exit 1; }
+two() { "$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @before '$tmp/device_time_steps.xplane.pb'" \
+        -cmd ".parameter set @after '$tmp/slow.xplane.pb'" -cmd ".parameter set @warmup_steps 0" "${@:1:$#-1}" :memory: "${!#}"; }
+two '.read queries/profile_compare.sql' > "$tmp/pc.json"
+jq_() { "$SQLITE3" :memory: "SELECT $1 FROM (SELECT readfile('$2') AS d)"; }
+check "compare JSON: the model's steps, by hand (us)" \
+  "steps_line|steps_line|1|3|3|20.0|24.0|22.0|24.4|10.0|1.66667" \
+  "$(jq_ "d ->> '\$.steps.before.source', d ->> '\$.steps.after.source', d ->> '\$.steps.same_source',
+          d ->> '\$.steps.before.steady_count', d ->> '\$.steps.after.steady_count',
+          round((d ->> '\$.steps.before.median_ms') * 1e3, 9), round((d ->> '\$.steps.before.p90_ms') * 1e3, 9),
+          round((d ->> '\$.steps.after.median_ms') * 1e3, 9), round((d ->> '\$.steps.after.p90_ms') * 1e3, 9),
+          round(d ->> '\$.steps.median_change_pct', 9), round(d ->> '\$.steps.p90_change_pct', 5)" "$tmp/pc.json")"
+check "compare JSON: the device rows, by hand (us; shares of wall)" \
+  "1|45.0|40.0|5.0|20.0|10.0|10.0|0.0|0.222222|0.111111|0.888889" \
+  "$(jq_ "d ->> '\$.device_time.after.devices', round((d ->> '\$.device_time.after.wall_ms') * 1e3, 9),
+          round((d ->> '\$.device_time.after.busy_ms') * 1e3, 9), round((d ->> '\$.device_time.after.idle_ms') * 1e3, 9),
+          round((d ->> '\$.device_time.after.compute_ms') * 1e3, 9), round((d ->> '\$.device_time.after.communication_ms') * 1e3, 9),
+          round((d ->> '\$.device_time.after.transfer_ms') * 1e3, 9), round((d ->> '\$.device_time.after.other_ms') * 1e3, 9),
+          round(d ->> '\$.device_time.after.communication_share', 6), round(d ->> '\$.device_time.after.idle_share', 6),
+          round(d ->> '\$.device_time.after.duty_cycle', 6)" "$tmp/pc.json")"
+md=$(two -cmd '.parameter set @format markdown' '.read queries/profile_compare.sql')
+check "compare: the markdown prints the JSON's step figures (one build of both)" \
+'| Median step (ms) | 0.020 | 0.022 | +0.002 | +10.00% |
+| P90 step (ms) | 0.024 | 0.024 | +0.000 | +1.67% |' "$(grep '^| Median step\|^| P90 step' <<< "$md")"
+two -cmd ".parameter set @label slow" '.read queries/profile_track.sql' > "$tmp/pt.json"
+check "track by the model: median +10 % fails, p90 +1.67 % does not, no warning (by hand)" \
+  "fail|device_time|Steady-state median step time regressed by 10.00% (threshold 5.00%).||10.0|1.66667|0.0|0.0" \
+  "$(jq_ "d ->> '\$.assessment.status', d ->> '\$.assessment.model',
+          (SELECT group_concat(value, '|') FROM json_each(d, '\$.assessment.failures')),
+          (SELECT group_concat(value, '|') FROM json_each(d, '\$.assessment.warnings')),
+          round(d ->> '\$.assessment.metrics.steady_state_median_regression_pct', 9),
+          round(d ->> '\$.assessment.metrics.steady_state_p90_regression_pct', 5),
+          d ->> '\$.assessment.metrics.communication_share_delta', d ->> '\$.assessment.metrics.idle_share_delta'" "$tmp/pt.json")"
+two -cmd ".parameter set @max_step_median_regression_pct 10.5" '.read queries/profile_track.sql' > "$tmp/pt2.json"
+check "track by the model: a 10.5 % threshold passes the 10 % regression" "pass" "$(jq_ "d ->> '\$.assessment.status'" "$tmp/pt2.json")"
+"$SQLITE3" -bail -cmd ".load $EXT" -cmd ".parameter set @before '$tmp/device_time_steps.xplane.pb'" \
+  -cmd ".parameter set @after '$tmp/device_time.xplane.pb'" :memory: '.read queries/profile_track.sql' > "$tmp/pt3.json"
+# against device_time.textproto (its GPU row and a TPU row: wall 100, idle 50; steps from its
+# XLA module): idle share 5/45 -> 55/145, +0.2682
+check "track by the model: different step sources are not compared; the idle share and the device count warn" \
+  "warn|Device idle share (of device wall time) increased by 0.2682 (threshold 0.0500).|Step time not checked: the two sides count steps from different sources (before steps_line, after module).|Hardware differs: before 1 x unknown, after 2 x unknown; the times are not comparable as a change of the program alone." \
+  "$(jq_ "d ->> '\$.assessment.status', (SELECT group_concat(value, '|') FROM json_each(d, '\$.assessment.warnings'))" "$tmp/pt3.json")"
+
 # ---- 2. physical invariants on the real profiles ----
 if [ -d "$DATA" ] && ls "$DATA"/*.xplane.pb >/dev/null 2>&1; then
   for f in "$DATA"/*.xplane.pb; do

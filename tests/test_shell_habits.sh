@@ -49,7 +49,7 @@ params() {
   local q=$1
   case $q in
     *_from_summary) echo ".parameter set @summary '$tmp/s.json'" ;;
-    compare | profile_compare | track) echo ".parameter set @before '$b'"; echo ".parameter set @after '$b'" ;;
+    compare | profile_compare | track | profile_track) echo ".parameter set @before '$b'"; echo ".parameter set @after '$b'" ;;
     compare_summaries) echo ".parameter set @before_summary '$tmp/s.json'"; echo ".parameter set @after_summary '$tmp/s.json'" ;;
     history | history_table) echo ".parameter set @history '$tmp/h0.db'" ;;
     runs_join) echo ".import --csv queries/example_runs.csv runs"; echo ".parameter set @logdir '$tmp/logs'" ;;
@@ -57,7 +57,7 @@ params() {
   esac
   case $q in
     gap_before_op* | gap_context*) echo ".parameter set @op '$op'" ;;
-    track) echo ".parameter set @label habits"; echo ".parameter set @history '$tmp/h$2.db'" ;;
+    track | profile_track) echo ".parameter set @label habits"; echo ".parameter set @history '$tmp/h$2.db'" ;;
   esac
 }
 # run Q N [SETTINGS...]: queries/Q.sql after SETTINGS, then the probes; output in $tmp/Q.N.

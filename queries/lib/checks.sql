@@ -28,7 +28,7 @@ CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_summaries BEFORE INSERT ON xq_fail
 BEGIN SELECT RAISE(ABORT, 'xplane queries: set @before_summary and @after_summary to two profile_summary.v1 documents (summary.sql output)'); END;
 CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_unknown_parameter BEFORE INSERT ON xq_fail
   WHEN NEW.code = 'unknown-parameter'
-BEGIN SELECT RAISE(ABORT, 'xplane queries: unknown parameter (misspelled?); the parameters are @profile @summary @warmup_steps @hot_op_limit @breakdown_mode @top_k @op @format @before @after @before_summary @after_summary @label @history @tail @logdir @top_n @finding @finding_params and the four @max_* thresholds of track.sql (queries/README.md)'); END;
+BEGIN SELECT RAISE(ABORT, 'xplane queries: unknown parameter (misspelled?); the parameters are @profile @summary @warmup_steps @hot_op_limit @breakdown_mode @top_k @op @format @before @after @before_summary @after_summary @label @history @tail @logdir @top_n @finding @finding_params and the @max_* thresholds of track.sql and profile_track.sql (queries/README.md)'); END;
 CREATE TEMP TRIGGER IF NOT EXISTS xq_fail_summary_file BEFORE INSERT ON xq_fail
   WHEN NEW.code = 'summary-file'
 BEGIN SELECT RAISE(ABORT, 'xplane queries: @summary must name a readable profile_summary.v1 JSON file (summary.sql output)'); END;

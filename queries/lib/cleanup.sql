@@ -76,6 +76,7 @@ DROP TABLE IF EXISTS temp.xq_cst;
 DROP TABLE IF EXISTS temp.xq_csq;
 DROP TABLE IF EXISTS temp.xq_cop;
 DROP TABLE IF EXISTS temp.xq_cchg;
+DROP TABLE IF EXISTS temp.xq_pcdoc;
 DROP TABLE IF EXISTS temp.xq_st;
 DROP TABLE IF EXISTS temp.xq_stq;
 DROP TABLE IF EXISTS temp.xq_host;

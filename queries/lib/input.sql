@@ -31,7 +31,8 @@ INSERT INTO xq_fail SELECT 'unknown-parameter' FROM xq_params
  WHERE name NOT IN ('profile', 'summary', 'warmup_steps', 'hot_op_limit', 'breakdown_mode', 'top_k', 'op', 'format',
                     'before', 'after', 'before_summary', 'after_summary', 'label', 'history', 'tail', 'logdir', 'top_n', 'finding', 'finding_params',
                     'max_step_median_regression_pct', 'max_step_p90_regression_pct',
-                    'max_communication_share_regression_abs', 'max_stall_share_regression_abs')
+                    'max_communication_share_regression_abs', 'max_stall_share_regression_abs',
+                    'max_idle_share_regression_abs')
  LIMIT 1;
 INSERT INTO xq_fail SELECT 'bad-number' FROM xq_input
  WHERE typeof(warmup_steps) <> 'integer' OR typeof(hot_op_limit) <> 'integer' OR typeof(top_k) <> 'integer'
