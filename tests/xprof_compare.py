@@ -35,7 +35,10 @@ OpStats from that cache and its op profile, and compares them with
   block), have the launches and total time (ps) of ours summed likewise.
 - Memory: each allocator's heap peak equals ours (peak_in_use_bytes): on
   GPU xprof's peak bytes in use, on TPU (where its peak adds the stack
-  reservation) its lifetime peak.
+  reservation) its lifetime peak. The peak's time: xprof's is the last
+  event at its (stack + heap) peak, as an offset from that event's line
+  start; ours the first at the heap's peak on the line clock; each is
+  worked out from our xplane_memory rows and compared to its tool's.
 - Steps: xprof's input pipeline analyzer's step times (ms) equal, step by
   step, the longest of our xplane_step_time rows of that step number (a
   step on several devices: xprof shows the longest); where neither has a
@@ -236,6 +239,31 @@ def main():
             xm["index_on_host:" + k if k.isdigit() else k] = peak
         om = dict(db.execute("SELECT allocator, peak_in_use_bytes FROM xplane_memory_peaks(?)", [src]))
         check(f"{name} memory: peak bytes in use of {len(xm)} allocators", xm, om)
+        # the time of the peak: xprof keeps the LAST event whose stack + heap bytes reach its
+        # running peak, walking lines then events in file order, as an offset from that
+        # event's line start; ours (peak_time_ps) is the FIRST event at the heap's peak, on
+        # the line clock (documented). Both are worked out here from our xplane_memory rows
+        # and each is compared with its own tool's figure
+        xt, ot = {}, {}
+        for k, v in (mp or {}).get("memoryProfilePerAllocator", {}).items():
+            alloc = "index_on_host:" + k if k.isdigit() else k
+            ev = db.execute(
+                "SELECT m.time_ps, m.time_ps - l.timestamp_ns * 1000, m.in_use_bytes + coalesce(m.reserved_bytes, 0), m.in_use_bytes "
+                "FROM xplane_memory(?1) m JOIN xplane_lines(?1) l USING (plane_index, line_index) "
+                "WHERE m.allocator = ?2 ORDER BY m.plane_index, m.line_index, m.event_index", [src, alloc]).fetchall()
+            run, last, heap, first = -1, None, -1, None
+            for t_abs, t_off, total, in_use in ev:
+                if total >= run:
+                    run, last = total, t_off
+            for t_abs, _, _, in_use in sorted(ev, key=lambda e: e[0]):
+                if in_use > heap:
+                    heap, first = in_use, t_abs
+            xt[alloc] = (int(v.get("profileSummary", {}).get("peakStatsTimePs", 0)), last)
+            ot[alloc] = first
+        check(f"{name} memory: xprof's peak time = the last event at stack + heap's peak, from its line start (ps)",
+              {a: x for a, (x, _) in xt.items()}, {a: y for a, (_, y) in xt.items()})
+        check(f"{name} memory: our peak_time_ps = the first event at the heap's peak (line clock, ps)", ot,
+              {a: t for a, t in db.execute("SELECT allocator, peak_time_ps FROM xplane_memory_peaks(?)", [src]) if a in ot})
         # device peaks: xprof's roofline (peak_flop_rate GFLOP/s, peak_hbm_bw GiB/s, printed to 6 digits)
         rp = next((t.get("p", {}) for t in roofline if "peak_flop_rate" in t.get("p", {})), {})
         if rp:
