@@ -282,14 +282,13 @@ static void widen_by_line(const xp_profile *p, const xp_plane *pl, const xp_line
 }
 
 /* The class of an op named by emeta[k] of its plane: xp_device_op_class once
-** per name. memo[k] is 0 until then, else the class + 1. The line matters only
-** when it is a `Memcpy` stream (every op on it a transfer), which the caller
-** tests once per line. (Classifying every op by substring searches was half
-** of this table's time on the 1 GB profile, and never polled for an interrupt.) */
-static int op_class_memo(uint8_t *memo, int32_t n_memo, int32_t k, xp_str name) {
-  if (k >= 0 && k < n_memo && memo[k]) return memo[k] - 1;
-  int cls = xp_device_op_class("", 0, name.p, name.n);
-  if (k >= 0 && k < n_memo) memo[k] = (uint8_t)(cls + 1);
+** per name (util.h's class memo). The line matters only when it is a `Memcpy`
+** stream (every op on it a transfer), which the caller tests once per line.
+** (Classifying every op by substring searches was half of this table's time on
+** the 1 GB profile, and never polled for an interrupt.) */
+static int op_class_memo(xp_class_memo *memo, int64_t k, xp_str name) {
+  int cls = xp_class_memo_get(memo, k);
+  if (cls < 0) xp_class_memo_set(memo, k, cls = xp_device_op_class("", 0, name.p, name.n));
   return cls;
 }
 
@@ -299,22 +298,21 @@ static int build_device_planes(xp_profile *p, dtvec *t) {
   int64_t n = xp_ops(p, &ops);
   if (n < 0) return 0;
   spanvec busy = {0}, async = {0};
-  uint8_t *memo = NULL, *memcpy_line = NULL;
+  xp_class_memo memo = {0};
+  uint8_t *memcpy_line = NULL;
   int ok = 1;
   for (int64_t i = 0; ok && i < n;) {
     int32_t plane = ops[i].plane;
     const xp_plane *pl = &p->planes[plane];
     busy.n = async.n = 0;
     int tpu = 0;
-    xp_free(memo);
+    xp_class_memo_free(&memo);
     xp_free(memcpy_line);
-    memo = xp_malloc((uint64_t)pl->n_emeta + 1);
     memcpy_line = xp_malloc((uint64_t)pl->n_lines + 1);
-    if (!memo || !memcpy_line) {
+    if (!xp_class_memo_init(&memo, pl->n_emeta) || !memcpy_line) {
       ok = 0;
       break;
     }
-    memset(memo, 0, (size_t)pl->n_emeta + 1);
     for (int32_t li = 0; li < pl->n_lines; li++)
       memcpy_line[li] = (uint8_t)(xp_device_op_class(pl->lines[li].name.p, pl->lines[li].name.n, "", 0) == XP_DT_TRANSFER);
     for (int64_t k = 0; ok && i < n && ops[i].plane == plane; i++, k++) {
@@ -326,7 +324,7 @@ static int build_device_planes(xp_profile *p, dtvec *t) {
         continue;
       }
       tpu |= xp_str_eq(ln->name, "XLA Ops");
-      int cls = memcpy_line[o->line] ? XP_DT_TRANSFER : op_class_memo(memo, pl->n_emeta, o->emeta, xp_op_name(p, o));
+      int cls = memcpy_line[o->line] ? XP_DT_TRANSFER : op_class_memo(&memo, o->emeta, xp_op_name(p, o));
       ok = ok && span_push(&busy, o->start_ps, o->dur_ps, cls);
     }
     if (!ok || busy.n == 0) continue;
@@ -340,7 +338,7 @@ static int build_device_planes(xp_profile *p, dtvec *t) {
     if (ok) ok = step_partitions(t, t->n - 1, &busy);
     if (ok && xp_profile_changed(p)) ok = 0;
   }
-  xp_free(memo);
+  xp_class_memo_free(&memo);
   xp_free(memcpy_line);
   xp_free(busy.v);
   xp_free(async.v);
@@ -367,12 +365,11 @@ static int build_cpu_devices(xp_profile *p, dtvec *t) {
     xp_stat_pick_ids ids;
     xp_stat_pick_init(pl, names, 5, &ids);
     if (ids.n == 0) continue;
-    uint8_t *memo = xp_malloc((uint64_t)pl->n_emeta + 1); /* op_class_memo */
-    if (!memo) {
+    xp_class_memo memo; /* op_class_memo */
+    if (!xp_class_memo_init(&memo, pl->n_emeta)) {
       ok = 0;
       break;
     }
-    memset(memo, 0, (size_t)pl->n_emeta + 1);
     for (int32_t li = 0; ok && li < pl->n_lines; li++) {
       const xp_line *ln = &pl->lines[li];
       xp_event_iter it;
@@ -393,12 +390,12 @@ static int build_cpu_devices(xp_profile *p, dtvec *t) {
         if (!ok) break;
         int64_t start = xp_event_start(ln, &ev);
         v[n] = (xp_cpu_op){id[0], start, xp_add_sat(start, ev.duration_ps), id[1], id[2], pi, li,
-                           op_class_memo(memo, pl->n_emeta, (int32_t)(em - pl->emeta), name),
+                           op_class_memo(&memo, em - pl->emeta, name),
                            st[4].type == XP_V_STR || st[4].type == XP_V_REF ? st[4].s : (xp_str){"", 0}};
         n++;
       }
     }
-    xp_free(memo);
+    xp_class_memo_free(&memo);
   }
   ok = ok && !xp_profile_changed(p) && xp_sort(v, n, sizeof(xp_cpu_op), by_ordinal);
   t->cpu = v;

@@ -314,10 +314,8 @@ static int host_events(const xp_profile *p, hevvec *hv) {
   for (int32_t i = 0; i < p->n_planes; i++) {
     const xp_plane *pl = &p->planes[i];
     if (!is_host_plane(pl)) continue;
-    /* memo[k]: 0 not yet seen, else 0x80 | the class of emeta[k]'s name */
-    uint8_t *memo = pl->n_emeta > 0 ? xp_malloc((uint64_t)pl->n_emeta) : NULL;
-    if (pl->n_emeta > 0 && !memo) return 0;
-    if (memo) memset(memo, 0, (size_t)pl->n_emeta);
+    xp_class_memo memo; /* the class of emeta[k]'s name (util.h) */
+    if (!xp_class_memo_init(&memo, pl->n_emeta)) return 0;
     for (int32_t j = 0; j < pl->n_lines; j++) {
       const xp_line *ln = &pl->lines[j];
       xp_event_iter it;
@@ -328,17 +326,15 @@ static int host_events(const xp_profile *p, hevvec *hv) {
         xp_str name;
         if (!xp_analysis_event(pl, &ev, &em, &name)) continue;
         if (!xp_grow((void **)&hv->v, &hv->cap, hv->n + 1, sizeof(hev))) {
-          xp_free(memo);
+          xp_class_memo_free(&memo);
           return 0;
         }
-        ptrdiff_t k = em - pl->emeta;
-        uint8_t *m = k >= 0 && k < pl->n_emeta ? &memo[k] : NULL;
-        uint8_t cls = m && *m ? (uint8_t)(*m & 0x7F) : xp_fl_name_class(name);
-        if (m) *m = (uint8_t)(0x80 | cls);
-        hv->v[hv->n++] = (hev){xp_event_start(ln, &ev), ev.duration_ps, i, j, name, cls};
+        int cls = xp_class_memo_get(&memo, em - pl->emeta);
+        if (cls < 0) xp_class_memo_set(&memo, em - pl->emeta, cls = xp_fl_name_class(name));
+        hv->v[hv->n++] = (hev){xp_event_start(ln, &ev), ev.duration_ps, i, j, name, (uint8_t)cls};
       }
     }
-    xp_free(memo);
+    xp_class_memo_free(&memo);
   }
   /* xp_sort: millions of host events on a large profile; it stops on an interrupt */
   return hv->n < 2 || xp_sort(hv->v, hv->n, sizeof(hev), hev_cmp);

@@ -564,6 +564,20 @@ int xp_cvec_resize(xp_cvec *v, int64_t n) {
   return 1;
 }
 
+int xp_class_memo_init(xp_class_memo *m, int64_t n) {
+  m->n = n > 0 ? n : 0;
+  m->v = xp_malloc((uint64_t)m->n);
+  if (!m->v) return m->n = 0, 0;
+  memset(m->v, 0, (size_t)m->n);
+  return 1;
+}
+
+void xp_class_memo_free(xp_class_memo *m) {
+  xp_free(m->v);
+  m->v = NULL;
+  m->n = 0;
+}
+
 void xp_cvec_free(xp_cvec *v) {
   for (int64_t b = 0; b < v->n_blocks; b++) xp_free(v->block[b]);
   xp_free(v->block);

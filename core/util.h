@@ -1,7 +1,8 @@
 /*
 ** util.h: the small utilities every part of xplane-sqlite shares, with no
 ** SQLite in them: heap allocation, formatted strings, a growable text
-** buffer, growable arrays and one open-addressing hash index.
+** buffer, growable arrays, one open-addressing hash index and a per-key class
+** memo.
 **
 ** Use:
 **   char *z = xp_mprintf("%s: %lld events", path, n);   ... xp_free(z);
@@ -9,6 +10,7 @@
 **   if (!xp_grow((void **)&v, &cap, n + 1, sizeof *v)) return OOM;  v[n++] = x;
 **   xp_hmap m = {0}; ... see xp_hmap below.
 **   xp_cvec v; xp_cvec_init(&v, sizeof(T)); ... an array past one allocation, below.
+**   xp_class_memo m; ... a small class remembered per key, below.
 **
 ** Allocation: xp_malloc/xp_realloc refuse requests of XP_ALLOC_MAX bytes or
 ** more (as sqlite3_malloc64 does) and any request that would overflow; they
@@ -117,6 +119,30 @@ static inline void *xp_cvec_at(const xp_cvec *v, int64_t i) {
 ** the elements then in some order. */
 int xp_cvec_sort(xp_cvec *v, int (*cmp)(const void *, const void *));
 void xp_cvec_free(xp_cvec *v);
+
+/* ---- class memo ------------------------------------------------------- */
+
+/* A class (0..127) remembered per key 0..n-1, e.g. per event metadata entry of
+** a plane, so that a name's class (worked out by substring searches) is worked
+** out once per name, not once per event:
+**   xp_class_memo m;
+**   if (!xp_class_memo_init(&m, pl->n_emeta)) return OOM;
+**   int c = xp_class_memo_get(&m, k);
+**   if (c < 0) xp_class_memo_set(&m, k, c = classify(name));
+**   ... xp_class_memo_free(&m);
+** A key outside 0..n-1 is never remembered (get says -1, set does nothing). */
+typedef struct {
+  uint8_t *v; /* 0: not yet seen, else 0x80 | the class */
+  int64_t n;
+} xp_class_memo;
+int xp_class_memo_init(xp_class_memo *m, int64_t n); /* 1, or 0 out of memory */
+static inline int xp_class_memo_get(const xp_class_memo *m, int64_t k) {
+  return k >= 0 && k < m->n && m->v[k] ? m->v[k] & 0x7F : -1;
+}
+static inline void xp_class_memo_set(xp_class_memo *m, int64_t k, int cls) {
+  if (k >= 0 && k < m->n) m->v[k] = (uint8_t)(0x80 | (cls & 0x7F));
+}
+void xp_class_memo_free(xp_class_memo *m);
 
 /* ---- text buffer ------------------------------------------------------ */
 

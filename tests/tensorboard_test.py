@@ -157,7 +157,26 @@ before = snapshot(logdir)
 port = free_port()
 BASE = "http://127.0.0.1:%d" % port
 SANITIZED = bool(os.environ.get("LD_PRELOAD"))  # test_tensorboard.sh preloads the ASan runtime for an ASan build
-env = dict(os.environ, PYTHONPATH=site, TMPDIR=tb_tmp, XPLANE_TB_TIMEOUT_S="20",
+# every socket address TensorBoard's process (the plugin inside it) connects, sends or binds
+# to, and every name it resolves, logged by a Python audit hook (sitecustomize.py on its path)
+audit_dir = os.path.join(WORK, "audit")
+audit_log = os.path.join(WORK, "audit.log")
+os.makedirs(audit_dir, exist_ok=True)
+with open(os.path.join(audit_dir, "sitecustomize.py"), "w") as f:
+    f.write("""import json, os, sys
+_log = os.environ.get("XPLANE_TB_AUDIT_LOG")
+_events = {"socket.connect", "socket.sendto", "socket.sendmsg", "socket.bind", "socket.getaddrinfo"}
+def _hook(event, args):
+    if _log and event in _events:
+        a = args[1] if event != "socket.getaddrinfo" else args[0]
+        fd = os.open(_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        os.write(fd, (json.dumps([event, repr(a)]) + "\\n").encode())
+        os.close(fd)
+if _log:
+    sys.addaudithook(_hook)
+""")
+env = dict(os.environ, PYTHONPATH=site + os.pathsep + audit_dir, XPLANE_TB_AUDIT_LOG=audit_log,
+           TMPDIR=tb_tmp, XPLANE_TB_TIMEOUT_S="20",
            XPLANE_TB_MEMORY_MB="0" if SANITIZED else "2048",  # ASan reserves terabytes of address space
            XPLANE_FILE_OUTPUT="replace")  # the plugin must drop it: nothing it runs may write
 env.pop("XPLANE_CLI", None)
@@ -369,6 +388,32 @@ try:
     off_host = [u for u in reqs if not (u.startswith(BASE + "/") or u == BASE or u.startswith(("data:", "blob:", "about:")))]
     check("Chromium: every request went to the TensorBoard on 127.0.0.1 (%d URLs)" % len(reqs), [], off_host)
     check("Chromium: the tab's routes were requested", True, any("/data/plugin/xplane/" in u for u in reqs))
+    # the server's side: TensorBoard's process touched only loopback addresses (the audit
+    # hook saw its own bind, so it was running), and resolved no other name
+    audit = [tuple(json.loads(l)) for l in open(audit_log)] if os.path.isfile(audit_log) else []
+    loop = ("'127.0.0.1'", "'localhost'", "'::1'", "None", "'::ffff:127.0.0.1'")
+    def loopback(ev, a):
+        if ev == "socket.getaddrinfo":
+            return a in loop
+        return a.startswith(tuple("(" + x for x in loop)) or a.startswith(("'/", "b'"))  # a tuple, or AF_UNIX
+    check("server: the audit hook saw TensorBoard bind 127.0.0.1:%d" % port, True,
+          any(ev == "socket.bind" and a.startswith("('127.0.0.1', %d" % port) for ev, a in audit))
+    check("server: every socket address TensorBoard's process used was loopback (%d events)" % len(audit), [],
+          [x for x in audit if not loopback(*x)])
+    # the children the plugin runs: the xplane command and the extension call no socket
+    # function of their own (their dynamic imports), and the SQL worker (python -I, which the
+    # hook does not reach) imports no network module
+    net = {"socket", "connect", "sendto", "sendmsg", "getaddrinfo", "gethostbyname", "bind"}
+    for binary in (os.path.join(BUILD, "xplane.so"), os.path.join(BUILD, "cli", "xplane")):
+        syms = subprocess.run(["nm", "-D", "--undefined-only", binary], capture_output=True, text=True).stdout.split()
+        check("server: %s imports no socket function" % os.path.relpath(binary, BUILD), [],
+              sorted({x.split("@")[0] for x in syms} & net))
+    import ast
+    tree = ast.parse(open(os.path.join(SRC, "tensorboard_plugin", "xplane_tensorboard", "sql_worker.py")).read())
+    mods = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names} | \
+           {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    check("server: the SQL worker imports no network module", [],
+          sorted(mods & {"socket", "ssl", "urllib", "http", "requests", "ftplib", "smtplib", "asyncio", "xmlrpc"}))
     if os.environ.get("XPLANE_TB_SCREENSHOT") and os.path.isfile(shot):
         shutil.copy(shot, os.environ["XPLANE_TB_SCREENSHOT"])
 finally:
