@@ -40,30 +40,26 @@
 .read queries/lib/checks.sql
 .read queries/lib/params.sql
 .read queries/lib/input.sql
-DROP TABLE IF EXISTS temp.xq_thresholds;
-CREATE TEMP TABLE xq_thresholds AS
-SELECT coalesce(@max_step_median_regression_pct, 5.0) AS median_pct,
-       coalesce(@max_step_p90_regression_pct, 10.0) AS p90_pct,
-       coalesce(@max_communication_share_regression_abs, 0.05) AS comm_abs,
-       coalesce(@max_idle_share_regression_abs, 0.05) AS idle_abs;
-INSERT INTO xq_fail SELECT 'bad-threshold' FROM xq_thresholds
- WHERE typeof(median_pct) NOT IN ('integer', 'real') OR typeof(p90_pct) NOT IN ('integer', 'real')
-    OR typeof(comm_abs) NOT IN ('integer', 'real') OR typeof(idle_abs) NOT IN ('integer', 'real');
+.read queries/lib/track_thresholds.sql
 .read queries/lib/compare_build.sql
 .read queries/lib/compare_json.sql
 .read queries/lib/profile_compare_build.sql
 .read queries/lib/profile_compare_doc.sql
 
-DROP TABLE IF EXISTS temp.xq_record;
-CREATE TEMP TABLE xq_record AS
+DROP TABLE IF EXISTS temp.xq_track_m;
+CREATE TEMP TABLE xq_track_m AS  -- the metrics, and the comparison they come from
+WITH c(c) AS (SELECT doc FROM xq_pcdoc)
+SELECT c AS comparison,
+       CASE WHEN c ->> '$.steps.same_source' THEN c ->> '$.steps.median_change_pct' END AS median_pct,
+       CASE WHEN c ->> '$.steps.same_source' THEN c ->> '$.steps.p90_change_pct' END AS p90_pct,
+       (c ->> '$.device_time.after.communication_share') - (c ->> '$.device_time.before.communication_share') AS comm_delta,
+       (c ->> '$.device_time.after.idle_share') - (c ->> '$.device_time.before.idle_share') AS idle_delta
+    FROM c;
+DROP TABLE IF EXISTS temp.xq_track_msgs;
+CREATE TEMP TABLE xq_track_msgs AS
 WITH
-c(c) AS (SELECT doc FROM xq_pcdoc),
-m AS (
-  SELECT CASE WHEN c ->> '$.steps.same_source' THEN c ->> '$.steps.median_change_pct' END AS median_pct,
-         CASE WHEN c ->> '$.steps.same_source' THEN c ->> '$.steps.p90_change_pct' END AS p90_pct,
-         (c ->> '$.device_time.after.communication_share') - (c ->> '$.device_time.before.communication_share') AS comm_delta,
-         (c ->> '$.device_time.after.idle_share') - (c ->> '$.device_time.before.idle_share') AS idle_delta
-    FROM c),
+c(c) AS (SELECT comparison FROM xq_track_m),
+m AS (SELECT * FROM xq_track_m),
 failures(i, msg) AS (
   SELECT 1, 'Steady-state median step time regressed by ' || xplane_format(m.median_pct, '.2f') || '% (threshold '
             || xplane_format(t.median_pct, '.2f') || '%).' FROM m, xq_thresholds t WHERE m.median_pct > t.median_pct
@@ -92,31 +88,15 @@ warnings(i, msg) AS (
     FROM c WHERE c ->> '$.hardware.differs'
   UNION ALL
   SELECT 5, 'Provenance check failed: ' || (SELECT group_concat(value, ' ') FROM json_each(c, '$.provenance_checks.messages'))
-    FROM c WHERE c ->> '$.provenance_checks.status' = 'fail'),
-now(ts) AS (SELECT strftime('%Y-%m-%dT%H:%M:%S', 'now') || CASE WHEN substr(strftime('%f', 'now'), 4) = '000' THEN ''
-                   ELSE '.' || substr(strftime('%f', 'now'), 4) || '000' END || 'Z'),
-status(s) AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM failures) THEN 'fail'
-                          WHEN EXISTS (SELECT 1 FROM warnings) THEN 'warn' ELSE 'pass' END)
-SELECT (SELECT ts FROM now) AS recorded_at_utc, CAST(@label AS TEXT) AS label, (SELECT s FROM status) AS status,
-  json_object(
-    'recorded_at_utc', (SELECT ts FROM now),
-    'label', CAST(@label AS TEXT),
-    'before', (SELECT json_object('source_path', doc ->> '$.source_path', 'run_path', doc ->> '$.run_metadata.run_path',
-                                  'run_id', doc ->> '$.run_metadata.run_id', 'artifact_ref', doc ->> '$.run_metadata.artifact_ref')
-                 FROM xq_before),
-    'after', (SELECT json_object('source_path', doc ->> '$.source_path', 'run_path', doc ->> '$.run_metadata.run_path',
-                                 'run_id', doc ->> '$.run_metadata.run_id', 'artifact_ref', doc ->> '$.run_metadata.artifact_ref')
-                FROM xq_after),
-    'assessment', json_object(
-      'status', (SELECT s FROM status),
-      'model', 'device_time',
-      'failures', (SELECT json_group_array(msg) FROM (SELECT msg FROM failures ORDER BY i)),
-      'warnings', (SELECT json_group_array(msg) FROM (SELECT msg FROM warnings ORDER BY i)),
-      'metrics', (SELECT json_object('steady_state_median_regression_pct', median_pct,
-                                     'steady_state_p90_regression_pct', p90_pct,
-                                     'communication_share_delta', comm_delta,
-                                     'idle_share_delta', idle_delta) FROM m),
-      'comparison', json((SELECT c FROM c)))) AS record;
+    FROM c WHERE c ->> '$.provenance_checks.status' = 'fail')
+SELECT 'failure' AS kind, i, msg FROM failures UNION ALL SELECT 'warning', i, msg FROM warnings;
+DROP TABLE IF EXISTS temp.xq_track_in;
+CREATE TEMP TABLE xq_track_in AS
+SELECT 'device_time' AS model,
+       json_object('steady_state_median_regression_pct', median_pct, 'steady_state_p90_regression_pct', p90_pct,
+                   'communication_share_delta', comm_delta, 'idle_share_delta', idle_delta) AS metrics,
+       comparison FROM xq_track_m;
+.read queries/lib/track_record.sql
 
 .read queries/lib/history_append.sql
 

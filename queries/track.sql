@@ -31,32 +31,28 @@
 .read queries/lib/checks.sql
 .read queries/lib/params.sql
 .read queries/lib/input.sql
-DROP TABLE IF EXISTS temp.xq_thresholds;
-CREATE TEMP TABLE xq_thresholds AS
-SELECT coalesce(@max_step_median_regression_pct, 5.0) AS median_pct,
-       coalesce(@max_step_p90_regression_pct, 10.0) AS p90_pct,
-       coalesce(@max_communication_share_regression_abs, 0.05) AS comm_abs,
-       coalesce(@max_stall_share_regression_abs, 0.05) AS stall_abs;
-INSERT INTO xq_fail SELECT 'bad-threshold' FROM xq_thresholds
- WHERE typeof(median_pct) NOT IN ('integer', 'real') OR typeof(p90_pct) NOT IN ('integer', 'real')
-    OR typeof(comm_abs) NOT IN ('integer', 'real') OR typeof(stall_abs) NOT IN ('integer', 'real');
+.read queries/lib/track_thresholds.sql
 .read queries/lib/compare_build.sql
 .read queries/lib/compare_json.sql
 
-DROP TABLE IF EXISTS temp.xq_record;
-CREATE TEMP TABLE xq_record AS
-WITH
-c(c) AS (SELECT doc FROM xq_compare),
-m AS (
-  SELECT CASE WHEN (c ->> '$.step_time.steady_state_median_before') > 0
+DROP TABLE IF EXISTS temp.xq_track_m;
+CREATE TEMP TABLE xq_track_m AS  -- the metrics, and the comparison they come from
+WITH c(c) AS (SELECT doc FROM xq_compare)
+SELECT c AS comparison,
+       CASE WHEN (c ->> '$.step_time.steady_state_median_before') > 0
               THEN ((c ->> '$.step_time.steady_state_median_after') - (c ->> '$.step_time.steady_state_median_before'))
                    / (c ->> '$.step_time.steady_state_median_before') * 100.0 END AS median_pct,
-         CASE WHEN (c ->> '$.step_time.steady_state_p90_before') > 0
+       CASE WHEN (c ->> '$.step_time.steady_state_p90_before') > 0
               THEN ((c ->> '$.step_time.steady_state_p90_after') - (c ->> '$.step_time.steady_state_p90_before'))
                    / (c ->> '$.step_time.steady_state_p90_before') * 100.0 END AS p90_pct,
-         c ->> '$.time_breakdown_share_delta.communication' AS comm_delta,
-         c ->> '$.time_breakdown_share_delta.stall' AS stall_delta
-    FROM c),
+       c ->> '$.time_breakdown_share_delta.communication' AS comm_delta,
+       c ->> '$.time_breakdown_share_delta.stall' AS stall_delta
+    FROM c;
+DROP TABLE IF EXISTS temp.xq_track_msgs;
+CREATE TEMP TABLE xq_track_msgs AS
+WITH
+c(c) AS (SELECT comparison FROM xq_track_m),
+m AS (SELECT * FROM xq_track_m),
 failures(i, msg) AS (
   SELECT 1, 'Steady-state median step time regressed by ' || xplane_format(m.median_pct, '.2f') || '% (threshold '
             || xplane_format(t.median_pct, '.2f') || '%).' FROM m, xq_thresholds t WHERE m.median_pct > t.median_pct
@@ -79,30 +75,17 @@ warnings(i, msg) AS (
     FROM c, m WHERE m.median_pct IS NULL
   UNION ALL
   SELECT 4, 'Provenance check failed: ' || (SELECT group_concat(value, ' ') FROM json_each(c, '$.provenance_checks.messages'))
-    FROM c WHERE c ->> '$.provenance_checks.status' = 'fail'),
-now(ts) AS (SELECT strftime('%Y-%m-%dT%H:%M:%S', 'now') || CASE WHEN substr(strftime('%f', 'now'), 4) = '000' THEN ''
-                   ELSE '.' || substr(strftime('%f', 'now'), 4) || '000' END || 'Z'),
-status(s) AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM failures) THEN 'fail'
-                          WHEN EXISTS (SELECT 1 FROM warnings) THEN 'warn' ELSE 'pass' END)
-SELECT (SELECT ts FROM now) AS recorded_at_utc, CAST(@label AS TEXT) AS label, (SELECT s FROM status) AS status,
-  json_object(
-    'recorded_at_utc', (SELECT ts FROM now),
-    'label', CAST(@label AS TEXT),
-    'before', (SELECT json_object('source_path', doc ->> '$.source_path', 'run_path', doc ->> '$.run_metadata.run_path',
-                                  'run_id', doc ->> '$.run_metadata.run_id', 'artifact_ref', doc ->> '$.run_metadata.artifact_ref')
-                 FROM xq_before),
-    'after', (SELECT json_object('source_path', doc ->> '$.source_path', 'run_path', doc ->> '$.run_metadata.run_path',
-                                 'run_id', doc ->> '$.run_metadata.run_id', 'artifact_ref', doc ->> '$.run_metadata.artifact_ref')
-                FROM xq_after),
-    'assessment', json_object(
-      'status', (SELECT s FROM status),
-      'failures', (SELECT json_group_array(msg) FROM (SELECT msg FROM failures ORDER BY i)),
-      'warnings', (SELECT json_group_array(msg) FROM (SELECT msg FROM warnings ORDER BY i)),
-      'metrics', (SELECT json_object('steady_state_median_regression_pct', json(xplane_repr(median_pct)),
-                                     'steady_state_p90_regression_pct', json(xplane_repr(p90_pct)),
-                                     'communication_share_delta', json(xplane_repr(comm_delta)),
-                                     'stall_share_delta', json(xplane_repr(stall_delta))) FROM m),
-      'comparison', json((SELECT c FROM c)))) AS record;
+    FROM c WHERE c ->> '$.provenance_checks.status' = 'fail')
+SELECT 'failure' AS kind, i, msg FROM failures UNION ALL SELECT 'warning', i, msg FROM warnings;
+DROP TABLE IF EXISTS temp.xq_track_in;
+CREATE TEMP TABLE xq_track_in AS
+SELECT NULL AS model,
+       json_object('steady_state_median_regression_pct', json(xplane_repr(median_pct)),
+                   'steady_state_p90_regression_pct', json(xplane_repr(p90_pct)),
+                   'communication_share_delta', json(xplane_repr(comm_delta)),
+                   'stall_share_delta', json(xplane_repr(stall_delta))) AS metrics,
+       comparison FROM xq_track_m;
+.read queries/lib/track_record.sql
 
 .read queries/lib/history_append.sql
 
