@@ -1499,6 +1499,9 @@ static int cmd_bundle(int argc, char **argv) {
   if (rc) return rc;
   if (has(&a, "history") || has(&a, "summary") || has(&a, "format"))
     return usage_error(a.cmd, "unknown option (the bundle sets history, summaries and formats itself)");
+  if (has(&a, "max-stall-share-regression-abs")) /* before anything is written */
+    return usage_error(a.cmd, "--max-stall-share-regression-abs is the reference assessment's; the bundle's track "
+                              "is the device-time model's: --max-idle-share-regression-abs");
   const char *dir = text(&a, "output");
   if (!dir) return usage_error(a.cmd, "-o DIR is required");
   struct stat st;

@@ -489,6 +489,8 @@ O'Brien|text" "$("$SQLITE3" hist.db 'SELECT label, typeof(label) FROM regression
     "$(jq -r '.files[] | .name + " " + .sha256' bun/manifest.json)"
   check "bundle: comparison = compare" "$(cat c.json)" "$(cat bun/compare.json)"
   status "bundle into a bundle refused" 1 "$X" bundle "$gpu" "$tpu" -o bun
+  status "bundle: the reference's stall threshold refused" 2 "$X" bundle "$gpu" "$tpu" -o bun3 --max-stall-share-regression-abs 1
+  check "bundle: nothing written when refused" "no" "$([ -e bun3 ] && echo yes || echo no)"
   status "bundle of a saved summary refused" 2 "$X" bundle gpu_mw.json "$tpu" -o bun2
 
   # convert: README event count (23128 for gpu_mw; none skipped)
