@@ -14,7 +14,7 @@ Variants plant one performance killer each, or all of them:
   h2d         a fresh host batch (32 MiB at the defaults) is copied to the devices every step
   sync        the loss is read back on the host every step (a blocking sync)
   tiny        100 tiny ops dispatched one by one every step
-  hostbound   slow host-side input preparation (50 ms) before every step
+  hostbound   slow host-side input preparation (150 ms) before every step
   all         all of the above
 
 Usage (the project venv, tools/venv.sh):
@@ -90,7 +90,11 @@ def main():
         y = rng.normal(size=(n, 8)).astype(np.float32)
         if "hostbound" in planted:
             t = time.perf_counter()
-            while time.perf_counter() - t < 0.05:  # slow host-side preprocessing, 50 ms
+            # slow host-side preprocessing, 150 ms of wall time: about 3x a step's device
+            # work here, so the devices idle ~2/3 of their wall. At 50 ms the idle share was
+            # 0.29-0.37 against the rule's 0.25, and a loaded machine (CI) stretched the
+            # device work enough to miss it on one device
+            while time.perf_counter() - t < 0.15:
                 x = np.tanh(x)
         # h2d: each step's input also carries a raw 32 x width float32 block per
         # example (32 MiB at the defaults), refilled on the host in place
