@@ -60,12 +60,6 @@ CREATE TEMP TABLE xq_track_msgs AS
 WITH
 c(c) AS (SELECT comparison FROM xq_track_m),
 m AS (SELECT * FROM xq_track_m),
-failures(i, msg) AS (
-  SELECT 1, 'Steady-state median step time regressed by ' || xplane_format(m.median_pct, '.2f') || '% (threshold '
-            || xplane_format(t.median_pct, '.2f') || '%).' FROM m, xq_thresholds t WHERE m.median_pct > t.median_pct
-  UNION ALL
-  SELECT 2, 'Steady-state p90 step time regressed by ' || xplane_format(m.p90_pct, '.2f') || '% (threshold '
-            || xplane_format(t.p90_pct, '.2f') || '%).' FROM m, xq_thresholds t WHERE m.p90_pct > t.p90_pct),
 warnings(i, msg) AS (
   SELECT 1, 'Communication share (of device wall time) increased by ' || xplane_format(m.comm_delta, '.4f') || ' (threshold '
             || xplane_format(t.comm_abs, '.4f') || ').' FROM m, xq_thresholds t WHERE m.comm_delta > t.comm_abs
@@ -85,17 +79,14 @@ warnings(i, msg) AS (
   UNION ALL
   SELECT 4, 'Hardware differs: before ' || coalesce(c ->> '$.hardware.before', 'no device plane') || ', after '
             || coalesce(c ->> '$.hardware.after', 'no device plane') || '; the times are not comparable as a change of the program alone.'
-    FROM c WHERE c ->> '$.hardware.differs'
-  UNION ALL
-  SELECT 5, 'Provenance check failed: ' || (SELECT group_concat(value, ' ') FROM json_each(c, '$.provenance_checks.messages'))
-    FROM c WHERE c ->> '$.provenance_checks.status' = 'fail')
-SELECT 'failure' AS kind, i, msg FROM failures UNION ALL SELECT 'warning', i, msg FROM warnings;
+    FROM c WHERE c ->> '$.hardware.differs')
+SELECT 'warning' AS kind, i, msg FROM warnings;
 DROP TABLE IF EXISTS temp.xq_track_in;
 CREATE TEMP TABLE xq_track_in AS
 SELECT 'device_time' AS model,
        json_object('steady_state_median_regression_pct', median_pct, 'steady_state_p90_regression_pct', p90_pct,
-                   'communication_share_delta', comm_delta, 'idle_share_delta', idle_delta) AS metrics,
-       comparison FROM xq_track_m;
+                   'communication_share_delta', comm_delta, 'idle_share_delta', idle_delta) AS metrics
+  FROM xq_track_m;
 .read queries/lib/track_record.sql
 
 .read queries/lib/history_append.sql

@@ -53,12 +53,6 @@ CREATE TEMP TABLE xq_track_msgs AS
 WITH
 c(c) AS (SELECT comparison FROM xq_track_m),
 m AS (SELECT * FROM xq_track_m),
-failures(i, msg) AS (
-  SELECT 1, 'Steady-state median step time regressed by ' || xplane_format(m.median_pct, '.2f') || '% (threshold '
-            || xplane_format(t.median_pct, '.2f') || '%).' FROM m, xq_thresholds t WHERE m.median_pct > t.median_pct
-  UNION ALL
-  SELECT 2, 'Steady-state p90 step time regressed by ' || xplane_format(m.p90_pct, '.2f') || '% (threshold '
-            || xplane_format(t.p90_pct, '.2f') || '%).' FROM m, xq_thresholds t WHERE m.p90_pct > t.p90_pct),
 warnings(i, msg) AS (
   SELECT 1, 'Communication share increased by ' || xplane_format(m.comm_delta, '.4f') || ' (threshold '
             || xplane_format(t.comm_abs, '.4f') || ').' FROM m, xq_thresholds t WHERE m.comm_delta > t.comm_abs
@@ -72,19 +66,16 @@ warnings(i, msg) AS (
               WHEN c ->> '$.step_time.steady_state_median_before' IS NULL THEN 'the before side has no'
               ELSE 'the after side has no' END
             || ' steady-state step (a step numbered ' || (SELECT warmup_steps FROM xq_input) || ' or more).'
-    FROM c, m WHERE m.median_pct IS NULL
-  UNION ALL
-  SELECT 4, 'Provenance check failed: ' || (SELECT group_concat(value, ' ') FROM json_each(c, '$.provenance_checks.messages'))
-    FROM c WHERE c ->> '$.provenance_checks.status' = 'fail')
-SELECT 'failure' AS kind, i, msg FROM failures UNION ALL SELECT 'warning', i, msg FROM warnings;
+    FROM c, m WHERE m.median_pct IS NULL)
+SELECT 'warning' AS kind, i, msg FROM warnings;
 DROP TABLE IF EXISTS temp.xq_track_in;
 CREATE TEMP TABLE xq_track_in AS
 SELECT NULL AS model,
        json_object('steady_state_median_regression_pct', json(xplane_repr(median_pct)),
                    'steady_state_p90_regression_pct', json(xplane_repr(p90_pct)),
                    'communication_share_delta', json(xplane_repr(comm_delta)),
-                   'stall_share_delta', json(xplane_repr(stall_delta))) AS metrics,
-       comparison FROM xq_track_m;
+                   'stall_share_delta', json(xplane_repr(stall_delta))) AS metrics
+  FROM xq_track_m;
 .read queries/lib/track_record.sql
 
 .read queries/lib/history_append.sql

@@ -1,13 +1,29 @@
 -- queries/lib/track_record.sql: the record of track.sql and
 -- profile_track.sql, in temp.xq_record(recorded_at_utc, label, status,
--- record). Input: temp.xq_track_msgs(kind 'failure' | 'warning', i, msg) and
--- temp.xq_track_in(model: NULL for the reference's record, metrics and
--- comparison: JSON text), xq_before and xq_after (the sides' summaries: their
--- paths and run metadata), @label. Status: fail when there is a failure, warn
--- when there is a warning, else pass. The record: {"recorded_at_utc",
--- "label", "before" and "after" ({"source_path", "run_path", "run_id",
+-- record). Input: temp.xq_track_m (median_pct, p90_pct: the steady median
+-- and p90 step-time changes in %; comparison: the comparison document, with
+-- its provenance_checks), xq_thresholds (lib/track_thresholds.sql),
+-- temp.xq_track_msgs(kind 'warning', i, msg): the query's own warnings,
+-- numbered below 100, temp.xq_track_in(model: NULL for the reference's
+-- record; metrics: JSON text), xq_before and xq_after (the sides' summaries:
+-- their paths and run metadata), @label.
+-- Added here, the same for both: the failures (the median regressed by more
+-- than median_pct, the p90 by more than p90_pct) and the last warning (the
+-- provenance check failed). Status: fail when there is a failure, warn when
+-- there is a warning, else pass. The record: {"recorded_at_utc", "label",
+-- "before" and "after" ({"source_path", "run_path", "run_id",
 -- "artifact_ref"}), "assessment": {"status", ["model"], "failures",
 -- "warnings", "metrics", "comparison"}}.
+INSERT INTO xq_track_msgs(kind, i, msg)
+SELECT 'failure', 1, 'Steady-state median step time regressed by ' || xplane_format(m.median_pct, '.2f') || '% (threshold '
+       || xplane_format(t.median_pct, '.2f') || '%).' FROM xq_track_m m, xq_thresholds t WHERE m.median_pct > t.median_pct
+UNION ALL
+SELECT 'failure', 2, 'Steady-state p90 step time regressed by ' || xplane_format(m.p90_pct, '.2f') || '% (threshold '
+       || xplane_format(t.p90_pct, '.2f') || '%).' FROM xq_track_m m, xq_thresholds t WHERE m.p90_pct > t.p90_pct
+UNION ALL
+SELECT 'warning', 100, 'Provenance check failed: '
+       || (SELECT group_concat(value, ' ') FROM json_each(m.comparison, '$.provenance_checks.messages'))
+  FROM xq_track_m m WHERE m.comparison ->> '$.provenance_checks.status' = 'fail';
 DROP TABLE IF EXISTS temp.xq_record;
 CREATE TEMP TABLE xq_record AS
 WITH
@@ -21,7 +37,7 @@ assessment(a) AS (
       'failures', (SELECT json_group_array(msg) FROM (SELECT msg FROM xq_track_msgs WHERE kind = 'failure' ORDER BY i)),
       'warnings', (SELECT json_group_array(msg) FROM (SELECT msg FROM xq_track_msgs WHERE kind = 'warning' ORDER BY i)),
       'metrics', json(metrics),
-      'comparison', json(comparison))
+      'comparison', json((SELECT comparison FROM xq_track_m)))
     FROM xq_track_in)
 SELECT (SELECT ts FROM now) AS recorded_at_utc, CAST(@label AS TEXT) AS label, (SELECT s FROM status) AS status,
   json_object(
