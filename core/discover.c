@@ -68,13 +68,33 @@ static int reserve_file(xp_filelist *l) {
   return xp_grow32((void **)&l->v, &l->cap, l->n + 1, sizeof(xp_file));
 }
 
+/* A descriptor's name, /dev/fd/N or /proc/self/fd/N (a file its caller opened
+** and handed down, as the TensorBoard plugin does so that no path is looked up
+** twice): the absolute path of the file it refers to, which names its run and
+** host, or NULL (another name; a pipe, a deleted file, no /proc). The path
+** read stays the descriptor's. */
+static char *descriptor_target(const char *path) {
+  const char *digits = NULL;
+  if (strncmp(path, "/dev/fd/", 8) == 0) digits = path + 8;
+  else if (strncmp(path, "/proc/self/fd/", 14) == 0) digits = path + 14;
+  if (!digits || !digits[0] || strspn(digits, "0123456789") != strlen(digits)) return NULL;
+  char target[4096];
+  ssize_t n = readlink(path, target, sizeof target - 1);
+  if (n <= 0 || target[0] != '/') return NULL;
+  target[n] = 0;
+  if (ends_with(target, " (deleted)")) return NULL;
+  return xp_mprintf("%s", target);
+}
+
 static int add_file(xp_filelist *l, const char *path, const struct stat *st) {
   if (!reserve_file(l)) return 0;
   xp_file *f = &l->v[l->n];
   memset(f, 0, sizeof(*f));
   f->path = xp_mprintf("%s", path);
-  f->run = parent_name(path);
-  f->host = host_name(path);
+  char *target = descriptor_target(path);
+  f->run = parent_name(target ? target : path);
+  f->host = host_name(target ? target : path);
+  xp_free(target);
   f->size = (int64_t)st->st_size;
   f->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
   f->is_json = f->path && xp_is_json_trace(f->path);

@@ -6,7 +6,10 @@
 ** profile found is named by its run (the directory that holds it) and host
 ** (the file name without the first of `.xplane.pb`, `.trace.json.gz`,
 ** `.trace.json`, `.json.gz`, `.json` or `.pb` it ends with, never the whole
-** name), the names TensorBoard's profile plugin shows.
+** name), the names TensorBoard's profile plugin shows. A descriptor's name
+** (/dev/fd/N, /proc/self/fd/N) is named by the file it refers to (its path
+** read back from /proc), and is read as the descriptor: `xplane report
+** /dev/fd/3 3<run/host.xplane.pb` says run `run` and host `host`.
 **
 ** Which files of a directory are profiles (the rule of the field's reference
 ** summarizer, applied to each directory's own files): the XPlane is preferred,

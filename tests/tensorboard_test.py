@@ -26,6 +26,7 @@ import concurrent.futures
 import gzip
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -121,6 +122,11 @@ eps = subprocess.run([PY, "-c", "import importlib.metadata as m; "
                       "print([(e.name, e.value) for e in m.entry_points(group='tensorboard_plugins') if e.name == 'xplane'])"],
                      capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=site)).stdout.strip()
 check("entry point tensorboard_plugins: xplane", "[('xplane', 'xplane_tensorboard.plugin:XplanePlugin')]", eps)
+race = subprocess.run([PY, os.path.join(SRC, "tests", "tensorboard_race.py"), site, DATA, WORK], capture_output=True, text=True,
+                      env={k: v for k, v in os.environ.items() if k not in ("XPLANE_CLI", "XPLANE_EXTENSION")})
+print(race.stdout.rstrip())
+check("tensorboard_race.py: the file listed is the file read (a folder swapped for a link, a file replaced)",
+      (0, ""), (race.returncode, race.stderr[-2000:]))
 
 # ---- a logdir from copies of the real profiles -----------------------------
 logdir = os.path.join(WORK, "logdir")
@@ -230,25 +236,36 @@ try:
     check("report markdown = `xplane report` on the file (but its generation time)", (200, gen(direct_md)), (status, gen(body)))
     check("the markdown report names the 4 TPU v6e cores", True, b"- Devices: `4 x TPU v6 Lite`" in body)
     status, ctype, body = get("/data/plugin/xplane/report?" + q(run="tpu/2024_01_01_00_00_00", host="t1v-n-0"))
-    check("report HTML = `xplane report --html --format reference` (the pictures) on the file, served as HTML under TensorBoard's CSP",
-          (200, "text/html; charset=utf-8", len(direct_html), True),
-          (status, ctype, len(body), body.startswith(b"<!DOCTYPE html>")))
+    fdpath = lambda b: re.sub(rb"/dev/fd/[0-9]+", b"/dev/fd/N", b)  # the plugin reads a descriptor it passed
+    check("report HTML = `xplane report --html --format reference` (the pictures) on the file (but the path read), "
+          "served as HTML under TensorBoard's CSP",
+          (200, "text/html; charset=utf-8", len(direct_html.replace(tpu_file.encode(), b"/dev/fd/N")), True),
+          (status, ctype, len(fdpath(body)), body.startswith(b"<!DOCTYPE html>")))
 
     # -- findings: xplane_findings of the same file in the sqlite3 shell
     want = shell_json("SELECT * FROM xplane_findings('%s')" % gpu_file)
     status, f = get_json("/data/plugin/xplane/findings?" + q(run="gpu/2024_01_02_00_00_00"))
     got = [dict(zip(f.get("columns", []), r)) for r in f.get("rows", [])]
-    check("findings = xplane_findings in the sqlite3 shell (%d rows)" % len(want), (200, want), (status, got))
+    nofile = lambda rows: [{k: v for k, v in r.items() if k != "file"} for r in rows]
+    check("findings = xplane_findings in the sqlite3 shell (%d rows; but the file read, a descriptor)" % len(want),
+          (200, nofile(want), [True] * len(want)), (status, nofile(got), [r.get("file", "").startswith("/dev/fd/") for r in got]))
 
     # -- compare: `xplane compare` on the same two files
     direct = subprocess.run([os.path.join(BUILD, "cli", "xplane"), "compare", "-q", "--format", "json", gpu_file,
                              files[("amd/s1", "gemm")]], capture_output=True).stdout
     status, ctype, body = get("/data/plugin/xplane/compare?" + q(a="gpu/2024_01_02_00_00_00", b="amd/s1", host_b="gemm"))
-    strip = lambda d: {k: v for k, v in d.items() if k not in ("generated_at",)}
-    check("compare JSON = `xplane compare --format json`", (200, strip(json.loads(direct))), (status, strip(json.loads(body))))
+    strip = lambda d: {k: v for k, v in d.items() if k not in ("generated_at", "before_source", "after_source")}
+    check("compare JSON = `xplane compare --format json` (but the paths read: the plugin's are descriptors)",
+          (200, strip(json.loads(direct))), (status, strip(json.loads(body))))
+    got = json.loads(body) if status == 200 else {}
+    check("compare JSON: the plugin's sources are the descriptors it passed, named by the files",
+          (True, True, "2024_01_02_00_00_00/host0", "s1/gemm"),
+          (got.get("before_source", "").startswith("/dev/fd/"), got.get("after_source", "").startswith("/dev/fd/"),
+           got.get("before_name"), got.get("after_name")))
     status, ctype, body = get("/data/plugin/xplane/compare?" + q(a="gpu/2024_01_02_00_00_00", b="amd/s1", format="markdown"))
-    check("compare markdown is the comparison of the two files", (200, True),
-          (status, body.startswith(b"# Profile Comparison") and gpu_file.encode() in body and files[("amd/s1", "attention")].encode() in body))
+    check("compare markdown is the comparison of the two files (the run's first host: attention)", (200, True),
+          (status, body.startswith(b"# Profile Comparison") and b"(run/host `2024_01_02_00_00_00/host0`, SHA256" in body
+           and b"(run/host `s1/attention`, SHA256" in body))
 
     # -- sql: answers equal the shell's
     status, a = get_json("/data/plugin/xplane/sql?" + q(run="tpu/2024_01_01_00_00_00", q="SELECT count(*) AS n FROM xplane_events"))
@@ -374,9 +391,11 @@ try:
           page.get("findings_rows"))
     direct = subprocess.run([os.path.join(BUILD, "cli", "xplane"), "compare", "-q", "--format", "markdown", tpu_file,
                              files[("amd/s1", "gemm")]], capture_output=True, text=True).stdout
-    check("Chromium: the Compare view with a chosen host = `xplane compare --format markdown` (its generation time aside)",
-          [l for l in direct.rstrip("\n").split("\n") if "Generated" not in l],
-          [l for l in page.get("compare_md", "").rstrip("\n").split("\n") if "Generated" not in l])
+    # the paths read differ (the plugin's are descriptors /dev/fd/N); the run/host names beside them must not
+    lines = lambda md: [re.sub(r"^- (Before|After): `[^`]*`", r"- \1: PATH", l)
+                        for l in md.rstrip("\n").split("\n") if "Generated" not in l]
+    check("Chromium: the Compare view with a chosen host = `xplane compare --format markdown` (its generation time and paths aside)",
+          lines(direct), lines(page.get("compare_md", "")))
     check("Chromium: the canned questions are buttons", [x["label"] for x in qs["questions"]], page.get("questions"))
     check("Chromium: the first question's table (device time) has the 4 TPU cores", 4, page.get("device_rows"))
     check("Chromium: a typed query's answer", [["n"], [str(want_events)]], page.get("sql_answer"))

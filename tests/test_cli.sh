@@ -138,6 +138,18 @@ status "report of 2 hosts covers both" 0 "$X" report "$run"
 check "report: one report per host" "2" "$(grep -c '^# Profile Report$' out)"
 check "report: the hosts named" "- Host: \`host0\`
 - Host: \`host1\`" "$(grep '^- Host: ' out)"
+# a descriptor handed down (the TensorBoard plugin's way of reading a listed file
+# without looking its path up again): read as the descriptor, named by the file it
+# refers to (run: its folder r1, host: its name without .xplane.pb)
+"$X" report -q /dev/fd/3 3< "$run/host1.xplane.pb" > fd.md
+check "report of /dev/fd/3: run and host of the file it refers to" "- Run: \`r1\`|- Host: \`host1\`" \
+  "$(grep -E '^- (Run|Host): ' fd.md | tr '\n' '|' | sed 's/|$//')"
+check "report of /dev/fd/3 = report of the file (but the generation time)" \
+  "$("$X" report -q "$run/host1.xplane.pb" | grep -v -i 'generated')" "$(grep -v -i 'generated' fd.md)"
+check "compare names each side's run/host (a descriptor by its file)" "/dev/fd/3 r1/host1 r1/host0" \
+  "$("$X" compare -q /dev/fd/3 "$run/host0.xplane.pb" 3< "$run/host1.xplane.pb" | jq -r '.before_source, .before_name, .after_name' | tr '\n' ' ' | sed 's/ $//')"
+check "compare markdown: the run/host beside each path" "- Before: \`/dev/fd/3\` (run/host \`r1/host1\`," \
+  "$("$X" compare -q --format markdown /dev/fd/3 "$run/host0.xplane.pb" 3< "$run/host1.xplane.pb" | grep "^- Before: " | cut -d" " -f1-5)"
 # train/ and eval/ logdirs whose run directories share a name stay two runs
 for r in train eval; do
   "$BUILD/tools/xplane_gen" --out "$tmp/logs3/$r" --run T --style gpu --hosts 1 --devices 1 --steps 8 \

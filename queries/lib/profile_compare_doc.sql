@@ -5,7 +5,9 @@
 -- lib/profile_compare_build.sql, the same ones the markdown prints. Output:
 -- temp.xq_pcdoc(doc), the document "xplane_compare.v1":
 --   schema_version, units, model ("device_time"), before_source,
---   after_source, provenance_checks (as the reference's comparison),
+--   after_source (the paths read), before_name, after_name (RUN/HOST, as
+--   xplane_files names them: a descriptor /dev/fd/N by the file it refers
+--   to), provenance_checks (as the reference's comparison),
 --   hardware {before, after, differs},
 --   device_time {before, after}: devices, ops, wall_ms, busy_ms, idle_ms,
 --     compute_ms, communication_ms, transfer_ms, other_ms (all devices of the
@@ -44,6 +46,8 @@ SELECT json_object(
   'model', 'device_time',
   'before_source', c.doc ->> '$.before_source',
   'after_source', c.doc ->> '$.after_source',
+  'before_name', (SELECT run || '/' || host FROM xplane_files(@before) LIMIT 1),
+  'after_name', (SELECT run || '/' || host FROM xplane_files(@after) LIMIT 1),
   'provenance_checks', json(c.doc -> '$.provenance_checks'),
   'hardware', json_object('before', (SELECT hw FROM xq_chw WHERE side = 'b'), 'after', (SELECT hw FROM xq_chw WHERE side = 'a'),
                           'differs', json(CASE WHEN (SELECT hw FROM xq_chw WHERE side = 'b') IS NOT (SELECT hw FROM xq_chw WHERE side = 'a')

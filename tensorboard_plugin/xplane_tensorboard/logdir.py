@@ -17,27 +17,83 @@ Rules (what keeps a request from naming a file of its own choosing):
   is not listed, and `..` never appears in a listed name (the walk does not
   follow directory links);
 - the walk is bounded: at most MAX_DIRS folders and MAX_DEPTH levels, so a
-  huge or looping logdir costs a bounded time (the listing says it was cut).
+  huge or looping logdir costs a bounded time (the listing says it was cut);
+- a listed file is read through a descriptor (`open_listed`): the plugin
+  opens it, checks that the descriptor is the listed file (the same real path,
+  read back from /proc/self/fd, and the same device and inode, a regular
+  file), and hands the descriptor to the child, which reads /dev/fd/N. A folder
+  swapped for a link out of the logdir between the listing and the read, or
+  a file replaced, is caught by that check: nothing is ever opened by a path
+  a second time.
+
+The listing is kept for LISTING_TTL_S seconds (`Listing`), so a burst of
+requests walks the logdir once; a run or host that is not in a kept listing,
+or a file that no longer is the listed one, makes it walk again at once.
 """
 import os
 import stat
+import threading
+import time
 
 MAX_DIRS = 20000
 MAX_DEPTH = 16
 SUFFIX = ".xplane.pb"
+LISTING_TTL_S = 2.0
 
 
 class Profile:
     """One listed profile file."""
 
-    __slots__ = ("run", "host", "path", "size", "mtime_ns")
+    __slots__ = ("run", "host", "path", "size", "mtime_ns", "dev", "ino")
 
-    def __init__(self, run, host, path, size, mtime_ns):
-        self.run, self.host, self.path, self.size, self.mtime_ns = run, host, path, size, mtime_ns
+    def __init__(self, run, host, path, st):
+        self.run, self.host, self.path = run, host, path
+        self.size, self.mtime_ns, self.dev, self.ino = st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino
+
+
+class Changed(Exception):
+    """The listed file is no longer what the listing saw (moved, replaced,
+    removed, or a folder on its path swapped)."""
+
+
+class Opened:
+    """A listed profile held open: `path` is what a child process reads
+    (/dev/fd/N, with the descriptor passed to it), `key()` what a cached
+    answer about it depends on (from the descriptor, not the listing)."""
+
+    def __init__(self, profile, fd, st):
+        self.run, self.host, self.fd = profile.run, profile.host, fd
+        self.path = "/dev/fd/%d" % fd
+        self._key = (profile.path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
     def key(self):
-        """What a cached answer about this file depends on."""
-        return (self.path, self.size, self.mtime_ns)
+        return self._key
+
+    def close(self):
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def open_listed(profile):
+    """The listed PROFILE opened and checked (an Opened), or raises Changed."""
+    flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(profile.path, flags)
+    except OSError as e:
+        raise Changed("%s: %s" % (profile.path, e.strerror))
+    try:
+        st = os.fstat(fd)
+        real = os.readlink("/proc/self/fd/%d" % fd)
+        if real != profile.path or not stat.S_ISREG(st.st_mode) or (st.st_dev, st.st_ino) != (profile.dev, profile.ino):
+            raise Changed("%s is no longer the file listed" % profile.path)
+    except OSError as e:
+        os.close(fd)
+        raise Changed("%s: %s" % (profile.path, e.strerror))
+    except Changed:
+        os.close(fd)
+        raise
+    return Opened(profile, fd, st)
 
 
 def _inside(real, root):
@@ -78,9 +134,28 @@ def list_profiles(logdir):
                 continue
             if not stat.S_ISREG(st.st_mode):
                 continue
-            found.append(Profile(run, name[: -len(SUFFIX)], real, st.st_size, st.st_mtime_ns))
+            found.append(Profile(run, name[: -len(SUFFIX)], real, st))
     found.sort(key=lambda p: (p.run, p.host))
     return found, truncated
+
+
+class Listing:
+    """The listing of one logdir, walked at most once per LISTING_TTL_S
+    seconds unless asked to walk again (`get(fresh=True)`)."""
+
+    def __init__(self, logdir):
+        self.logdir = logdir
+        self._lock = threading.Lock()
+        self._at = None
+        self._value = None
+
+    def get(self, fresh=False):
+        with self._lock:
+            now = time.monotonic()
+            if fresh or self._at is None or now - self._at > LISTING_TTL_S:
+                self._value = list_profiles(self.logdir)
+                self._at = time.monotonic()
+            return self._value
 
 
 def find(profiles, run, host=None):

@@ -16,9 +16,11 @@ time limit ($XPLANE_TB_TIMEOUT_S, default 120): the SQL worker stops its
 statement at the limit itself, and any child still running GRACE_S later is
 killed; its
 environment drops XPLANE_FILE_OUTPUT, so nothing it runs may write a file.
-The command's argv holds only paths from the logdir listing (logdir.py) and
-fixed options. Answers are cached in memory by (file, size, mtime), so a
-changed file is read again.
+The command's argv holds only fixed options and /dev/fd/N, the descriptor of
+a listed file the plugin opened and checked (logdir.open_listed), passed to
+the child (pass_fds): the child reads the very file that was checked and
+never looks a path up. Answers are cached in memory by (file, device, inode,
+size, mtime) read from that descriptor, so a changed file is read again.
 """
 import collections
 import json
@@ -98,11 +100,11 @@ def _preexec(memory_mb, timeout_s):
     return apply
 
 
-def _run(argv, ext, stdin=None):
+def _run(argv, ext, fds, stdin=None):
     memory_mb, timeout_s = limits()
     try:
         p = subprocess.run(argv, input=stdin, capture_output=True, timeout=timeout_s + GRACE_S, env=_child_env(ext),
-                           preexec_fn=_preexec(memory_mb, timeout_s), cwd="/", check=False)
+                           preexec_fn=_preexec(memory_mb, timeout_s), cwd="/", check=False, pass_fds=tuple(fds))
     except subprocess.TimeoutExpired:
         raise NativeError(504, "the analysis took longer than %d s (XPLANE_TB_TIMEOUT_S) and was stopped" % timeout_s)
     return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace").strip()
@@ -136,7 +138,8 @@ _cache = _Cache()
 
 def command(what, profiles):
     """The xplane command's stdout (bytes) for WHAT: 'report' (markdown),
-    'report_html' or 'compare' ('compare_md'), on listed profiles."""
+    'report_html' or 'compare' ('compare_md'), on listed profiles held open
+    (logdir.Opened)."""
     key = (what, tuple(p.key() for p in profiles))
     hit = _cache.get(key)
     if hit is not None:
@@ -153,7 +156,7 @@ def command(what, profiles):
         argv = [cli, "compare", "-q", "--format", "markdown", "--", files[0], files[1]]
     else:
         raise ValueError(what)
-    rc, out, err = _run(argv, ext)
+    rc, out, err = _run(argv, ext, [p.fd for p in profiles])
     if rc != 0:
         raise NativeError(500 if rc != 2 else 400, "xplane %s failed (exit %d): %s" % (argv[1], rc, err or "no message"))
     _cache.put(key, out)
@@ -161,7 +164,7 @@ def command(what, profiles):
 
 
 def sql(profile, query, max_rows, cacheable=False):
-    """One read-only statement over one listed profile, in sql_worker.py:
+    """One read-only statement over one listed profile held open, in sql_worker.py:
     {"columns", "rows", "truncated", "elapsed_ms"}; raises NativeError."""
     key = ("sql", profile.key(), query, max_rows)
     if cacheable:
@@ -172,7 +175,7 @@ def sql(profile, query, max_rows, cacheable=False):
     memory_mb, timeout_s = limits()
     request = json.dumps({"extension": ext, "profile": profile.path, "query": query,
                           "max_rows": max_rows, "seconds": timeout_s}).encode()
-    rc, out, err = _run([sys.executable, "-I", os.path.join(HERE, "sql_worker.py")], ext, stdin=request)
+    rc, out, err = _run([sys.executable, "-I", os.path.join(HERE, "sql_worker.py")], ext, [profile.fd], stdin=request)
     try:
         answer = json.loads(out.decode("utf-8"))
     except ValueError:

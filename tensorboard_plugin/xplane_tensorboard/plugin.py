@@ -16,7 +16,7 @@ under /data/plugin/xplane/:
     questions                   JSON: the console's canned questions (label, SQL)
 
 Errors are JSON {"error": "..."} with a 4xx status (400 bad request, 403 refused,
-404 unknown run or host) or 5xx (500 analysis failed, 503 command not found,
+404 unknown run or host, 409 the file changed while it was being opened) or 5xx (500 analysis failed, 503 command not found,
 504 time limit, 507 memory limit). Runs and hosts are names from the `runs`
 listing; a name that is not in it is a 404, never a path. HOST may be empty
 (the run's first host). Requests reach only GET handlers; the plugin writes
@@ -73,6 +73,7 @@ class XplanePlugin(base_plugin.TBPlugin):
 
     def __init__(self, context):
         self._logdir = context.logdir or ""
+        self._listing = logdir_mod.Listing(self._logdir)
 
     # ---- TBPlugin --------------------------------------------------------
     def get_plugin_apps(self):
@@ -89,39 +90,59 @@ class XplanePlugin(base_plugin.TBPlugin):
     def is_active(self):
         if not self._logdir or not os.path.isdir(self._logdir):
             return False
-        profiles, _ = logdir_mod.list_profiles(self._logdir)
+        profiles, _ = self._listing.get()
         return bool(profiles)
 
     def frontend_metadata(self):
         return base_plugin.FrontendMetadata(es_module_path="/index.js", tab_name="xplane")
 
     # ---- helpers ---------------------------------------------------------
-    def _profiles(self):
+    def _profiles(self, fresh=False):
         if not self._logdir or not os.path.isdir(self._logdir):
             raise native.NativeError(404, "no logdir")
-        return logdir_mod.list_profiles(self._logdir)
+        return self._listing.get(fresh)
 
-    def _pick(self, request, run_key="run", host_key="host"):
+    def _pick(self, request, held, run_key="run", host_key="host"):
+        """The listed profile the request names, opened and checked
+        (logdir.open_listed) and appended to HELD, which _guard closes. A name
+        missing from a kept listing, or a file that is no longer the listed
+        one, is looked for once more in a fresh listing."""
         run, host = request.args.get(run_key, ""), request.args.get(host_key, "")
         if not run:
             raise native.NativeError(400, "%s: give a run from the runs listing" % run_key)
-        profiles, _ = self._profiles()
-        p = logdir_mod.find(profiles, run, host)
-        if p is None:
-            raise native.NativeError(404, "%s=%r%s is not in the runs listing" % (run_key, run, (" with %s=%r" % (host_key, host)) if host else ""))
-        return p
+        for fresh in (False, True):
+            profiles, _ = self._profiles(fresh)
+            p = logdir_mod.find(profiles, run, host)
+            if p is None:
+                if fresh:
+                    raise native.NativeError(404, "%s=%r%s is not in the runs listing" % (run_key, run, (" with %s=%r" % (host_key, host)) if host else ""))
+                continue
+            try:
+                opened = logdir_mod.open_listed(p)
+            except logdir_mod.Changed as e:
+                if fresh:
+                    raise native.NativeError(409, "%s=%r: the file changed while it was being opened; try again (%s)" % (run_key, run, e))
+                continue
+            held.append(opened)
+            return opened
 
     @staticmethod
     def _json(request, obj, code=200):
         return http_util.Respond(request, json.dumps(obj, allow_nan=False), "application/json", code=code)
 
     def _guard(self, request, fn):
+        """FN(held) answers the request; the profiles it opened into HELD are
+        closed when it returns."""
         if request.method not in ("GET", "HEAD"):
             return self._json(request, {"error": "only GET is served"}, 405)
+        held = []
         try:
-            return fn()
+            return fn(held)
         except native.NativeError as e:
             return self._json(request, {"error": e.message}, e.status)
+        finally:
+            for o in held:
+                o.close()
 
     # ---- routes ----------------------------------------------------------
     @wrappers.Request.application
@@ -132,7 +153,7 @@ class XplanePlugin(base_plugin.TBPlugin):
 
     @wrappers.Request.application
     def _serve_runs(self, request):
-        def go():
+        def go(held):
             profiles, truncated = self._profiles()
             return self._json(request, logdir_mod.runs_json(profiles, truncated))
         return self._guard(request, go)
@@ -143,8 +164,8 @@ class XplanePlugin(base_plugin.TBPlugin):
 
     @wrappers.Request.application
     def _serve_report(self, request):
-        def go():
-            p = self._pick(request)
+        def go(held):
+            p = self._pick(request, held)
             fmt = request.args.get("format", "html")
             if fmt == "html":
                 return http_util.Respond(request, native.command("report_html", [p]), "text/html")
@@ -155,17 +176,17 @@ class XplanePlugin(base_plugin.TBPlugin):
 
     @wrappers.Request.application
     def _serve_findings(self, request):
-        def go():
-            p = self._pick(request)
+        def go(held):
+            p = self._pick(request, held)
             ans = native.sql(p, "SELECT * FROM xplane_findings", MAX_LIMIT, cacheable=True)
             return self._json(request, {"run": p.run, "host": p.host, "columns": ans["columns"], "rows": ans["rows"]})
         return self._guard(request, go)
 
     @wrappers.Request.application
     def _serve_compare(self, request):
-        def go():
-            a = self._pick(request, "a", "host_a")
-            b = self._pick(request, "b", "host_b")
+        def go(held):
+            a = self._pick(request, held, "a", "host_a")
+            b = self._pick(request, held, "b", "host_b")
             fmt = request.args.get("format", "json")
             if fmt == "json":
                 return http_util.Respond(request, native.command("compare", [a, b]), "application/json")
@@ -176,7 +197,7 @@ class XplanePlugin(base_plugin.TBPlugin):
 
     @wrappers.Request.application
     def _serve_sql(self, request):
-        def go():
+        def go(held):
             q = request.args.get("q", "")
             if not q.strip():
                 raise native.NativeError(400, "q: give one SQL statement")
@@ -188,7 +209,7 @@ class XplanePlugin(base_plugin.TBPlugin):
                 raise native.NativeError(400, "limit: a whole number of rows")
             if not 1 <= limit <= MAX_LIMIT:
                 raise native.NativeError(400, "limit: from 1 to %d rows" % MAX_LIMIT)
-            p = self._pick(request)
+            p = self._pick(request, held)
             ans = native.sql(p, q, limit)
             ans.update({"run": p.run, "host": p.host})
             return self._json(request, ans)
