@@ -469,12 +469,17 @@ static int join_parts(fjob *j) {
       ok = remap[k] >= 0;
     }
     for (int64_t k = 0; ok && k < w->n_windows; k++) {
+      if ((k & 4095) == 4095 && xp_cancelled()) { ok = 0; break; }
       f->windows[f->n_windows] = w->windows[k];
       f->windows[f->n_windows++].path = remap[w->windows[k].path];
     }
     xp_free(remap);
     if (!ok) break;
-    for (int64_t k = 0; k < w->n_launches; k++) launch_put(f, &w->launches[k]);
+    for (int64_t k = 0; ok && k < w->n_launches; k++) {
+      if ((k & 4095) == 4095 && xp_cancelled()) ok = 0; /* long loops stop on an interrupt (cancel.h) */
+      else launch_put(f, &w->launches[k]);
+    }
+    if (!ok) break; /* part_free frees the rest */
     xp_free(w->launches); /* in the table: free as we go, so the peak holds one copy */
     w->launches = NULL;
     w->n_launches = 0;

@@ -101,6 +101,7 @@ static int track_aggs(task *t, const xp_gathered *g, const int64_t *self, const 
   /* rows per (line, category), found by a small open table: a track has few lines */
   int64_t cap = 0;
   for (int64_t k = 0; k < g->n; k++) {
+    if ((k & 4095) == 4095 && xp_cancelled()) return 0; /* long loops stop on an interrupt (cancel.h) */
     int32_t line = g->line[k];
     int c = facts[g->emeta[k]] & EM_CAT;
     xp_track_agg *r = NULL;
@@ -182,6 +183,9 @@ static int track_ops(const pass *ps, task *t, scratch *s, const uint8_t *facts) 
   int all = n == g->n;
   int64_t *start = all ? g->start : s->start, *dur = all ? g->dur : s->dur;
   for (int64_t k = 0, j = 0; k < g->n; k++) {
+    /* each op written here is fresh memory: on a track of millions, page faults
+    ** alone take a third of a second, so this loop polls too */
+    if ((k & 4095) == 4095 && xp_cancelled()) return 0;
     if (!is_op_line[g->line[k]]) continue;
     if (!all) {
       start[j] = g->start[k];
@@ -203,6 +207,7 @@ static int track_ops(const pass *ps, task *t, scratch *s, const uint8_t *facts) 
   }
   if (!xp_pre_op_gaps(n, start, dur, s->marker, s->gap, s->payload)) return 0;
   for (int64_t j = 0; j < n; j++) {
+    if ((j & 4095) == 4095 && xp_cancelled()) return 0;
     t->ops[j].gap_ps = s->gap[j];
     t->ops[j].payload = (int32_t)s->payload[j]; /* track-local until joined */
   }

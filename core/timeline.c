@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include "cancel.h"
 #include "util.h"
 
 
@@ -54,7 +55,13 @@ static rec *sorted_recs(int64_t n, const int64_t *start, const int64_t *dur,
     r[k].end = xp_add_sat(start[k], dur[k]); /* callers pass dur >= 0; clamped, never wrapped */
     r[k].idx = k;
   }
-  qsort(r, (size_t)n, sizeof(rec), cmp);
+  /* xp_sort: stopped by an interrupt (cancel.h), where qsort of a track of
+  ** millions of events ran on for a third of a second; cmp is a total order
+  ** (the index breaks ties), so the order is qsort's */
+  if (!xp_sort(r, n, sizeof(rec), cmp)) {
+    xp_free(r);
+    return NULL;
+  }
   return r;
 }
 
@@ -83,6 +90,11 @@ int xp_exclusive_times(int64_t n, const int64_t *start, const int64_t *dur, int6
     top--;                                                       \
   } while (0)
   for (int64_t i = 0; i < n; i++) {
+    if ((i & 4095) == 4095 && xp_cancelled()) { /* long loops stop on an interrupt (cancel.h) */
+      xp_free(stack);
+      xp_free(r);
+      return 0;
+    }
     int64_t s = AT_START(i), e = AT_END(i);
     while (top && stack[top - 1].end <= s) CLOSE();
     while (top && stack[top - 1].end < e) CLOSE();
@@ -111,6 +123,10 @@ int xp_pre_op_gaps(int64_t n, const int64_t *start, const int64_t *dur, const ui
   if (!r && !sorted) return 0;
   int64_t max_end = 0;
   for (int64_t k = 0; k < n; k++) {
+    if ((k & 4095) == 4095 && xp_cancelled()) { /* long loops stop on an interrupt (cancel.h) */
+      xp_free(r);
+      return 0;
+    }
     int64_t i = AT_IDX(k), s = AT_START(k), e = AT_END(k);
     gap_out[i] = 0;
     payload_out[i] = -1;

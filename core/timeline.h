@@ -17,7 +17,8 @@
 ** that ends before its end (a partial overlap: not a parent). The event left
 ** on top is the parent. A closed event's self time is max(0, duration - the
 ** sum of its direct children's durations). Writes self_out[i] for every i.
-** Returns 0 on out-of-memory. */
+** Returns 0 on out-of-memory, or when cancelled (cancel.h; xp_cancel_stopped()
+** tells which). */
 int xp_exclusive_times(int64_t n, const int64_t *start, const int64_t *dur, int64_t *self_out);
 
 /* How many ops after a marker are searched for the payload. */
@@ -31,7 +32,8 @@ int xp_exclusive_times(int64_t n, const int64_t *start, const int64_t *dur, int6
 ** marker-like (marker_like[i] != 0); else the first non-marker-like op among
 ** the next XP_PAYLOAD_LOOKAHEAD ops whose chain of ends stays unbroken (an op
 ** starting after the chain's end stops the search), or the marker when none.
-** payload_out[i] = -1 for non-markers. Returns 0 on out-of-memory. */
+** payload_out[i] = -1 for non-markers. Returns 0 on out-of-memory, or when
+** cancelled (cancel.h; xp_cancel_stopped() tells which). */
 int xp_pre_op_gaps(int64_t n, const int64_t *start, const int64_t *dur, const uint8_t *marker_like,
                    int64_t *gap_out, int64_t *payload_out);
 

@@ -70,6 +70,7 @@ int xp_gather_track(const xp_profile *p, const xp_analysis *a, int32_t plane, in
       g->msg_n[g->n] = (uint32_t)ev.msg_n;
       g->n++;
     }
+    if (p->changed) return 0; /* an interrupted walk (cancel.h) or changed bytes: the rest would be for nothing */
   }
   return 1;
 }

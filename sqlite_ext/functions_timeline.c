@@ -54,6 +54,7 @@
 #include "functions.h"
 #include "result.h"
 #include "semantics.h"
+#include "cancel.h"
 #include "timeline.h"
 
 SQLITE_EXTENSION_INIT3
@@ -199,7 +200,8 @@ static void tl_value(sqlite3_context *ctx) {
   }
   st->valued++;
   if (!st->computed && !compute(st, kind)) {
-    xp_result_error_at(ctx, SQLITE_NOMEM, tl_names[kind]);
+    if (xp_cancel_stopped()) sqlite3_result_error_code(ctx, SQLITE_INTERRUPT); /* inside an interrupted scan */
+    else xp_result_error_at(ctx, SQLITE_NOMEM, tl_names[kind]);
     return;
   }
   int64_t v = st->result[row];
