@@ -493,7 +493,11 @@ static int close_out(FILE *f, const char *path, int ok) {
     int bad = fflush(stdout) != 0 || ferror(stdout);
     return bad ? errorf("stdout: %s", errno ? strerror(errno) : "write error") : 0;
   }
+  /* a write that failed earlier (a large fwrite goes straight to the file)
+  ** leaves only the error flag: fclose, with nothing left to flush, succeeds */
+  int earlier = ferror(f), e_earlier = errno; /* the failed write's errno, unless a later call changed it */
   int bad = fclose(f) != 0, e = errno;
+  if (earlier && !bad) bad = 1, e = e_earlier ? e_earlier : EIO;
   if (!out_tmp[0]) return bad ? errorf("%s: %s", path, strerror(e)) : 0;
   if (!bad && ok && rename(out_tmp, out_final) != 0) bad = 1, e = errno;
   if (bad || !ok) unlink(out_tmp);
@@ -1335,7 +1339,23 @@ static int track_reference(xsession *s, xargs *a) {
          is_summary_file(s, a->pos[1]);
 }
 
-static int run_track(xsession *s, xargs *a, FILE *out, const char *history) {
+/* Append the printed track record (RECORD, its JSON text) to HISTORY
+** (queries/lib/history_from_doc.sql). Called only once the record is
+** written, so a record that could not be printed is never in the history. */
+static int append_history(xsession *s, const char *history, const char *record) {
+  xr_runner r;
+  xr_init(&r, s->db, s->env.queries, stdout);
+  params_clear(s);
+  int rc = xr_param_text(&r, "history", history) || xr_param_text(&r, "record", record);
+  if (!rc && xr_run(&r, "lib/history_from_doc.sql")) rc = errorf("%s: the record was printed but not appended: %s", history,
+                                                                 r.err ? r.err : "failed");
+  xr_free(&r);
+  return rc ? XS_ERR : XS_OK;
+}
+
+/* Run the track query into OUT; the record printed is left in *record (the
+** caller appends it to the history once OUT is written, then frees it). */
+static int run_track(xsession *s, xargs *a, FILE *out, char **record) {
   int reference = track_reference(s, a);
   if (reference && has(a, "max-idle-share-regression-abs"))
     return usage_error(a->cmd, "--max-idle-share-regression-abs is the device-time model's; the reference assessment "
@@ -1353,7 +1373,6 @@ static int run_track(xsession *s, xargs *a, FILE *out, const char *history) {
   int rc = two_inputs(s, a, &r, tmp);
   if (!rc) rc = set_summary_params(&r, a);
   if (!rc && text(a, "label")) rc = xr_param_text(&r, "label", text(a, "label"));
-  if (!rc && history) rc = xr_param_text(&r, "history", history);
   static const char *th[][2] = {{"max-step-median-regression-pct", "max_step_median_regression_pct"},
                                 {"max-step-p90-regression-pct", "max_step_p90_regression_pct"},
                                 {"max-communication-share-regression-abs", "max_communication_share_regression_abs"},
@@ -1377,7 +1396,8 @@ static int run_track(xsession *s, xargs *a, FILE *out, const char *history) {
     else if (strcmp(status, "pass")) rc = errorf("track: unknown status '%s'", status);
     sqlite3_finalize(st);
   }
-  free(buf);
+  if (rc == XS_OK || rc == XS_WARN || rc == XS_FAIL) *record = buf;
+  else free(buf);
   remove_temps(tmp);
   xr_free(&r);
   return rc;
@@ -1399,8 +1419,11 @@ static int cmd_track(int argc, char **argv) {
   xsession s = {0};
   if ((rc = session_open(&s, &a))) return rc;
   FILE *out = open_out(text(&a, "output"));
-  rc = out ? run_track(&s, &a, out, text(&a, "history")) : XS_ERR;
+  char *record = NULL;
+  rc = out ? run_track(&s, &a, out, &record) : XS_ERR;
   if (out && close_out(out, text(&a, "output"), rc == XS_OK || rc == XS_WARN || rc == XS_FAIL)) rc = XS_ERR;
+  if (record && rc != XS_ERR && append_history(&s, text(&a, "history"), record)) rc = XS_ERR;
+  free(record);
   session_close(&s);
   return rc;
 }
@@ -1570,10 +1593,13 @@ static int cmd_bundle(int argc, char **argv) {
     char *buf = NULL;
     size_t n = 0;
     FILE *m = open_memstream(&buf, &n);
-    status = run_track(&s, &a, m, hist);
+    char *record = NULL;
+    status = run_track(&s, &a, m, &record);
     fclose(m);
     if (status == XS_OK || status == XS_WARN || status == XS_FAIL) rc = write_file(dir, "track.json", buf, n);
     else rc = status;
+    if (!rc && record) rc = append_history(&s, hist, record);
+    free(record);
     free(buf);
   }
   /* the manifest */

@@ -11,6 +11,8 @@ CREATE TABLE IF NOT EXISTS xq_history.regression_history(
   status TEXT NOT NULL,            -- pass | warn | fail
   record TEXT NOT NULL             -- the record track.sql printed (compact JSON)
 );
+-- the record compact, its keys in the printed order (sorted): the same bytes
+-- whether the query appends it or the xplane command does (history_from_doc.sql)
 INSERT INTO xq_history.regression_history(recorded_at_utc, label, status, record)
-SELECT recorded_at_utc, label, status, record FROM xq_record;
+SELECT recorded_at_utc, label, status, json(xplane_json_pretty(record)) FROM xq_record;
 DETACH xq_history;

@@ -11,6 +11,12 @@
 #           step), and the database holds 8 rows, labels w1..w8, ids 1..8.
 #           Before the busy timeout (cli/env.c) 5 of 8 exited 1 with
 #           "database is locked" and their rows were lost.
+#  unprinted `xplane track ... > /dev/full` and `-o /dev/full`: exit 1 with
+#           "No space left on device", and the history holds no row for it
+#           (the 8 above only). Before, the query appended the row before the
+#           record was written, so a record nobody saw was in the history.
+#           A track printed in full: its row's record is the printed document,
+#           compact (json() of stdout, byte for byte).
 #  folder   -o into a folder that does not exist: exit 1, the message names
 #           the path and ENOENT, nothing is created.
 #  symlink  -o onto a symbolic link: the link stays a link and its target
@@ -55,6 +61,20 @@ codes=$(cat t?.rc | sort | uniq -c | tr -s ' ' | tr '\n' ';')
 [ "$codes" = " 8 3;" ] && ok "writers: 8 tracks at once exit 3" || bad "writers: exit codes $codes: $(cat t?.err | sort -u | head -c 300)"
 got=$("$SQLITE3" h.db "SELECT count(*), group_concat(label, ' '), min(id), max(id) FROM (SELECT * FROM regression_history ORDER BY label)")
 [ "$got" = "8|w1 w2 w3 w4 w5 w6 w7 w8|1|8" ] && ok "writers: 8 rows kept" || bad "writers: history holds $got"
+
+# ---- unprinted ----
+"$CLI" track "$A" "$B" --history h.db --label full -q > /dev/full 2> err
+rc=$?
+"$CLI" track "$A" "$B" --history h.db --label full_o -q -o /dev/full 2> err2
+rc2=$?
+got=$("$SQLITE3" h.db "SELECT count(*) FROM regression_history WHERE label LIKE 'full%'")
+if ((rc == 1 && rc2 == 1)) && grep -q 'No space left on device' err && grep -q 'No space left on device' err2 && [ "$got" = 0 ]; then
+  ok "unprinted: a track record that could not be written is not in the history"
+else bad "unprinted: exit $rc/$rc2, $got rows: $(cat err err2 | head -c 300)"; fi
+"$CLI" track "$A" "$B" --history h.db --label printed -q > printed.json
+printf '.parameter set @f printed.json\n' > p.sql
+got=$("$SQLITE3" -cmd "$(cat p.sql)" h.db "SELECT record = json(CAST(readfile(@f) AS TEXT)) FROM regression_history WHERE label = 'printed'")
+[ "$got" = 1 ] && ok "unprinted: the row of a printed track is the printed document, compact" || bad "unprinted: the row's record is not the printed document ($got)"
 
 # ---- folder ----
 "$CLI" summarize "$A" -o missing/dir/s.json 2> err
