@@ -311,6 +311,12 @@ try:
         check("%s: %d with a JSON error" % (name, code), (code, J, ["error"]), err("/data/plugin/xplane/" + path))
     check("POST: 405 with a JSON error", (405, J, ["error"]), err("/data/plugin/xplane/sql?" + q(run="amd/s1", q="SELECT 1"), "POST"))
 
+    # -- an answer is bounded in bytes as well as rows: 40 values of 999,998 characters, a 16,000,000-byte cap -> 16 rows
+    status, a = get_json("/data/plugin/xplane/sql?" + q(run="amd/s1", limit=5000, q=(
+        "WITH RECURSIVE c(i) AS (VALUES(1) UNION ALL SELECT i + 1 FROM c WHERE i < 40) SELECT hex(zeroblob(499999)) AS s FROM c")))
+    check("sql: an answer stops at 16 MB of values (16 rows of 999,998 characters) and says truncated",
+          (200, 16, True, 999998), (status, len(a.get("rows", [])), a.get("truncated"), len((a.get("rows") or [[""]])[0][0])))
+
     # -- the console is read-only and reads the chosen profile only
     def sql_err(query, run="amd/s1"):
         status, a = get_json("/data/plugin/xplane/sql?" + q(run=run, q=query))

@@ -12,7 +12,8 @@ under /data/plugin/xplane/:
                                 the markdown comparison; &host_a= &host_b= choose hosts
     sql?run=R&host=H&q=SQL      JSON {"columns", "rows", "truncated", "elapsed_ms"}: one
                                 read-only statement (sql_worker.py); &limit=N rows
-                                (default 500, at most 5000)
+                                (default 500, at most 5000; and at most 16 MB of
+                                values: "truncated" says either cut the answer)
     questions                   JSON: the console's canned questions (label, SQL)
 
 Errors are JSON {"error": "..."} with a 4xx status (400 bad request, 403 refused,

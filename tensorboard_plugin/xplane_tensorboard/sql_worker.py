@@ -22,8 +22,11 @@ this file adds what only the connection can do:
 - a time limit: the progress handler stops the statement once `seconds` have
   passed and a timer interrupts it (sqlite3_interrupt, which the extension's
   decode and analysis loops poll);
-- a row limit (`max_rows`; one more row says it was truncated) and a limit on
-  the length of any value (SQLITE_LIMIT_LENGTH, 1 MB).
+- a row limit (`max_rows`; one more row says it was truncated), a limit on
+  the length of any value (SQLITE_LIMIT_LENGTH, 1 MB) and on the answer's
+  size (MAX_ANSWER_BYTES, 16 MB of values: rows past it are left out and the
+  answer says truncated), so no answer holds more than about 16 MB whatever
+  the row limit.
 Values: integers and reals as JSON numbers (non-finite reals as null), text
 as strings, blobs as {"blob_bytes": n}.
 """
@@ -50,6 +53,7 @@ ACTION_NAMES = {getattr(sqlite3, "SQLITE_" + n): n for n in (
     if hasattr(sqlite3, "SQLITE_" + n)}  # the authorizer's action codes (some share values with result codes)
 FIRST_WORD = re.compile(r"^\s*(?:(?:--[^\n]*\n)|(?:/\*.*?\*/)|\s)*([A-Za-z]+)", re.S)
 MAX_LENGTH = 1000000
+MAX_ANSWER_BYTES = 16 * 1000000
 
 
 def fail(message, status=400):
@@ -120,7 +124,14 @@ def main():
     try:
         cur = db.execute(query)
         columns = [d[0] for d in cur.description or []]
-        rows = [[value(v) for v in r] for r in cur.fetchmany(max_rows + 1)]
+        rows, size = [], 0
+        for r in cur:
+            row = [value(v) for v in r]
+            size += sum(len(v) if isinstance(v, str) else 8 for v in row)
+            if size > MAX_ANSWER_BYTES or len(rows) == max_rows:
+                rows.append(None)  # one more than is answered: truncated
+                break
+            rows.append(row)
     except sqlite3.Warning as e:  # "You can only execute one statement at a time."
         fail("q: %s" % e)
     except (sqlite3.Error, MemoryError) as e:
@@ -134,8 +145,10 @@ def main():
         fail("q: %s" % msg)
     finally:
         timer.cancel()
-    truncated = len(rows) > max_rows
-    json.dump({"columns": columns, "rows": rows[:max_rows], "truncated": truncated,
+    truncated = bool(rows) and rows[-1] is None
+    if truncated:
+        rows.pop()
+    json.dump({"columns": columns, "rows": rows, "truncated": truncated,
                "elapsed_ms": round((time.monotonic() - t0) * 1000, 1)}, sys.stdout, allow_nan=False)
 
 
