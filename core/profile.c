@@ -156,9 +156,10 @@ int64_t xp_profile_n_tracks(const xp_profile *p) {
 typedef struct walk {
   xp_profile *prof;
   int oom;
-  int limit;              /* 1: XP_MAX_LINES passed, 2: XP_MAX_EVENTS passed */
+  int limit;              /* 1: XP_MAX_LINES passed, 2: XP_MAX_EVENTS passed, 3: XP_MAX_METADATA passed */
   int64_t *lines_total;   /* shared by the plane walkers (atomic): the limits */
   int64_t *events_total;
+  int64_t *meta_total;
   int64_t *bytes_done;    /* shared (atomic): bytes walked, for the progress hook */
   const uint8_t *mark;    /* this walk's bytes up to here are counted in bytes_done */
   const xp_progress *hook; /* the opening thread's hook; NULL on the other threads */
@@ -469,6 +470,7 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
         int64_t key;
         xp_field vf;
         if (!xp_wire_expect(&r, &f, XP_WT_LEN) || !walk_map_entry(&r, &f, &key, &vf)) break;
+        if (w->meta_total && __atomic_add_fetch(w->meta_total, 1, __ATOMIC_RELAXED) > XP_MAX_METADATA) { w->limit = 3; break; }
         if (!xp_grow32((void **)&pl->emeta, &w->cap_emeta, pl->n_emeta + 1, sizeof(xp_event_meta))) { w->oom = 1; break; }
         xp_event_meta *em = &pl->emeta[pl->n_emeta];
         memset(em, 0, sizeof(*em));
@@ -481,6 +483,7 @@ static void walk_plane(xp_wire *sr, const xp_field *pf, xp_plane *pl, walk *w) {
         int64_t key;
         xp_field vf;
         if (!xp_wire_expect(&r, &f, XP_WT_LEN) || !walk_map_entry(&r, &f, &key, &vf)) break;
+        if (w->meta_total && __atomic_add_fetch(w->meta_total, 1, __ATOMIC_RELAXED) > XP_MAX_METADATA) { w->limit = 3; break; }
         if (!xp_grow32((void **)&pl->smeta, &w->cap_smeta, pl->n_smeta + 1, sizeof(xp_stat_meta))) { w->oom = 1; break; }
         xp_stat_meta *sm = &pl->smeta[pl->n_smeta];
         memset(sm, 0, sizeof(*sm));
@@ -657,7 +660,7 @@ typedef struct plane_jobs {
   xp_wire fail_err;         /* that walk's error state */
   int fail_code;            /* its walk.oom (1 out of memory, 2 cancelled), or 10 + walk.limit; 0: fail_err */
   int32_t next;
-  int64_t lines_total, events_total, bytes_done;
+  int64_t lines_total, events_total, meta_total, bytes_done;
   const xp_progress *hook;  /* the opening thread's progress hook */
   pthread_t owner;          /* that thread */
   pthread_mutex_t mu;
@@ -675,6 +678,7 @@ static void *plane_worker(void *arg) {
     w.prof = j->p;
     w.lines_total = &j->lines_total;
     w.events_total = &j->events_total;
+    w.meta_total = &j->meta_total;
     w.bytes_done = j->hook ? &j->bytes_done : NULL; /* counted only for a hook */
     w.mark = j->fields[k].p;
     w.bytes_total = j->p->size;
@@ -778,6 +782,9 @@ static char *index_space(xp_profile *p, int threads) {
     return xp_mprintf("more than %lld lines (the limit: README \"Limits and safety\")", (long long)XP_MAX_LINES);
   if (w.limit == 2)
     return xp_mprintf("more than %lld events (the limit: README \"Limits and safety\")", (long long)XP_MAX_EVENTS);
+  if (w.limit == 3)
+    return xp_mprintf("more than %lld event and stat metadata entries (the limit: README \"Limits and safety\")",
+                      (long long)XP_MAX_METADATA);
   if (r.err) {
     const char *foreign = sniff_foreign(p->base, p->size);
     return foreign ? xp_mprintf("%s", foreign) : wire_error_text(p, &r);

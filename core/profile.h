@@ -46,6 +46,10 @@
 #define XP_MAX_PLANES ((int32_t)1 << 20)   /* 1,048,576 planes per profile */
 #define XP_MAX_LINES ((int64_t)1 << 21)    /* 2,097,152 lines per profile */
 #define XP_MAX_EVENTS ((int64_t)1 << 27)   /* 134,217,728 events per profile */
+/* 4,194,304 event and stat metadata entries per profile, as written (before
+** entries of a repeated id are dropped): each costs about 90 bytes while the
+** plane is indexed, however small it is in the file */
+#define XP_MAX_METADATA ((int64_t)1 << 22)
 
 /* Time range (README "Limits and safety"), checked while indexing, so that
 ** no start, end, duration or difference of two of them overflows int64:
