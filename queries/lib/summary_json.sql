@@ -89,7 +89,11 @@ SELECT 'steady', step, dur FROM xq_step WHERE step >= (SELECT warmup_steps FROM 
 -- stop when neither centre moves by 1e-9 and no label changed, or after 40
 -- rounds. Row k+1 holds the centres computed in round k (a, b), the centres
 -- that round labelled with (pa, pb) and whether its labels changed. Only
--- tried with >= 6 steady steps, min > 0 and max/min >= 1.25.
+-- tried with >= 6 steady steps, min > 0 and max/min >= 1.25. The centres use
+-- sum(), which SQLite 3.43 and later (trace processor's) compensate: a centre
+-- may differ there in its last bits, which can change only the label of a
+-- step within rounding of the midpoint of the two centres (the means below
+-- add in order for that reason; a step that close has not been seen).
 DROP TABLE IF EXISTS temp.xq_km_in;
 CREATE TEMP TABLE xq_km_in AS SELECT step, dur, ln(dur) AS x FROM xq_stepset WHERE set_name = 'steady' AND dur > 0 ORDER BY step;
 DROP TABLE IF EXISTS temp.xq_km;

@@ -248,7 +248,10 @@ sys.stdout.buffer.write(b"\x0a" + bytes(v) + body)' >"$TMP/l2m.xplane.pb"
   # Metadata entries (event and stat, as written: empty map entries of id 0,
   # which collapse into one): 4,194,304 are read within 400 MB peak; one more is
   # refused. Before the limit, 20,000,000 of them (a 40 MB file) peaked at 1.87 GB.
-  python3 -c 'import sys
+  # meta_file EXTRA: 2^21 empty event-metadata entries and 2^21 + EXTRA empty
+  # stat-metadata entries in one plane
+  meta_file() {
+    python3 -c 'import sys
 n = 1 << 22
 body = b"\x22\x00" * (n // 2) + b"\x2a\x00" * (n // 2 + int(sys.argv[1]))
 L = len(body); v = bytearray()
@@ -256,22 +259,16 @@ while True:
     b = L & 0x7f; L >>= 7
     if L: v.append(b | 0x80)
     else: v.append(b); break
-sys.stdout.buffer.write(b"\x0a" + bytes(v) + body)' 0 >"$TMP/m4m.xplane.pb"
+sys.stdout.buffer.write(b"\x0a" + bytes(v) + body)' "$1"
+  }
+  meta_file 0 >"$TMP/m4m.xplane.pb"
   peak_kb "$SQLITE3" -batch :memory: -cmd ".load $EXT" \
     "SELECT (SELECT count(*) FROM xplane_event_metadata('$TMP/m4m.xplane.pb')) || ' ' || (SELECT count(*) FROM xplane_stat_metadata('$TMP/m4m.xplane.pb'))"
   if ((RC == 0)) && [[ $(<"$TMP/out") == "1 1" ]]; then ok "6: 4,194,304 metadata entries (one id each kind) read"; else bad "6: 4,194,304 metadata entries: exit $RC $(<"$TMP/out") $(head -c 300 "$TMP/err")"; fi
   if ((!SANITIZED)); then
     ((KB < 400000)) && ok "6: ... within 400 MB peak RSS ($KB kB)" || bad "6: 4,194,304 metadata entries peaked at $KB kB (want < 400000)"
   fi
-  python3 -c 'import sys
-n = 1 << 22
-body = b"\x22\x00" * (n // 2) + b"\x2a\x00" * (n // 2 + 1)
-L = len(body); v = bytearray()
-while True:
-    b = L & 0x7f; L >>= 7
-    if L: v.append(b | 0x80)
-    else: v.append(b); break
-sys.stdout.buffer.write(b"\x0a" + bytes(v) + body)' >"$TMP/m4m1.xplane.pb"
+  meta_file 1 >"$TMP/m4m1.xplane.pb"
   expect_err "6: 4,194,305 metadata entries refused" \
     "xplane_event_metadata: $TMP/m4m1.xplane.pb: more than 4194304 event and stat metadata entries (the limit: README \"Limits and safety\")" \
     "SELECT count(*) FROM xplane_event_metadata('$TMP/m4m1.xplane.pb')"
