@@ -72,6 +72,7 @@ DROP TABLE IF EXISTS temp.xq_md;
 DROP TABLE IF EXISTS temp.xq_pmd;
 DROP TABLE IF EXISTS temp.xq_cdt;
 DROP TABLE IF EXISTS temp.xq_chw;
+DROP TABLE IF EXISTS temp.xq_cname;
 DROP TABLE IF EXISTS temp.xq_cst;
 DROP TABLE IF EXISTS temp.xq_csq;
 DROP TABLE IF EXISTS temp.xq_cop;

@@ -6,6 +6,8 @@
 --   xq_cdt   the devices summed: n devices, ops, wall, busy, idle, compute,
 --            comm, transfer, other (ps; xplane_device_time)
 --   xq_chw   the hardware, "4 x TPU v6 Lite" (xplane_devices)
+--   xq_cname the profile's RUN/HOST, as xplane_files names it (a descriptor
+--            /dev/fd/N by the file it refers to)
 --   xq_cst   every step: step, dur_ps, source (xplane_step_time)
 --   xq_csq   the steady steps' statistics, every device pooled: source,
 --            n_all, n, p50, p90, mean (ps; quantiles interpolated at
@@ -31,6 +33,10 @@ SELECT side, group_concat(n || ' x ' || t, ', ') AS hw FROM (
          count(*) FROM xplane_devices(@after) GROUP BY 2
   ORDER BY 1, 2)
  GROUP BY side;
+DROP TABLE IF EXISTS temp.xq_cname;
+CREATE TEMP TABLE xq_cname AS  -- per side: RUN/HOST of the profile
+SELECT 'b' AS side, (SELECT run || '/' || host FROM xplane_files(@before) LIMIT 1) AS name
+UNION ALL SELECT 'a', (SELECT run || '/' || host FROM xplane_files(@after) LIMIT 1);
 DROP TABLE IF EXISTS temp.xq_cst;
 CREATE TEMP TABLE xq_cst AS  -- per side: its steps
 SELECT 'b' AS side, step, dur_ps, source FROM xplane_step_time(@before)

@@ -46,8 +46,8 @@ SELECT json_object(
   'model', 'device_time',
   'before_source', c.doc ->> '$.before_source',
   'after_source', c.doc ->> '$.after_source',
-  'before_name', (SELECT run || '/' || host FROM xplane_files(@before) LIMIT 1),
-  'after_name', (SELECT run || '/' || host FROM xplane_files(@after) LIMIT 1),
+  'before_name', (SELECT name FROM xq_cname WHERE side = 'b'),
+  'after_name', (SELECT name FROM xq_cname WHERE side = 'a'),
   'provenance_checks', json(c.doc -> '$.provenance_checks'),
   'hardware', json_object('before', (SELECT hw FROM xq_chw WHERE side = 'b'), 'after', (SELECT hw FROM xq_chw WHERE side = 'a'),
                           'differs', json(CASE WHEN (SELECT hw FROM xq_chw WHERE side = 'b') IS NOT (SELECT hw FROM xq_chw WHERE side = 'a')

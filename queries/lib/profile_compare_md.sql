@@ -25,10 +25,10 @@ SELECT line FROM (
   UNION ALL SELECT 2, 0, 'Times in milliseconds (ms). Device time is docs/ANALYSIS.md section 15; a change is (after - before) / before.'
   UNION ALL SELECT 3, 0, ''
   UNION ALL SELECT 4, 0, '- Before: ' || xplane_md_code(c.doc ->> '$.before_source') || ' (run/host '
-      || xplane_md_code(coalesce((SELECT run || '/' || host FROM xplane_files(@before) LIMIT 1), 'unknown')) || ', SHA256 `'
+      || xplane_md_code(coalesce((SELECT name FROM xq_cname WHERE side = 'b'), 'unknown')) || ', SHA256 `'
       || coalesce(c.doc ->> '$.provenance_checks.before_trace_sha256', 'unknown') || '`)' FROM xq_compare c
   UNION ALL SELECT 5, 0, '- After: ' || xplane_md_code(c.doc ->> '$.after_source') || ' (run/host '
-      || xplane_md_code(coalesce((SELECT run || '/' || host FROM xplane_files(@after) LIMIT 1), 'unknown')) || ', SHA256 `'
+      || xplane_md_code(coalesce((SELECT name FROM xq_cname WHERE side = 'a'), 'unknown')) || ', SHA256 `'
       || coalesce(c.doc ->> '$.provenance_checks.after_trace_sha256', 'unknown') || '`)' FROM xq_compare c
   UNION ALL SELECT 6, 0, '- Provenance: `' || (c.doc ->> '$.provenance_checks.status') || '`' FROM xq_compare c
   UNION ALL SELECT 7, m.key, '  - ' || m.value FROM xq_compare c, json_each(c.doc, '$.provenance_checks.messages') m

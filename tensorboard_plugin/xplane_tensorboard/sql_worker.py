@@ -124,12 +124,12 @@ def main():
     try:
         cur = db.execute(query)
         columns = [d[0] for d in cur.description or []]
-        rows, size = [], 0
-        for r in cur:
+        rows, size, truncated = [], 0, False
+        for r in cur:  # a row past either limit is read, not answered: it says the answer was cut
             row = [value(v) for v in r]
             size += sum(len(v) if isinstance(v, str) else 8 for v in row)
             if size > MAX_ANSWER_BYTES or len(rows) == max_rows:
-                rows.append(None)  # one more than is answered: truncated
+                truncated = True
                 break
             rows.append(row)
     except sqlite3.Warning as e:  # "You can only execute one statement at a time."
@@ -145,9 +145,6 @@ def main():
         fail("q: %s" % msg)
     finally:
         timer.cancel()
-    truncated = bool(rows) and rows[-1] is None
-    if truncated:
-        rows.pop()
     json.dump({"columns": columns, "rows": rows, "truncated": truncated,
                "elapsed_ms": round((time.monotonic() - t0) * 1000, 1)}, sys.stdout, allow_nan=False)
 
